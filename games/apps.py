@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+
+
+class GamesConfig(AppConfig):
+    name = "games"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # Importing the rules package registers every game with the engine's registry.
+        import games.rules  # noqa: F401

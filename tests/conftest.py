@@ -1,0 +1,34 @@
+"""Shared fixtures. Tests that need a real service fail in CI when it is missing, and skip on a
+developer's machine where it was never configured."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from django.db import connection
+
+IN_CI = bool(os.environ.get("CI"))
+
+
+def require(condition: bool, what: str) -> None:
+    """Skip a test whose service is not configured here; in CI, fail it instead."""
+    if condition:
+        return
+    if IN_CI:
+        pytest.fail(f"{what} is required in CI but is not available")
+    pytest.skip(f"{what} not configured (set it up, or run under CI=1 to make this a failure)")
+
+
+@pytest.fixture
+def postgres(db):
+    """The test runs against PostgreSQL."""
+    require(connection.vendor == "postgresql", "PostgreSQL (DATABASE_URL=postgres://…)")
+    return connection
+
+
+@pytest.fixture
+def postgres_tx(transactional_db):
+    """PostgreSQL with real commits, for tests where threads or processes race."""
+    require(connection.vendor == "postgresql", "PostgreSQL (DATABASE_URL=postgres://…)")
+    return connection
