@@ -103,7 +103,9 @@ def validate_options(specs: Sequence[Option], given: Mapping[str, Any] | None) -
         if spec.type == "int":
             if isinstance(value, bool) or not isinstance(value, int):
                 raise InvalidOptions(f"Option '{spec.name}' must be a whole number, not {value!r}.")
-            if (spec.minimum is not None and value < spec.minimum) or (spec.maximum is not None and value > spec.maximum):
+            if (spec.minimum is not None and value < spec.minimum) or (
+                spec.maximum is not None and value > spec.maximum
+            ):
                 raise InvalidOptions(
                     f"Option '{spec.name}' must be between {spec.minimum} and {spec.maximum}, not {value}."
                 )
