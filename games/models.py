@@ -1,0 +1,153 @@
+"""Tables, seats, their events and snapshots.
+
+A table's state is never stored as such: it is the fold of its events. ``Table.version`` is the
+``seq`` of its last event, kept on the row so that one row lock serialises the writers of a table.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+
+class ImmutableRow(Exception):
+    """An attempt to change or delete a recorded event."""
+
+
+class Table(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open"
+        RUNNING = "running"
+        FINISHED = "finished"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    game = models.CharField(max_length=40)
+    seats = models.PositiveSmallIntegerField()
+    config = models.JSONField(default=dict)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    version = models.PositiveIntegerField(default=0)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="owned_tables")
+    # Money: an ISO currency, and either a chip value (chip games) or a stake per player, in minor units.
+    currency = models.CharField(max_length=3, blank=True, default="")
+    chip_value = models.BigIntegerField(default=0)
+    stake = models.BigIntegerField(default=0)
+    # The one timed command the table waits for, valid only while the table is at deadline_version.
+    deadline_at = models.DateTimeField(null=True, blank=True)
+    deadline_version = models.PositiveIntegerField(null=True, blank=True)
+    deadline_command = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "deadline_at"]), models.Index(fields=["game", "status"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(chip_value__gte=0) & models.Q(stake__gte=0), name="table_money_not_negative"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.id}"
+
+
+class Seat(models.Model):
+    """A place at a table, held by a person or a bot (``bot`` names the policy)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_set")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+    )
+    bot = models.CharField(max_length=40, blank=True, default="")
+    client_seed = models.CharField(max_length=64, blank=True, default="")
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="seat_number_unique"),
+            models.UniqueConstraint(
+                fields=["table", "user"], condition=models.Q(user__isnull=False), name="one_seat_per_user"
+            ),
+            models.CheckConstraint(
+                condition=(models.Q(user__isnull=False) & models.Q(bot=""))
+                | (models.Q(user__isnull=True) & ~models.Q(bot="")),
+                name="seat_person_or_bot",
+            ),
+        ]
+        ordering = ["table", "number"]
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot)
+
+
+class HandSeed(models.Model):
+    """The server seed of one hand (CM-5). Made and committed before the hand is dealt, revealed
+    (``revealed_at``) when the hand ends; never served before that."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hand_seeds")
+    hand_no = models.PositiveIntegerField()
+    server_seed = models.BinaryField(max_length=32)
+    commitment = models.CharField(max_length=64)
+    client_seed = models.CharField(max_length=700, blank=True, default="")
+    revealed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "hand_no"], name="hand_seed_unique")]
+
+
+class Event(models.Model):
+    """One immutable event. ``hash`` chains it to the table's previous event."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=60)
+    data = models.JSONField(default=dict)
+    secret = models.JSONField(default=dict)
+    actor = models.CharField(max_length=60)
+    hand_no = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "seq"], name="event_seq_unique")]
+        indexes = [models.Index(fields=["table", "hand_no"])]
+        ordering = ["table", "seq"]
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise ImmutableRow("Events are immutable; record a new event instead.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ImmutableRow("Events are immutable and cannot be deleted.")
+
+
+class Snapshot(models.Model):
+    """The folded state of a table at ``version``, so loading replays only what follows it."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="snapshots")
+    version = models.PositiveIntegerField()
+    state = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "version"], name="snapshot_version_unique")]
+
+
+class CommandRecord(models.Model):
+    """The first response to a command sent with an idempotency key, replayed for repeats."""
+
+    key = models.CharField(max_length=200)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE)
+    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.CASCADE)
+    request_hash = models.CharField(max_length=64)
+    status_code = models.PositiveSmallIntegerField()
+    response = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="command_key_unique_per_user")]
