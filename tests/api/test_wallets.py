@@ -15,9 +15,9 @@ from ledger.selectors import balance_of
 def people(db):
     users = get_user_model().objects
     return {
-        "alice": users.create_user("alice", password="pw-alice-123"),
-        "bob": users.create_user("bob", password="pw-bob-123"),
-        "carol": users.create_user("carol", password="pw-carol-123", is_staff=True),
+        "alice": users.create_user("alice"),
+        "bob": users.create_user("bob"),
+        "carol": users.create_user("carol", is_staff=True),
     }
 
 

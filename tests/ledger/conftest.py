@@ -7,15 +7,15 @@ from django.contrib.auth import get_user_model
 @pytest.fixture
 def alice(db):
     """A player with a wallet."""
-    return get_user_model().objects.create_user("alice", password="pw-alice-123")
+    return get_user_model().objects.create_user("alice")
 
 
 @pytest.fixture
 def bob(db):
-    return get_user_model().objects.create_user("bob", password="pw-bob-123")
+    return get_user_model().objects.create_user("bob")
 
 
 @pytest.fixture
 def carol(db):
     """Staff: records deposits."""
-    return get_user_model().objects.create_user("carol", password="pw-carol-123", is_staff=True)
+    return get_user_model().objects.create_user("carol", is_staff=True)

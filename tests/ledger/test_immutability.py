@@ -6,6 +6,7 @@ import pytest
 from django.db import DatabaseError, connection, transaction
 
 from ledger import keys, services
+from ledger.immutability import suspended
 from ledger.models import Account, Posting, Transaction
 
 
@@ -81,3 +82,25 @@ def test_replica_mode_does_not_silence_the_triggers(postgres, booked, sql):
         cur.execute("SET LOCAL session_replication_role = replica")
         refused(sql)
     assert sorted(Posting.objects.values_list("amount", flat=True)) == [-5000, 5000]
+
+
+def test_suspended_lifts_the_triggers_for_its_block_only(booked):
+    """The owner's maintenance door (used by the test flush): inside it rows can go; after it,
+    the triggers are back in force."""
+    if connection.vendor == "postgresql":
+        settle_deferred_checks()
+    with transaction.atomic(), suspended(connection):
+        Posting.objects.all()._raw_delete(connection.alias)
+        Transaction.objects.all()._raw_delete(connection.alias)
+    assert not Posting.objects.exists()
+    services.deposit(user=booked.created_by, currency="MXN", amount_minor=1, by=booked.created_by)
+    refused("DELETE FROM ledger_posting")
+    assert Posting.objects.count() == 2
+
+
+def test_a_transactional_test_can_still_empty_the_books(transactional_db, django_user_model):
+    """Rows committed here are removed by Django's flush afterwards; that flush must get past the
+    triggers (tests/conftest.py), or this test errors at teardown."""
+    carol = django_user_model.objects.create_user("carol", is_staff=True)
+    services.deposit(user=carol, currency="MXN", amount_minor=100, by=carol)
+    assert Posting.objects.count() == 2
