@@ -217,7 +217,10 @@ def _post(
         return _repeat(existing, kind, normal, on_repeat)
 
     with db_transaction.atomic():
-        by_key = {account_key: given or account(key=account_key) for account_key, given, _, _ in lines}
+        given = {account_key: obj for account_key, obj, _, _ in lines if obj is not None}
+        # New accounts are created in key order: two posts inserting the same new keys in opposite
+        # orders would each wait on the other's uncommitted insert (deadlock).
+        by_key = {k: given.get(k) or account(key=k) for k in sorted({line[0] for line in lines})}
         for account_key, _, unit, _ in lines:
             if by_key[account_key].unit != unit:
                 raise UnbalancedTransaction(f"Account {account_key} holds {by_key[account_key].unit}, not {unit}.")

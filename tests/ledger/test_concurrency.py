@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import uuid
 from collections import Counter
 from collections.abc import Callable
 
@@ -11,7 +12,7 @@ from django.db import connections
 
 from ledger import keys, services
 from ledger.errors import InsufficientFunds
-from ledger.models import Transaction
+from ledger.models import Account, Transaction
 from ledger.selectors import balance_of
 
 THREADS = 10
@@ -94,4 +95,23 @@ def test_the_same_idempotency_key_racing_acts_once(postgres_tx):
     assert len({r.pk for r in results}) == 1
     assert Transaction.objects.count() == 1
     assert balance_of(key=keys.wallet_key(alice.pk, "MXN")) == 500
+    assert services.reconcile().ok
+
+
+def test_racing_posts_create_each_new_account_once(postgres_tx):
+    """Brand-new accounts named in opposite orders: created in key order, once each, no deadlock."""
+    table = uuid.uuid4()
+    bank, cash = keys.bank_key(table), keys.house_bots_key("MXN")
+
+    def buy(i: int) -> Transaction:
+        lines = [(bank, "CHIP", -10), (keys.seat_key(table, i), "CHIP", 10)]
+        money = [(cash, "MXN", -100), (keys.escrow_key(table, "MXN"), "MXN", 100)]
+        return services.post(key=f"buy{i}", postings=(lines + money)[:: 1 if i % 2 else -1], kind="buy_in")
+
+    results = race(8, buy)
+
+    assert all(isinstance(r, Transaction) for r in results), results
+    assert Account.objects.filter(table_id=table).count() == 8 + 2
+    assert balance_of(key=bank) == -80
+    assert balance_of(key=keys.escrow_key(table, "MXN")) == 800
     assert services.reconcile().ok
