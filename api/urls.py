@@ -1,1 +1,3 @@
-urlpatterns: list = []
+from api.ledger_urls import urlpatterns as ledger_urlpatterns
+
+urlpatterns: list = [*ledger_urlpatterns]

@@ -6,7 +6,8 @@ from __future__ import annotations
 import os
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
+from django.db.backends.base.operations import BaseDatabaseOperations
 
 IN_CI = bool(os.environ.get("CI"))
 
@@ -32,3 +33,25 @@ def postgres_tx(transactional_db):
     """PostgreSQL with real commits, for tests where threads or processes race."""
     require(connection.vendor == "postgresql", "PostgreSQL (DATABASE_URL=postgres://…)")
     return connection
+
+
+# Tables whose triggers refuse UPDATE, DELETE and TRUNCATE (the event store adds its own here).
+APPEND_ONLY_TABLES = ["ledger_transaction", "ledger_posting"]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _flush_lifts_append_only_triggers():
+    """After each transactional test Django empties every table (TRUNCATE on PostgreSQL, DELETE on
+    SQLite), which the append-only triggers rightly refuse. The flush alone lifts them, inside its
+    own transaction, as the tables' owner; the tests themselves always run with the triggers on."""
+    from ledger.immutability import suspended
+
+    original = BaseDatabaseOperations.execute_sql_flush
+
+    def execute_sql_flush(self: BaseDatabaseOperations, sql_list: list[str]) -> None:
+        with transaction.atomic(using=self.connection.alias), suspended(self.connection, APPEND_ONLY_TABLES):
+            original(self, sql_list)
+
+    BaseDatabaseOperations.execute_sql_flush = execute_sql_flush
+    yield
+    BaseDatabaseOperations.execute_sql_flush = original

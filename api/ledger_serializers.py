@@ -1,0 +1,88 @@
+"""Wallets, transactions and deposits on the wire. Money travels as decimal strings ("100.00"),
+with the integer of minor units beside it for programs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from ledger.errors import GameError
+from ledger.units import currency as currency_code
+from ledger.units import format_amount, parse_amount
+
+
+@extend_schema_field({"type": "string", "example": "100.00"})
+class DecimalStringField(serializers.Field):
+    """Passes the raw JSON value on, so a number can be refused by name instead of rounded."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        return data
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+class ErrorSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="Stable machine-readable reason, e.g. `invalid_amount`.")
+    detail = serializers.CharField(help_text="A sentence for a person.")
+
+
+class BalanceSerializer(serializers.Serializer):
+    currency = serializers.CharField()
+    balance = serializers.CharField(source="amount", help_text='Decimal string, e.g. "100.00".')
+    balance_minor = serializers.IntegerField(source="minor", help_text="The balance in minor units (centavos).")
+
+
+class WalletsSerializer(serializers.Serializer):
+    wallets = BalanceSerializer(many=True)
+
+
+class PostingSerializer(serializers.Serializer):
+    account = serializers.CharField(source="account.key")
+    unit = serializers.CharField()
+    amount = serializers.SerializerMethodField(help_text='Signed decimal string, e.g. "-100.00".')
+    amount_minor = serializers.IntegerField(source="amount")
+
+    @extend_schema_field(serializers.CharField())
+    def get_amount(self, posting: Any) -> str:
+        return format_amount(posting.amount, posting.unit)
+
+
+class TransactionSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    memo = serializers.CharField()
+    reference = serializers.CharField()
+    table_id = serializers.UUIDField(allow_null=True)
+    hand_no = serializers.IntegerField(allow_null=True)
+    reverses = serializers.IntegerField(source="reverses_id", allow_null=True)
+    created_at = serializers.DateTimeField()
+    postings = PostingSerializer(many=True)
+
+
+class DepositSerializer(serializers.Serializer):
+    currency = serializers.CharField(help_text="ISO 4217 code, e.g. MXN.")
+    amount = DecimalStringField(help_text='A positive decimal string with at most the currency\'s places: "100.00".')
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        unknown = sorted(set(self.initial_data) - set(self.fields))
+        if unknown:
+            raise serializers.ValidationError(f"Unknown field(s): {', '.join(unknown)}.")
+        try:
+            unit = currency_code(attrs["currency"])
+        except GameError as exc:
+            raise serializers.ValidationError({"currency": exc.detail}) from None
+        try:
+            minor = parse_amount(attrs["amount"], unit)
+        except GameError as exc:
+            raise serializers.ValidationError({"amount": exc.detail}) from None
+        if minor <= 0:
+            raise serializers.ValidationError({"amount": "A deposit must be more than zero."})
+        return {"currency": unit, "amount_minor": minor}
+
+
+class DepositResultSerializer(serializers.Serializer):
+    transaction = TransactionSerializer()
+    wallet = BalanceSerializer(help_text="The wallet as it stands now.")

@@ -1,0 +1,11 @@
+from __future__ import annotations
+
+from django.urls import path
+
+from api import ledger_views
+
+urlpatterns = [
+    path("wallets/me/", ledger_views.MyWalletsView.as_view(), name="wallets-me"),
+    path("wallets/<str:username>/deposits/", ledger_views.DepositView.as_view(), name="wallet-deposits"),
+    path("ledger/transactions/", ledger_views.MyTransactionsView.as_view(), name="ledger-transactions"),
+]

@@ -1,0 +1,83 @@
+"""Wallets, the caller's transactions, and staff deposits. Parse, call one service, serialise."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import generics, status
+from rest_framework.permissions import IsAdminUser, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api.ledger_serializers import (
+    DepositResultSerializer,
+    DepositSerializer,
+    ErrorSerializer,
+    TransactionSerializer,
+    WalletsSerializer,
+)
+from ledger import selectors, services
+from ledger.errors import NotFound
+from ledger.keys import wallet_key
+from ledger.selectors import Balance
+
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    str,
+    OpenApiParameter.HEADER,
+    description="Repeat a request with the same key to get the first result instead of acting twice.",
+)
+
+
+class MyWalletsView(APIView):
+    @extend_schema(operation_id="wallets_me", responses={200: WalletsSerializer}, tags=["ledger"])
+    def get(self, request: Request) -> Response:
+        """The caller's balance in each currency."""
+        return Response(WalletsSerializer({"wallets": selectors.balances(user=request.user)}).data)
+
+
+@extend_schema(tags=["ledger"])
+class MyTransactionsView(generics.ListAPIView):
+    """The caller's transactions, newest first, each with all its postings."""
+
+    serializer_class = TransactionSerializer
+
+    def get_queryset(self):  # type: ignore[no-untyped-def]
+        return selectors.transactions_for(user=self.request.user)
+
+
+class DepositView(APIView):
+    permission_classes = [IsAuthenticated, IsAdminUser]
+
+    @extend_schema(
+        operation_id="wallets_deposit",
+        request=DepositSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={
+            201: DepositResultSerializer,
+            400: OpenApiResponse(ErrorSerializer, description="Bad currency or amount."),
+            403: OpenApiResponse(ErrorSerializer, description="Not staff."),
+            404: OpenApiResponse(ErrorSerializer, description="No such user."),
+            422: OpenApiResponse(ErrorSerializer, description="Idempotency key reused with another body."),
+        },
+        tags=["ledger"],
+    )
+    def post(self, request: Request, username: str) -> Response:
+        """Staff: record money that came in from outside into a user's wallet."""
+        body = DepositSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        user = get_user_model().objects.filter(username=username).first()
+        if user is None:
+            raise NotFound(f"No user named {username!r}.")
+        currency, minor = body.validated_data["currency"], body.validated_data["amount_minor"]
+        txn = services.deposit(
+            user=user,
+            currency=currency,
+            amount_minor=minor,
+            by=request.user,
+            idempotency_key=request.headers.get("Idempotency-Key"),
+        )
+        wallet = Balance(currency, selectors.balance_of(key=wallet_key(user.pk, currency)))
+        result = DepositResultSerializer({"transaction": txn, "wallet": wallet})
+        return Response(result.data, status=status.HTTP_201_CREATED)

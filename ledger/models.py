@@ -1,0 +1,93 @@
+"""Double-entry books: accounts, and immutable transactions whose postings sum to zero per unit.
+
+Writes go through ``ledger.services`` only. A transaction or posting is never changed or deleted:
+the models refuse it, and so does the database (triggers installed by migration 0002).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+from ledger.errors import ImmutableRecord
+from ledger.keys import Kind
+
+
+class Account(models.Model):
+    """A named balance in one unit. ``balance`` is a cache of the sum of the account's postings,
+    maintained by ``services.post`` under a row lock and proved by ``reconcile``."""
+
+    key = models.CharField(max_length=200, unique=True)
+    kind = models.CharField(max_length=16, choices=Kind.CHOICES)
+    unit = models.CharField(max_length=8)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="ledger_accounts"
+    )
+    # A plain UUID, not a foreign key: the ledger knows nothing about games.
+    table_id = models.UUIDField(null=True, blank=True, db_index=True)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    allow_negative = models.BooleanField(default=False)
+    balance = models.BigIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(balance__gte=0) | Q(allow_negative=True), name="ledger_account_balance_not_negative"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.key
+
+
+class _Immutable(models.Model):
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise ImmutableRecord(f"{type(self).__name__} {self.pk} is immutable; post a reversal instead.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> Any:
+        raise ImmutableRecord(f"{type(self).__name__} {self.pk} is immutable; post a reversal instead.")
+
+
+class Transaction(_Immutable):
+    """One balanced movement. ``idempotency_key`` makes posting it again a no-op that returns it."""
+
+    idempotency_key = models.CharField(max_length=200, unique=True)
+    kind = models.CharField(max_length=32)
+    memo = models.CharField(max_length=500, blank=True)
+    reference = models.CharField(max_length=200, blank=True, db_index=True)
+    table_id = models.UUIDField(null=True, blank=True, db_index=True)
+    hand_no = models.PositiveIntegerField(null=True, blank=True)
+    # One-to-one: the database itself allows a transaction to be reversed only once.
+    reverses = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by")
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.idempotency_key}"
+
+
+class Posting(_Immutable):
+    """A signed amount on one account; the postings of a transaction sum to zero per unit."""
+
+    transaction = models.ForeignKey(Transaction, on_delete=models.PROTECT, related_name="postings")
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="postings")
+    unit = models.CharField(max_length=8)
+    amount = models.BigIntegerField()
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=~Q(amount=0), name="ledger_posting_amount_not_zero")]
+
+    def __str__(self) -> str:
+        return f"{self.account_id} {self.amount:+d} {self.unit}"

@@ -1,0 +1,344 @@
+"""The only writers of the books. Each public function is one database transaction.
+
+``post`` is the single door: it checks balance, locks, refuses overdrafts, and makes a repeated
+idempotency key return the transaction it already made.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from django.db import IntegrityError
+from django.db import transaction as db_transaction
+from django.db.models import F
+
+from ledger import keys
+from ledger.errors import (
+    AlreadyReversed,
+    BadAmount,
+    Forbidden,
+    GameError,
+    IdempotencyMismatch,
+    InsufficientFunds,
+    InvalidRequest,
+    UnbalancedTransaction,
+    UnknownAccount,
+)
+from ledger.models import Account, Posting, Transaction
+from ledger.reconcile import Problem, Report, reconcile, register_checker
+from ledger.units import MAX_MINOR, exponent, format_amount
+from ledger.units import currency as currency_code
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+
+    User = AbstractBaseUser
+
+__all__ = [
+    "PostingLine",
+    "Problem",
+    "Report",
+    "account",
+    "deposit",
+    "post",
+    "reconcile",
+    "register_checker",
+    "reverse",
+    "wallet",
+    "withdraw",
+]
+
+# (account or its key, unit, signed amount in minor units)
+PostingLine = tuple[Account | str, str, int]
+_Normal = tuple[tuple[str, str, int], ...]
+
+MAX_CLIENT_KEY = 100
+
+
+def account(*, key: str) -> Account:
+    """The account ``key`` names, created from the key grammar (``ledger.keys``) if it is new.
+
+    Race-safe: two callers creating the same account meet at the unique key; the loser's insert
+    fails inside a savepoint and it reads the winner's row.
+    """
+    spec = keys.parse_key(key)
+    found, _ = Account.objects.get_or_create(
+        key=spec.key,
+        defaults={
+            "kind": spec.kind,
+            "unit": spec.unit,
+            "user_id": spec.user_id,
+            "table_id": spec.table_id,
+            "seat": spec.seat,
+            "allow_negative": spec.allow_negative,
+        },
+    )
+    return found
+
+
+def wallet(*, user: User, currency: str) -> Account:
+    """``user``'s wallet in ``currency`` (created empty on first use)."""
+    return account(key=keys.wallet_key(user.pk, currency))
+
+
+def post(
+    *,
+    key: str,
+    postings: Sequence[PostingLine],
+    kind: str,
+    memo: str = "",
+    reference: str = "",
+    table_id: uuid.UUID | None = None,
+    hand_no: int | None = None,
+    created_by: User | None = None,
+) -> Transaction:
+    """Record one balanced transaction under idempotency ``key`` and return it.
+
+    Refuses fewer than two postings, a zero or non-integer amount, a unit that does not match its
+    account, and units that do not sum to zero (``UnbalancedTransaction``); refuses taking an account
+    that may not go negative below zero (``InsufficientFunds``). The same key with the same kind and
+    postings returns the transaction already recorded; with anything else, ``IdempotencyMismatch``.
+    Safe to call inside a caller's ``transaction.atomic`` (an event and its postings commit together).
+    """
+    return _post(
+        key=key,
+        postings=postings,
+        kind=kind,
+        memo=memo,
+        reference=reference,
+        table_id=table_id,
+        hand_no=hand_no,
+        created_by=created_by,
+    )
+
+
+def reverse(*, transaction: Transaction, reason: str, by: User | None) -> Transaction:
+    """Post the mirror image of ``transaction``, once; ``AlreadyReversed`` the second time.
+
+    A correction is always a new transaction: the original stays as it was. It can be refused for
+    ``InsufficientFunds`` when the money has moved on (a wallet spent what is being taken back).
+    """
+    if not reason.strip():
+        raise InvalidRequest("Say why the transaction is reversed.")
+    if transaction.reverses_id is not None:
+        raise InvalidRequest(
+            f"Transaction {transaction.pk} is itself a reversal; post a new transaction instead.",
+            transaction_id=transaction.pk,
+        )
+    already = AlreadyReversed(f"Transaction {transaction.pk} has already been reversed.", transaction_id=transaction.pk)
+    if Transaction.objects.filter(reverses=transaction).exists():
+        raise already
+    lines = [(p.account, p.unit, -p.amount) for p in transaction.postings.select_related("account").order_by("id")]
+    return _post(
+        key=f"reversal:{transaction.pk}",
+        postings=lines,
+        kind="reversal",
+        memo=reason.strip()[:500],
+        reference=f"transaction:{transaction.pk}",
+        table_id=transaction.table_id,
+        hand_no=transaction.hand_no,
+        created_by=by,
+        reverses=transaction,
+        on_repeat=already,
+    )
+
+
+def deposit(
+    *, user: User, currency: str, amount_minor: int, by: User, idempotency_key: str | None = None
+) -> Transaction:
+    """Staff record money that came in from outside: house cash -> ``user``'s wallet.
+
+    ``idempotency_key`` is the client's key (e.g. the ``Idempotency-Key`` header), scoped to ``by``;
+    without one, every call is a new deposit.
+    """
+    _staff_only(by, "record deposits")
+    unit = currency_code(currency)
+    _positive(amount_minor, unit)
+    return post(
+        key=_client_key("deposit", by, idempotency_key),
+        postings=[
+            (keys.house_cash_key(unit), unit, -amount_minor),
+            (keys.wallet_key(user.pk, unit), unit, amount_minor),
+        ],
+        kind="deposit",
+        memo=f"Deposit of {format_amount(amount_minor, unit)} {unit} recorded by {by.get_username()}",
+        reference=f"user:{user.pk}",
+        created_by=by,
+    )
+
+
+def withdraw(
+    *, user: User, currency: str, amount_minor: int, by: User, idempotency_key: str | None = None
+) -> Transaction:
+    """Staff record money paid out to ``user`` outside the service: wallet -> house cash.
+    ``InsufficientFunds`` if the wallet holds less, however many withdrawals race."""
+    _staff_only(by, "record withdrawals")
+    unit = currency_code(currency)
+    _positive(amount_minor, unit)
+    return post(
+        key=_client_key("withdrawal", by, idempotency_key),
+        postings=[
+            (keys.wallet_key(user.pk, unit), unit, -amount_minor),
+            (keys.house_cash_key(unit), unit, amount_minor),
+        ],
+        kind="withdrawal",
+        memo=f"Withdrawal of {format_amount(amount_minor, unit)} {unit} recorded by {by.get_username()}",
+        reference=f"user:{user.pk}",
+        created_by=by,
+    )
+
+
+def _post(
+    *,
+    key: str,
+    postings: Sequence[PostingLine],
+    kind: str,
+    memo: str,
+    reference: str,
+    table_id: uuid.UUID | None,
+    hand_no: int | None,
+    created_by: User | None,
+    reverses: Transaction | None = None,
+    on_repeat: GameError | None = None,
+) -> Transaction:
+    if not key or len(key) > 200:
+        raise InvalidRequest("An idempotency key of 1 to 200 characters is required.")
+    if not kind or len(kind) > 32:
+        raise InvalidRequest("A transaction kind of 1 to 32 characters is required.")
+    lines = _checked(postings)
+    normal: _Normal = tuple(sorted((account_key, unit, amount) for account_key, _, unit, amount in lines))
+
+    # Fast path for a retry: no locks, no writes.
+    existing = Transaction.objects.filter(idempotency_key=key).first()
+    if existing is not None:
+        return _repeat(existing, kind, normal, on_repeat)
+
+    with db_transaction.atomic():
+        given = {account_key: obj for account_key, obj, _, _ in lines if obj is not None}
+        # New accounts are created in key order: two posts inserting the same new keys in opposite
+        # orders would each wait on the other's uncommitted insert (deadlock).
+        by_key = {k: given.get(k) or account(key=k) for k in sorted({line[0] for line in lines})}
+        for account_key, _, unit, _ in lines:
+            if by_key[account_key].unit != unit:
+                raise UnbalancedTransaction(f"Account {account_key} holds {by_key[account_key].unit}, not {unit}.")
+
+        # Lock every touched account, always in id order: two transactions moving money between
+        # the same accounts in opposite directions would otherwise each hold one lock and wait for
+        # the other (deadlock). Under the lock, the balance we check is the balance we update, so
+        # concurrent withdrawals cannot both spend the same money.
+        ids = sorted({acc.pk for acc in by_key.values()})
+        locked = {acc.pk: acc for acc in Account.objects.select_for_update().filter(pk__in=ids).order_by("pk")}
+
+        # A twin with the same key may have committed while we waited for the locks.
+        existing = Transaction.objects.filter(idempotency_key=key).first()
+        if existing is not None:
+            return _repeat(existing, kind, normal, on_repeat)
+
+        deltas: dict[int, int] = defaultdict(int)
+        for account_key, _, _, amount in lines:
+            deltas[by_key[account_key].pk] += amount
+        for pk, delta in deltas.items():
+            acc = locked[pk]
+            if not acc.allow_negative and acc.balance + delta < 0:
+                raise InsufficientFunds(
+                    f"{_name(acc)} holds {format_amount(acc.balance, acc.unit)} {acc.unit}; "
+                    f"this needs {format_amount(-delta, acc.unit)} {acc.unit}.",
+                    account=acc.key,
+                    unit=acc.unit,
+                    balance=format_amount(acc.balance, acc.unit),
+                    needed=format_amount(-delta, acc.unit),
+                )
+
+        try:
+            # The unique key is the last guard: a twin whose accounts differ (so it never waited on
+            # our locks) collides here, and its row is visible once its insert has settled.
+            with db_transaction.atomic():
+                txn = Transaction.objects.create(
+                    idempotency_key=key,
+                    kind=kind,
+                    memo=memo[:500],
+                    reference=reference[:200],
+                    table_id=table_id,
+                    hand_no=hand_no,
+                    reverses=reverses,
+                    created_by=created_by,
+                )
+        except IntegrityError:
+            existing = Transaction.objects.filter(idempotency_key=key).first()
+            if existing is None:
+                raise
+            return _repeat(existing, kind, normal, on_repeat)
+
+        Posting.objects.bulk_create(
+            Posting(transaction=txn, account=by_key[account_key], unit=unit, amount=amount)
+            for account_key, _, unit, amount in lines
+        )
+        for pk, delta in deltas.items():
+            if delta:
+                Account.objects.filter(pk=pk).update(balance=F("balance") + delta)
+        return txn
+
+
+def _checked(postings: Sequence[PostingLine]) -> list[tuple[str, Account | None, str, int]]:
+    """(account key, account object if given, unit, amount) per line, after the shape checks."""
+    if len(postings) < 2:
+        raise UnbalancedTransaction("A transaction needs at least two postings.")
+    lines = []
+    totals: dict[str, int] = defaultdict(int)
+    for target, unit, amount in postings:
+        if isinstance(target, Account):
+            account_key, given = target.key, target
+        elif isinstance(target, str):
+            account_key, given = target, None
+            keys.parse_key(target)
+        else:
+            raise UnknownAccount(f"{target!r} is neither an account nor an account key.")
+        exponent(unit)
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount == 0 or abs(amount) > MAX_MINOR:
+            raise BadAmount(f"Posting amounts are non-zero integers of minor units, not {amount!r}.")
+        totals[unit] += amount
+        lines.append((account_key, given, unit, amount))
+    off = {unit: total for unit, total in totals.items() if total}
+    if off:
+        detail = ", ".join(f"{unit} by {total:+d}" for unit, total in sorted(off.items()))
+        raise UnbalancedTransaction(f"Postings must sum to zero in each unit; off in {detail}.", off=off)
+    return lines
+
+
+def _repeat(existing: Transaction, kind: str, normal: _Normal, on_repeat: GameError | None) -> Transaction:
+    if on_repeat is not None:
+        raise on_repeat
+    recorded = tuple(sorted((p.account.key, p.unit, p.amount) for p in existing.postings.select_related("account")))
+    if existing.kind != kind or recorded != normal:
+        raise IdempotencyMismatch(
+            f"Idempotency key {existing.idempotency_key!r} was already used for a different transaction.",
+            transaction_id=existing.pk,
+        )
+    return existing
+
+
+def _client_key(action: str, by: User, client_key: str | None) -> str:
+    if client_key is None:
+        return f"{action}:{uuid.uuid4()}"
+    if not client_key or len(client_key) > MAX_CLIENT_KEY:
+        raise InvalidRequest(f"An idempotency key has 1 to {MAX_CLIENT_KEY} characters.")
+    return f"{action}:{by.pk}:{client_key}"
+
+
+def _staff_only(by: User, what: str) -> None:
+    if not getattr(by, "is_staff", False):
+        raise Forbidden(f"Only staff can {what}.")
+
+
+def _positive(amount_minor: int, unit: str) -> None:
+    if isinstance(amount_minor, bool) or not isinstance(amount_minor, int) or not 0 < amount_minor <= MAX_MINOR:
+        raise BadAmount(f"The amount must be more than 0 {unit}.")
+
+
+def _name(acc: Account) -> str:
+    if acc.kind == keys.Kind.WALLET:
+        return f"The {acc.unit} wallet"
+    return f"Account {acc.key}"

@@ -1,0 +1,86 @@
+"""Units of account: ISO 4217 currencies with their minor-unit exponent, and ``CHIP``.
+
+Money is an integer count of minor units (centavos for MXN); it travels as a decimal string
+("100.00") and is parsed exactly, never through a float.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ledger.errors import BadAmount, UnknownUnit
+
+CHIP = "CHIP"
+
+# Exponent of the minor unit: 100.00 MXN is 10000 minor units; JPY has none.
+UNITS: dict[str, int] = {
+    "MXN": 2,
+    "USD": 2,
+    "EUR": 2,
+    "GBP": 2,
+    "CAD": 2,
+    "ARS": 2,
+    "BRL": 2,
+    "CLP": 0,
+    "COP": 2,
+    "PEN": 2,
+    "JPY": 0,
+    "KRW": 0,
+    "CHF": 2,
+    "KWD": 3,
+    "BHD": 3,
+    CHIP: 0,
+}
+CURRENCIES = frozenset(code for code in UNITS if code != CHIP)
+
+# Bigint holds 9.2e18; a ceiling well below it keeps every sum of postings inside the column.
+MAX_MINOR = 10**15
+
+_DECIMAL = re.compile(r"^(-?)(\d+)(?:\.(\d+))?$")
+
+
+def exponent(unit: str) -> int:
+    """The number of decimal places of ``unit``; refuses a unit we do not know."""
+    try:
+        return UNITS[unit]
+    except KeyError:
+        known = ", ".join(sorted(UNITS))
+        raise UnknownUnit(f"Unknown unit {unit!r}; known units are {known}.", unit=unit) from None
+
+
+def currency(code: str) -> str:
+    """``code`` if it is a currency (not ``CHIP``)."""
+    if code not in CURRENCIES:
+        known = ", ".join(sorted(CURRENCIES))
+        raise UnknownUnit(f"Unknown currency {code!r}; known currencies are {known}.", unit=code)
+    return code
+
+
+def parse_amount(text: str, unit: str) -> int:
+    """Minor units of a decimal string such as ``"100.00"``, exactly; refuses more decimals than
+    the unit has, exponents, spaces and floats."""
+    places = exponent(unit)
+    if not isinstance(text, str):
+        raise BadAmount(f'Send the amount as a decimal string such as "100.00", not {type(text).__name__}.')
+    match = _DECIMAL.match(text)
+    if not match:
+        raise BadAmount(f'{text!r} is not a decimal amount; write it like "100.00".')
+    sign, whole, fraction = match.groups()
+    fraction = fraction or ""
+    if len(fraction) > places:
+        allowed = f"{places} decimal places" if places else "no decimal places"
+        raise BadAmount(f"{text!r} has {len(fraction)} decimal places; {unit} allows {allowed}.")
+    minor = int(whole + fraction.ljust(places, "0"))
+    if minor > MAX_MINOR:
+        raise BadAmount(f"{text!r} is larger than this service accepts.")
+    return -minor if sign else minor
+
+
+def format_amount(minor: int, unit: str) -> str:
+    """The decimal string of ``minor`` units, with exactly the unit's decimal places."""
+    places = exponent(unit)
+    sign = "-" if minor < 0 else ""
+    digits = str(abs(minor)).rjust(places + 1, "0")
+    if not places:
+        return sign + digits
+    return f"{sign}{digits[:-places]}.{digits[-places:]}"
