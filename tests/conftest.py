@@ -32,3 +32,33 @@ def postgres_tx(transactional_db):
     """PostgreSQL with real commits, for tests where threads or processes race."""
     require(connection.vendor == "postgresql", "PostgreSQL (DATABASE_URL=postgres://…)")
     return connection
+
+
+# --- the event store ---------------------------------------------------------------------------
+
+from tests.games.tamper import allow_flush  # noqa: E402
+
+# Between transactional tests Django empties every table (TRUNCATE / DELETE FROM); the append-only
+# triggers refuse that, so the flush switches them off inside its own transaction.
+allow_flush()
+
+
+@pytest.fixture
+def counter_game():
+    """The small test game (``tests/games/counter_game.py``) registered as ``counter``."""
+    from games import store
+    from games.engine import decider
+    from tests.games.counter_game import DECIDER
+
+    decider.register(DECIDER)
+    yield DECIDER
+    decider.unregister(DECIDER.slug)
+    store.forget()
+
+
+@pytest.fixture
+def counter_table(db, counter_game):
+    """A two-seat counter table, not started."""
+    from tests.games.play import make_table
+
+    return make_table("counter", seats=2)
