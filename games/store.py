@@ -163,12 +163,12 @@ def append(*, table: Table, expected_version: int, records: Sequence[NewEvent]) 
         created = Event.objects.bulk_create(rows)
     except IntegrityError as error:
         # Someone wrote this table without its lock; the unique (table, seq) stopped them. The
-        # transaction is unusable now (PostgreSQL aborted it), so tell Django it must roll back.
+        # transaction is unusable now (PostgreSQL aborted it), so tell Django it must roll back;
+        # for the same reason the current version cannot be read here.
         transaction.set_rollback(True)
-        current = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
         raise Conflict(
-            f"Another writer recorded events on this table first (version {current}). Reload and try again.",
-            current_version=current,
+            "Another writer recorded events on this table first. Reload the table and try again.",
+            current_version=None,
         ) from error
     if Table.objects.filter(pk=table_id, version=expected_version).update(version=seq) != 1:
         transaction.set_rollback(True)

@@ -49,6 +49,8 @@ def triggers_off(*tables: str, connection: BaseDatabaseWrapper = default_connect
     """Switch off the user triggers of ``tables`` for the body, then restore them exactly."""
     with transaction.atomic(using=connection.alias), connection.cursor() as cursor:
         if connection.vendor == "postgresql":
+            # ALTER TABLE refuses while deferred foreign-key checks of this transaction are pending.
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
             restore: list[str] = []
             for table in tables:
                 cursor.execute(
