@@ -6,8 +6,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from django.db import connection, transaction
-from django.db.backends.base.operations import BaseDatabaseOperations
+from django.db import connection
 
 IN_CI = bool(os.environ.get("CI"))
 
@@ -35,23 +34,31 @@ def postgres_tx(transactional_db):
     return connection
 
 
-# Tables whose triggers refuse UPDATE, DELETE and TRUNCATE (the event store adds its own here).
-APPEND_ONLY_TABLES = ["ledger_transaction", "ledger_posting"]
+# --- the event store ---------------------------------------------------------------------------
+
+from tests.games.tamper import allow_flush  # noqa: E402
+
+# Between transactional tests Django empties every table (TRUNCATE / DELETE FROM); the append-only
+# triggers refuse that, so the flush switches them off inside its own transaction.
+allow_flush()
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _flush_lifts_append_only_triggers():
-    """After each transactional test Django empties every table (TRUNCATE on PostgreSQL, DELETE on
-    SQLite), which the append-only triggers rightly refuse. The flush alone lifts them, inside its
-    own transaction, as the tables' owner; the tests themselves always run with the triggers on."""
-    from ledger.immutability import suspended
+@pytest.fixture
+def counter_game():
+    """The small test game (``tests/games/counter_game.py``) registered as ``counter``."""
+    from games import store
+    from games.engine import decider
+    from tests.games.counter_game import DECIDER
 
-    original = BaseDatabaseOperations.execute_sql_flush
+    decider.register(DECIDER)
+    yield DECIDER
+    decider.unregister(DECIDER.slug)
+    store.forget()
 
-    def execute_sql_flush(self: BaseDatabaseOperations, sql_list: list[str]) -> None:
-        with transaction.atomic(using=self.connection.alias), suspended(self.connection, APPEND_ONLY_TABLES):
-            original(self, sql_list)
 
-    BaseDatabaseOperations.execute_sql_flush = execute_sql_flush
-    yield
-    BaseDatabaseOperations.execute_sql_flush = original
+@pytest.fixture
+def counter_table(db, counter_game):
+    """A two-seat counter table, not started."""
+    from tests.games.play import make_table
+
+    return make_table("counter", seats=2)

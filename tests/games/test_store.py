@@ -1,0 +1,125 @@
+"""The event store: appends, conflicts, the hash chain, snapshots and replay."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import transaction
+
+from games import store
+from games.engine.decider import decode_event, encode_state, event_types_by_name, replay
+from games.errors import Conflict
+from games.models import Event, Snapshot
+from tests.games.play import make_table, play
+
+
+def add(table, seat, amount=3):
+    return play(table, {"type": "add", "seat": seat, "amount": amount}, actor=f"user:{seat}")
+
+
+def test_append_then_load_gives_the_state_the_events_fold_to(counter_table, counter_game):
+    play(counter_table, {"type": "start"})
+    add(counter_table, 0, 5)
+    add(counter_table, 1, 2)
+    state, version = store.load(table=counter_table, decider=counter_game)
+    assert version == counter_table.version == 4
+    assert (state.total, state.pot, state.chips, state.turn) == (7, 7, (95, 98), 0)
+    stored = list(Event.objects.filter(table=counter_table).values_list("seq", "type", "actor", "hand_no"))
+    assert stored == [
+        (1, "GameStarted", "system", 0),
+        (2, "HandStarted", "system", 1),
+        (3, "Added", "user:0", 1),
+        (4, "Added", "user:1", 1),
+    ]
+
+
+def test_secret_parts_are_stored_apart_from_public_data(counter_table, counter_game):
+    play(counter_table, {"type": "start"})
+    dealt = Event.objects.get(table=counter_table, seq=2)
+    assert set(dealt.secret) == {"server_seed", "cards"}
+    assert "server_seed" not in dealt.data and "cards" not in dealt.data
+
+
+def test_stale_expected_version_is_a_conflict_and_writes_nothing(counter_table, counter_game):
+    play(counter_table, {"type": "start"})
+    record = store.NewEvent(type="Added", data={"seat": 0, "amount": 1, "total": 1}, actor="user:0", hand_no=1)
+    with pytest.raises(Conflict) as conflict, transaction.atomic():
+        store.append(table=counter_table, expected_version=1, records=[record, record])
+    assert conflict.value.extra == {"current_version": 2}
+    assert Event.objects.filter(table=counter_table).count() == 2
+    counter_table.refresh_from_db()
+    assert counter_table.version == 2
+
+
+def test_append_outside_a_transaction_is_refused(transactional_db, counter_game):
+    table = make_table("counter")
+    with pytest.raises(RuntimeError, match="atomic"):
+        store.append(table=table, expected_version=0, records=[])
+
+
+def test_a_writer_that_bypassed_the_lock_is_stopped_by_the_unique_seq(counter_table, counter_game):
+    play(counter_table, {"type": "start"})
+    # A row at seq 3 that did not move the version, as a buggy writer would leave it.
+    Event.objects.create(table=counter_table, seq=3, type="Added", actor="rogue", prev_hash="x", hash="y")
+    record = store.NewEvent(type="Added", data={"seat": 0, "amount": 1, "total": 1}, actor="user:0", hand_no=1)
+    with pytest.raises(Conflict), transaction.atomic():
+        store.append(table=counter_table, expected_version=2, records=[record])
+    counter_table.refresh_from_db()
+    assert counter_table.version == 2
+
+
+def test_events_chain_by_hash_from_genesis(counter_table, counter_game):
+    play(counter_table, {"type": "start"})
+    add(counter_table, 0)
+    events = list(Event.objects.filter(table=counter_table).order_by("seq"))
+    prev = store.GENESIS
+    for event in events:
+        assert event.prev_hash == prev
+        assert event.hash == store.event_hash(
+            prev, counter_table.pk, event.seq, event.type, event.hand_no, event.actor, event.data, event.secret
+        )
+        prev = event.hash
+    assert store.verify_chain(counter_table) == []
+
+
+def test_canonical_json_sorts_keys_and_keeps_unicode():
+    assert store.canonical_json({"b": 1, "a": ["ñ", None]}) == '{"a":["ñ",null],"b":1}'
+
+
+def test_events_after_pages_in_order(counter_table, counter_game):
+    play(counter_table, {"type": "start"})
+    add(counter_table, 0)
+    add(counter_table, 1)
+    assert [e.seq for e in store.events_after(counter_table, 1)] == [2, 3, 4]
+    assert [e.seq for e in store.events_after(counter_table, 1, limit=2)] == [2, 3]
+
+
+def test_snapshot_plus_tail_equals_replay_from_scratch(counter_table, counter_game, settings):
+    settings.SNAPSHOT_EVERY = 3
+    play(counter_table, {"type": "start"})
+    for turn in range(6):
+        add(counter_table, turn % 2, 1)
+    assert Snapshot.objects.filter(table=counter_table).exists()
+    snapshot_version = Snapshot.objects.filter(table=counter_table).order_by("-version").first().version
+    assert 0 < snapshot_version < counter_table.version
+    loaded, version = store.load(table=counter_table, decider=counter_game, cache=False)
+    scratch, scratch_version = store.replay_from_scratch(counter_table, counter_game)
+    assert (version, encode_state(loaded)) == (scratch_version, encode_state(scratch))
+    # An earlier point in history, from an earlier snapshot plus its tail.
+    at = snapshot_version + 1
+    past, past_version = store.load(table=counter_table, decider=counter_game, at=at)
+    types = event_types_by_name(counter_game)
+    stored = Event.objects.filter(table=counter_table, seq__lte=at).order_by("seq")
+    events = [decode_event(types, e.type, e.data, e.secret) for e in stored]
+    assert past_version == at
+    assert past == replay(counter_game, counter_table.config, events)
+
+
+def test_the_cache_serves_the_committed_state_without_reading_snapshots(
+    counter_table, counter_game, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        play(counter_table, {"type": "start"})
+        add(counter_table, 0)
+    with django_assert_num_queries(1):  # only the events after the cached version
+        state, version = store.load(table=counter_table, decider=counter_game)
+    assert version == 3 and state == store.replay_from_scratch(counter_table, counter_game)[0]
