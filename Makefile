@@ -19,7 +19,8 @@ migrate: $(STAMP)
 
 # Web server, Celery worker and beat in one command; Ctrl-C stops all three.
 run: migrate
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho --procfile config/Procfile --app-root . start
+	@# honcho sets PORT for each process itself, so the web port travels as WEB_PORT.
+	WEB_PORT=$${PORT:-8000} PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho --procfile config/Procfile --app-root . start
 
 test: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -8,6 +8,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from api.serializers import ErrorSerializer  # noqa: F401 - re-exported for the ledger views
 from ledger.errors import GameError
 from ledger.units import currency as currency_code
 from ledger.units import format_amount, parse_amount
@@ -22,11 +23,6 @@ class DecimalStringField(serializers.Field):
 
     def to_representation(self, value: Any) -> Any:
         return value
-
-
-class ErrorSerializer(serializers.Serializer):
-    code = serializers.CharField(help_text="Stable machine-readable reason, e.g. `invalid_amount`.")
-    detail = serializers.CharField(help_text="A sentence for a person.")
 
 
 class BalanceSerializer(serializers.Serializer):

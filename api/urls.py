@@ -1,3 +1,20 @@
+from django.urls import path
+
+from api import views
 from api.ledger_urls import urlpatterns as ledger_urlpatterns
 
-urlpatterns: list = [*ledger_urlpatterns]
+urlpatterns = [
+    path("auth/register/", views.RegisterView.as_view(), name="register"),
+    path("auth/token/", views.TokenView.as_view(), name="token"),
+    path("games/", views.GamesView.as_view(), name="games"),
+    path("tables/", views.TablesView.as_view(), name="tables"),
+    path("tables/<str:table_id>/", views.TableView.as_view(), name="table"),
+    path("tables/<str:table_id>/join/", views.JoinView.as_view(), name="table-join"),
+    path("tables/<str:table_id>/leave/", views.LeaveView.as_view(), name="table-leave"),
+    path("tables/<str:table_id>/bots/", views.BotsView.as_view(), name="table-bots"),
+    path("tables/<str:table_id>/start/", views.StartView.as_view(), name="table-start"),
+    path("tables/<str:table_id>/client-seed/", views.ClientSeedView.as_view(), name="table-client-seed"),
+    path("tables/<str:table_id>/actions/", views.ActionsView.as_view(), name="table-actions"),
+    path("tables/<str:table_id>/events/", views.EventsView.as_view(), name="table-events"),
+    *ledger_urlpatterns,
+]

@@ -102,6 +102,9 @@ def _database() -> dict:
 
 
 DATABASES = {"default": _database()}
+# A worker process started by the tests points at the test database by name.
+if os.environ.get("DJANGO_DB_NAME"):
+    DATABASES["default"]["NAME"] = os.environ["DJANGO_DB_NAME"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -8,6 +8,8 @@ import os
 import pytest
 from django.db import connection
 
+pytest_plugins = ["tests.fixtures_tasks"]
+
 IN_CI = bool(os.environ.get("CI"))
 
 
@@ -47,12 +49,15 @@ allow_flush()
 def counter_game():
     """The small test game (``tests/games/counter_game.py``) registered as ``counter``."""
     from games import store
+    from games.bots import register_policy, unregister_policy
     from games.engine import decider
-    from tests.games.counter_game import DECIDER
+    from tests.games.counter_game import DECIDER, choose
 
     decider.register(DECIDER)
+    register_policy(DECIDER.slug, choose)
     yield DECIDER
     decider.unregister(DECIDER.slug)
+    unregister_policy(DECIDER.slug)
     store.forget()
 
 

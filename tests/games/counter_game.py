@@ -175,6 +175,10 @@ class Counter:
             raise InvalidOptions("Option 'start_chips' must be at least hands times target, so no seat runs dry.")
         return {**config, "seats": seats}
 
+    def buy_in(self, config: Mapping[str, Any]) -> int:
+        """Money a seat needs to sit down: its stake and its chips' worth."""
+        return (config.get("stake") or 0) + config["start_chips"] * (config.get("chip_value") or 0)
+
     def initial_state(self, config: Mapping[str, Any]) -> CounterState:
         return CounterState(
             seats=config["seats"],

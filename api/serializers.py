@@ -1,0 +1,134 @@
+"""Request parsing for the game endpoints. Unknown fields are refused, never silently dropped."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError as DjangoValidationError
+from rest_framework import serializers
+
+
+class StrictSerializer(serializers.Serializer):
+    """Refuses fields it does not know, so a typo is an error and not a silent default."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, dict):
+            raise serializers.ValidationError({"non_field_errors": ["Expected a JSON object."]})
+        unknown = sorted(set(data) - set(self.fields))
+        if unknown:
+            raise serializers.ValidationError({name: ["Unknown field."] for name in unknown})
+        return super().to_internal_value(data)
+
+
+class RegisterSerializer(StrictSerializer):
+    username = serializers.RegexField(
+        r"^[A-Za-z0-9_.-]{3,30}$", error_messages={"invalid": "3 to 30 letters, digits, '_', '.' or '-'."}
+    )
+    password = serializers.CharField(write_only=True, min_length=8, max_length=128)
+    email = serializers.EmailField(required=False, allow_blank=True)
+
+    def validate_username(self, value: str) -> str:
+        if get_user_model().objects.filter(username__iexact=value).exists():
+            raise serializers.ValidationError("This username is taken.")
+        return value
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        try:
+            validate_password(attrs["password"], get_user_model()(username=attrs["username"]))
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError({"password": list(exc.messages)}) from None
+        return attrs
+
+
+class TokenRequestSerializer(StrictSerializer):
+    username = serializers.CharField()
+    password = serializers.CharField(write_only=True)
+
+
+class TokenSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    token = serializers.CharField()
+
+
+class StakeSerializer(serializers.Serializer):
+    currency = serializers.CharField(max_length=3)
+    chip_value = serializers.CharField(required=False)
+    amount = serializers.CharField(required=False)
+
+
+class CreateTableSerializer(StrictSerializer):
+    game = serializers.CharField(max_length=40)
+    seats = serializers.IntegerField(min_value=1, max_value=20)
+    options = serializers.DictField(required=False, default=dict)
+    stake = serializers.DictField(required=False, allow_null=True, default=None)
+
+
+class JoinSerializer(StrictSerializer):
+    seat = serializers.IntegerField(required=False, allow_null=True, min_value=0, default=None)
+
+
+class ClientSeedSerializer(StrictSerializer):
+    client_seed = serializers.CharField(allow_blank=True, max_length=64, trim_whitespace=False)
+
+
+class ActionSerializer(StrictSerializer):
+    action = serializers.DictField()
+    expected_version = serializers.IntegerField(min_value=0)
+
+    def validate_action(self, value: dict[str, Any]) -> dict[str, Any]:
+        if not isinstance(value.get("type"), str) or not value["type"]:
+            raise serializers.ValidationError('An action needs a \'type\', e.g. {"type": "pass"}.')
+        return value
+
+
+class EventsQuerySerializer(serializers.Serializer):
+    after = serializers.IntegerField(min_value=0, required=False, default=0)
+    wait = serializers.FloatField(min_value=0, max_value=60, required=False, default=0)
+
+
+class SeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    player = serializers.CharField(allow_null=True)
+    bot = serializers.BooleanField()
+    taken = serializers.BooleanField()
+
+
+class TableSerializer(serializers.Serializer):
+    """The caller's view of a table (documentation shape; the view is built by the selector)."""
+
+    id = serializers.UUIDField()
+    game = serializers.CharField()
+    status = serializers.ChoiceField(choices=["open", "running", "finished"])
+    version = serializers.IntegerField()
+    owner = serializers.CharField()
+    config = serializers.DictField()
+    seats = SeatSerializer(many=True)
+    your_seat = serializers.IntegerField(allow_null=True)
+    state = serializers.DictField(allow_null=True)
+    to_act = serializers.ListField(child=serializers.IntegerField())
+    deadline = serializers.DateTimeField(allow_null=True)
+    legal_actions = serializers.ListField(child=serializers.DictField())
+    next_commitment = serializers.CharField(allow_null=True)
+    created_at = serializers.DateTimeField()
+
+
+class EventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    type = serializers.CharField()
+    hand_no = serializers.IntegerField()
+    actor = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    data = serializers.DictField()
+
+
+class ActionResultSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    events = EventSerializer(many=True)
+    table = TableSerializer()
+
+
+class ErrorSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="Stable machine-readable reason, e.g. `illegal_action`.")
+    detail = serializers.CharField(help_text="A sentence for a person.")

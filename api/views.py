@@ -1,0 +1,216 @@
+"""Game endpoints: parse, call one service or selector, serialise."""
+
+from __future__ import annotations
+
+from django.contrib.auth import authenticate, get_user_model
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.authtoken.models import Token
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api import serializers as s
+from api.errors import ServiceError
+from games import selectors, services
+from games.engine import decider as registry
+
+ERRORS = {
+    400: s.ErrorSerializer,
+    403: s.ErrorSerializer,
+    404: s.ErrorSerializer,
+    409: s.ErrorSerializer,
+    422: s.ErrorSerializer,
+}
+
+
+def parsed(serializer_class, data):
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+class RegisterView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(request=s.RegisterSerializer, responses={201: s.TokenSerializer, 400: s.ErrorSerializer})
+    def post(self, request):
+        data = parsed(s.RegisterSerializer, request.data)
+        user = get_user_model().objects.create_user(
+            username=data["username"], password=data["password"], email=data.get("email", "")
+        )
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response({"username": user.username, "token": token.key}, status=status.HTTP_201_CREATED)
+
+
+class TokenView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(request=s.TokenRequestSerializer, responses={200: s.TokenSerializer, 400: s.ErrorSerializer})
+    def post(self, request):
+        data = parsed(s.TokenRequestSerializer, request.data)
+        user = authenticate(request, username=data["username"], password=data["password"])
+        if user is None:
+            raise ServiceError("Wrong username or password.", code="authentication_failed", status_code=400)
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response({"username": user.username, "token": token.key})
+
+
+class GamesView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        responses={
+            200: inline_serializer(
+                "Game", {"slug": serializers.CharField(), "name": serializers.CharField()}, many=True
+            )
+        }
+    )
+    def get(self, request):
+        return Response(
+            [
+                {
+                    "slug": game.slug,
+                    "name": game.name,
+                    "players": {"min": game.min_players, "max": game.max_players},
+                    "money": getattr(game, "money", "chips"),
+                    "options": [option.to_json() for option in game.options],
+                    "refused_combinations": list(getattr(game, "refused_combinations", ())),
+                }
+                for game in registry.all_games()
+            ]
+        )
+
+
+class TablesView(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("status", str, required=False), OpenApiParameter("game", str, required=False)],
+        responses={200: s.TableSerializer(many=True)},
+    )
+    def get(self, request):
+        tables = selectors.tables_for(
+            request.user, status=request.query_params.get("status"), game=request.query_params.get("game")
+        )[:100]
+        return Response([_summary(table) for table in tables])
+
+    @extend_schema(request=s.CreateTableSerializer, responses={201: s.TableSerializer, **ERRORS})
+    def post(self, request):
+        data = parsed(s.CreateTableSerializer, request.data)
+        table = services.create_table(
+            user=request.user, game=data["game"], seats=data["seats"], options=data["options"], stake=data["stake"]
+        )
+        return Response(selectors.table_view(table, None), status=status.HTTP_201_CREATED)
+
+
+def _summary(table) -> dict:
+    return {
+        "id": str(table.pk),
+        "game": table.game,
+        "status": table.status,
+        "seats": table.seats,
+        "version": table.version,
+        "owner": table.owner.username,
+        "currency": table.currency or None,
+        "created_at": table.created_at.isoformat(),
+    }
+
+
+class TableView(APIView):
+    @extend_schema(responses={200: s.TableSerializer, 404: s.ErrorSerializer})
+    def get(self, request, table_id):
+        table = selectors.get_table(table_id)
+        return Response(selectors.table_view(table, selectors.seat_of(table, request.user)))
+
+
+class JoinView(APIView):
+    @extend_schema(request=s.JoinSerializer, responses={200: s.TableSerializer, **ERRORS})
+    def post(self, request, table_id):
+        data = parsed(s.JoinSerializer, request.data or {})
+        seat = services.join_table(table_id=table_id, user=request.user, seat=data["seat"])
+        return Response(selectors.table_view(seat.table, seat.number))
+
+
+class LeaveView(APIView):
+    @extend_schema(request=None, responses={200: s.TableSerializer, **ERRORS})
+    def post(self, request, table_id):
+        services.leave_table(table_id=table_id, user=request.user)
+        table = selectors.get_table(table_id)
+        return Response(selectors.table_view(table, selectors.seat_of(table, request.user)))
+
+
+class BotsView(APIView):
+    @extend_schema(request=s.JoinSerializer, responses={201: s.TableSerializer, **ERRORS})
+    def post(self, request, table_id):
+        data = parsed(s.JoinSerializer, request.data or {})
+        seat = services.add_bot(table_id=table_id, user=request.user, seat=data["seat"])
+        return Response(
+            selectors.table_view(seat.table, selectors.seat_of(seat.table, request.user)),
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class StartView(APIView):
+    @extend_schema(request=None, responses={200: s.TableSerializer, **ERRORS})
+    def post(self, request, table_id):
+        outcome = services.start_table(table_id=table_id, user=request.user)
+        return Response(
+            selectors.table_view(outcome.table, selectors.seat_of(outcome.table, request.user), state=outcome.state)
+        )
+
+
+class ClientSeedView(APIView):
+    @extend_schema(request=s.ClientSeedSerializer, responses={200: s.ClientSeedSerializer, **ERRORS})
+    def put(self, request, table_id):
+        data = parsed(s.ClientSeedSerializer, request.data)
+        seat = services.set_client_seed(table_id=table_id, user=request.user, client_seed=data["client_seed"])
+        return Response({"client_seed": seat.client_seed})
+
+
+def action_response(outcome, seat: int) -> dict:
+    """What an action returns: the new version, the caller's view of the events it appended, and
+    the table as the caller now sees it."""
+    events = (
+        selectors.events_view(outcome.table, seat, after=outcome.seqs[0] - 1, limit=len(outcome.seqs))
+        if outcome.seqs
+        else []
+    )
+    return {
+        "version": outcome.table.version,
+        "events": events,
+        "table": selectors.table_view(outcome.table, seat, state=outcome.state),
+    }
+
+
+class ActionsView(APIView):
+    @extend_schema(
+        request=s.ActionSerializer,
+        parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False)],
+        responses={200: s.ActionResultSerializer, **ERRORS},
+    )
+    def post(self, request, table_id):
+        data = parsed(s.ActionSerializer, request.data)
+        key = request.headers.get("Idempotency-Key") or None
+        if key is not None and len(key) > 200:
+            raise ServiceError("An Idempotency-Key is at most 200 characters.", code="invalid")
+        code, body = services.act(
+            table_id=table_id,
+            user=request.user,
+            action=data["action"],
+            expected_version=data["expected_version"],
+            idempotency_key=key,
+            respond=action_response,
+        )
+        return Response(body, status=code)
+
+
+class EventsView(APIView):
+    @extend_schema(
+        parameters=[s.EventsQuerySerializer], responses={200: s.EventSerializer(many=True), 404: s.ErrorSerializer}
+    )
+    def get(self, request, table_id):
+        query = parsed(s.EventsQuerySerializer, request.query_params)
+        table = selectors.get_table(table_id)
+        if query["wait"]:
+            table = selectors.wait_for_events(table, query["after"], query["wait"])
+        events = selectors.events_view(table, selectors.seat_of(table, request.user), after=query["after"])
+        return Response({"version": table.version, "events": events})

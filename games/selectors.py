@@ -1,0 +1,122 @@
+"""Reads: what a caller may see of tables and their events. Hidden information leaves only
+through the game's ``view`` and ``view_event``."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Q, QuerySet
+
+from games import store
+from games.engine import decider as registry
+from games.engine.decider import decode_event, event_types_by_name
+from games.errors import NotFound
+from games.models import HandSeed, Seat, Table
+
+
+def table_uuid(table_id) -> uuid.UUID:
+    """The table id as a UUID; a malformed id names no table."""
+    try:
+        return table_id if isinstance(table_id, uuid.UUID) else uuid.UUID(str(table_id))
+    except ValueError:
+        raise NotFound(f"There is no table {table_id}.") from None
+
+
+def get_table(table_id) -> Table:
+    try:
+        return Table.objects.get(pk=table_uuid(table_id))
+    except Table.DoesNotExist:
+        raise NotFound(f"There is no table {table_id}.") from None
+
+
+def tables_for(user, *, status: str | None = None, game: str | None = None) -> QuerySet[Table]:
+    """Open tables anyone can join, and every table the user sits at or owns."""
+    tables = Table.objects.filter(Q(status=Table.Status.OPEN) | Q(seat_set__user=user) | Q(owner=user)).distinct()
+    if status:
+        tables = tables.filter(status=status)
+    if game:
+        tables = tables.filter(game=game)
+    return tables.order_by("-created_at")
+
+
+def seat_of(table: Table, user) -> int | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return Seat.objects.filter(table=table, user=user).values_list("number", flat=True).first()
+
+
+def seats(table: Table) -> list[dict[str, Any]]:
+    by_number = {s.number: s for s in Seat.objects.filter(table=table).select_related("user")}
+    return [
+        {
+            "seat": n,
+            "player": (by_number[n].user.username if by_number[n].user else None) if n in by_number else None,
+            "bot": by_number[n].is_bot if n in by_number else False,
+            "taken": n in by_number,
+        }
+        for n in range(table.seats)
+    ]
+
+
+def table_view(table: Table, seat: int | None, *, state=None) -> dict[str, Any]:
+    """The caller's view of a table: public facts, the game's view for the seat, whose turn it is,
+    the deadline and the caller's legal actions."""
+    decider = registry.get(table.game)
+    if state is None:
+        state, _ = store.load(table=table, decider=decider)
+    started = table.status != Table.Status.OPEN
+    to_act = list(decider.to_act(state)) if started else []
+    next_hand = getattr(state, "hand_no", 0) + 1
+    upcoming = HandSeed.objects.filter(table=table, hand_no=next_hand).values_list("commitment", flat=True).first()
+    return {
+        "id": str(table.pk),
+        "game": table.game,
+        "status": table.status,
+        "version": table.version,
+        "owner": table.owner.username,
+        "config": table.config,
+        "seats": seats(table),
+        "your_seat": seat,
+        "state": decider.view(state, seat) if started else None,
+        "to_act": to_act,
+        "deadline": table.deadline_at.isoformat() if table.deadline_at else None,
+        "legal_actions": decider.legal_actions(state, seat)
+        if started and seat is not None and table.status == Table.Status.RUNNING
+        else [],
+        "next_commitment": upcoming,
+        "created_at": table.created_at.isoformat(),
+    }
+
+
+def events_view(table: Table, seat: int | None, *, after: int = 0, limit: int = 500) -> list[dict[str, Any]]:
+    """The caller's view of the events after ``after``: each through the game's ``view_event``."""
+    decider = registry.get(table.game)
+    types = event_types_by_name(decider)
+    result = []
+    for seq, type_name, data, secret, actor, hand_no, created_at in store.events_after(
+        table, after, limit=limit
+    ).values_list("seq", "type", "data", "secret", "actor", "hand_no", "created_at"):
+        event = decode_event(types, type_name, data, secret)
+        result.append(
+            {
+                "seq": seq,
+                "type": type_name,
+                "hand_no": hand_no,
+                "actor": actor,
+                "created_at": created_at.isoformat(),
+                "data": decider.view_event(event, seat),
+            }
+        )
+    return result
+
+
+def wait_for_events(table: Table, after: int, wait: float) -> Table:
+    """Long-poll: return as soon as the table is past version ``after``, or after ``wait`` seconds."""
+    deadline = time.monotonic() + min(max(wait, 0.0), settings.LONG_POLL_MAX_SECONDS)
+    while table.version <= after and time.monotonic() < deadline:
+        time.sleep(0.05)
+        table.refresh_from_db(fields=["version", "status", "deadline_at"])
+    return table

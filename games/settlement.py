@@ -1,0 +1,143 @@
+"""Between the games and the ledger: a table's money terms, and the ledger accounts that a game's
+movements name (``("seat", 2)``, ``("pot",)``, ``("wallet", 0)``, …)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games.engine import decider as registry
+from games.engine.decider import Movement
+from games.errors import GameError, InsufficientFunds, InvalidRequest
+from games.models import Event, Seat, Table
+from ledger import keys, selectors, units
+from ledger import services as ledger
+
+CHIP = "CHIP"
+
+
+@dataclass(frozen=True, slots=True)
+class Stake:
+    currency: str = ""
+    chip_value: int = 0
+    stake: int = 0
+
+    def as_config(self) -> dict[str, Any]:
+        return {"currency": self.currency or None, "chip_value": self.chip_value, "stake": self.stake}
+
+
+def parse_stake(body: Mapping[str, Any] | None, decider) -> Stake:
+    """The money terms of a new table: chip games take ``chip_value``, the others an ``amount``
+    per player; both as decimal strings in ``currency``."""
+    if not body:
+        return Stake()
+    if not isinstance(body, Mapping):
+        raise InvalidRequest(
+            '\'stake\' must be an object like {"currency": "MXN", "chip_value": "5.00"}.', field="stake"
+        )
+    kind = getattr(decider, "money", "chips")
+    wanted = "chip_value" if kind == "chips" else "amount"
+    unknown = sorted(set(body) - {"currency", wanted})
+    if unknown:
+        raise InvalidRequest(
+            f"{decider.name} takes a stake of 'currency' and '{wanted}'; unexpected: {', '.join(unknown)}.",
+            field="stake",
+        )
+    try:
+        currency = units.currency(str(body.get("currency", "")))
+        amount = units.parse_amount(str(body.get(wanted, "")), currency)
+    except GameError as exc:
+        raise InvalidRequest(exc.detail, field="stake") from None
+    if amount <= 0:
+        raise InvalidRequest(f"'{wanted}' must be more than zero.", field="stake")
+    return Stake(currency=currency, chip_value=amount if kind == "chips" else 0, stake=amount if kind != "chips" else 0)
+
+
+def buy_in(table: Table) -> int:
+    """What a seat pays at the start, in minor units: the game says, or its chips' worth plus the stake."""
+    decider = registry.get(table.game)
+    if hasattr(decider, "buy_in"):
+        return int(decider.buy_in(table.config))
+    return table.chip_value * int(table.config.get("chips_per_player", 0)) + table.stake
+
+
+def check_can_buy_in(table: Table, user) -> None:
+    """A person without the buy-in in their wallet cannot take a seat at a money table."""
+    needed = buy_in(table)
+    if not needed:
+        return
+    have = selectors.balance_of(key=keys.wallet_key(user.pk, table.currency))
+    if have < needed:
+        raise InsufficientFunds(
+            f"This table needs {units.format_amount(needed, table.currency)} {table.currency} to sit down; "
+            f"your wallet holds {units.format_amount(have, table.currency)}.",
+            needed=units.format_amount(needed, table.currency),
+            balance=units.format_amount(have, table.currency),
+        )
+
+
+def context_extra(table: Table) -> dict[str, Any]:
+    """Facts from outside the game that its rules depend on: which seats can afford La Viuda
+    (LV-8: offered only if the wallet holds twice the chip value; the bot bankroll always can)."""
+    if not table.chip_value:
+        return {}
+    price = 2 * table.chip_value
+    afford: dict[int, bool] = {}
+    for number, user_id in Seat.objects.filter(table=table).values_list("number", "user_id"):
+        afford[number] = user_id is None or selectors.balance_of(key=keys.wallet_key(user_id, table.currency)) >= price
+    return {"can_afford_widow": afford}
+
+
+def pending_payout_id(table_id, seat: int) -> str:
+    """The id of the pending payout account holding a seat's prize until it is reviewed."""
+    return f"{table_id}.{seat}"
+
+
+def account_key(table: Table, name: Sequence[Any], unit: str, seats: Mapping[int, Seat]) -> str:
+    """The ledger account a game's account name stands for at this table. Bots buy in from, and
+    win back into, the house's bot bankroll, so the books stay complete."""
+    kind = name[0]
+    if kind == "wallet":
+        seat = seats[int(name[1])]
+        return keys.house_bots_key(unit) if seat.user_id is None else keys.wallet_key(seat.user_id, unit)
+    if kind == "escrow":
+        return keys.escrow_key(table.pk, unit)
+    if kind == "payout":
+        return keys.payout_key(pending_payout_id(table.pk, int(name[1])), unit)
+    if kind == "bank":
+        return keys.bank_key(table.pk)
+    if kind == "seat":
+        return keys.seat_key(table.pk, int(name[1]))
+    if kind == "pot":
+        return keys.pot_key(table.pk)
+    raise ValueError(f"unknown account name {name!r}")
+
+
+def post_movements(table: Table, rows: Sequence[Event], movements: Sequence[Sequence[Movement]]) -> None:
+    """Post each event's movements as one balanced ledger transaction keyed by the event, in the
+    command's transaction, so an event and its money are written together or not at all."""
+    seats = {seat.number: seat for seat in Seat.objects.filter(table=table)}
+    for row, moves in zip(rows, movements, strict=True):
+        if not moves:
+            continue
+        postings = []
+        for move in moves:
+            if move.amount == 0:
+                continue
+            unit = table.currency if move.unit == "MONEY" else CHIP
+            if move.unit == "MONEY" and not unit:
+                continue
+            postings.append((account_key(table, move.source, unit, seats), unit, -move.amount))
+            postings.append((account_key(table, move.destination, unit, seats), unit, move.amount))
+        if not postings:
+            continue
+        ledger.post(
+            key=f"event:{table.pk}:{row.seq}",
+            postings=postings,
+            kind=row.type,
+            memo="; ".join(m.memo for m in moves if m.memo)[:200],
+            reference=f"event:{table.pk}:{row.seq}",
+            table_id=table.pk,
+            hand_no=row.hand_no or None,
+        )

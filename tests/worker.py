@@ -1,0 +1,48 @@
+"""A real Celery worker process for the tests: the project's tasks plus the small test game.
+
+Started by the ``celery_worker_process`` fixture with the test database's name in
+``DJANGO_DB_NAME``; it touches ``WORKER_READY_FILE`` once it consumes from the broker.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import sys
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
+
+import django
+
+django.setup()
+
+from celery.signals import worker_ready  # noqa: E402
+
+from config.celery import app  # noqa: E402
+from games.bots import register_policy  # noqa: E402
+from games.engine import decider  # noqa: E402
+from tests.games import counter_game  # noqa: E402
+
+decider.register(counter_game.DECIDER)
+register_policy(counter_game.DECIDER.slug, counter_game.choose)
+
+
+@worker_ready.connect
+def _ready(**_kwargs) -> None:
+    pathlib.Path(os.environ["WORKER_READY_FILE"]).touch()
+
+
+if __name__ == "__main__":
+    schedule = os.environ["WORKER_READY_FILE"] + ".beat"
+    app.worker_main(
+        [
+            "worker",
+            "--pool=solo",
+            "--loglevel=WARNING",
+            "--without-gossip",
+            "--without-mingle",
+            "--beat",
+            f"--schedule={schedule}",
+        ]
+    )
