@@ -6,25 +6,15 @@ from __future__ import annotations
 import random
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from rest_framework.authtoken.models import Token
-from rest_framework.test import APIClient
 
 from games import store
 from games.models import Event, Table
 from ledger import services as ledger
 from ledger.selectors import balance_of
+from tests.api.play import person
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def person(name: str, *, staff: bool = False) -> APIClient:
-    user = get_user_model().objects.create_user(username=name, is_staff=staff)
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
-    client.user = user
-    return client
 
 
 @pytest.fixture
