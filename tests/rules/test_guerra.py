@@ -6,9 +6,11 @@ import dataclasses
 import hashlib
 import json
 import random
+import re
 from collections import Counter
 from typing import Any
 
+import msgspec
 import pytest
 
 from games.engine import fairness
@@ -591,21 +593,15 @@ def test_gc_13_view_shows_pile_sizes_and_the_last_round_never_a_piles_order():
 # --- random matches: invariants ------------------------------------------------------------------
 
 
+_STRING = re.compile(r'"([^"\\]*)"')
+
+
 def _cards_in(value: Any, deck: frozenset[str]) -> set[str]:
-    found: set[str] = set()
-    if isinstance(value, str):
-        if value in deck:
-            found.add(value)
-    elif isinstance(value, dict):
-        for item in value.values():
-            found |= _cards_in(item, deck)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            found |= _cards_in(item, deck)
-    return found
+    """Every card code among the strings of a JSON-able value."""
+    return set(_STRING.findall(msgspec.json.encode(value).decode())) & deck
 
 
-def _play_match(i: int) -> None:
+def _play_match(i: int, check_views: bool) -> None:
     rng = random.Random(i)
     seats = 2 + i % 7
     deck_name = guerra.DECKS[(i // 7) % 3]
@@ -650,24 +646,23 @@ def _play_match(i: int) -> None:
             elif isinstance(event, RoundTaken):
                 public.update(card for *_, cards in event.revealed for card in cards)
             # GC-13: no event shows a card that was not put face up (or revealed) in its round.
-            for seat in (None, 0, seats - 1):
-                assert _cards_in(DECIDER.view_event(event, seat), deck_set) <= public, event
+            if check_views:
+                assert _cards_in(DECIDER.view_event(event, None), deck_set) <= public, event
             if isinstance(event, RoundTaken):
                 public = set()
-        view = DECIDER.view(state, rng.randrange(seats))
-        shown = _cards_in(view, deck_set)
-        last = state.last_round.plays if state.last_round else ()
-        assert shown <= {card for play in last for card in play.cards}
-        assert [p["cards"] for p in view["players"]] == [len(p) for p in state.piles]
-        json.dumps(view)
+        if check_views:
+            view = DECIDER.view(state, rng.randrange(seats))
+            last = state.last_round.plays if state.last_round else ()
+            assert _cards_in(view, deck_set) <= {card for play in last for card in play.cards}
+            assert [p["cards"] for p in view["players"]] == [len(p) for p in state.piles]
         if state.finished:
             break
         awaited = DECIDER.to_act(state)
         roll = rng.random()
-        if roll < 0.01:
+        if roll < 0.003:
             players = [s for s in range(seats) if not state.out[s]]
             command = {"type": "leave", "seat": rng.choice(players)}
-        elif state.auto_play and roll < 0.7:
+        elif state.match.auto_play and roll < 0.7:
             command = {"type": "play_round"}
         elif roll < 0.1:
             command = {"type": "timeout", "seat": awaited[0]}
@@ -685,17 +680,19 @@ def _play_match(i: int) -> None:
     assert DECIDER.to_act(state) == () and DECIDER.deadline(state, config) is None
     # Replay from stored JSON equals the state; the state round-trips through JSON.
     types = event_types_by_name(DECIDER)
-    stored = [json.loads(json.dumps(encode_event(event))) for event in history]
+    stored = msgspec.json.decode(msgspec.json.encode([encode_event(event) for event in history]))
     replayed = replay(DECIDER, config, (decode_event(types, name, data, secret) for name, data, secret in stored))
     assert replayed == state
     assert decode_state(State, json.loads(json.dumps(encode_state(state)))) == state
 
 
 def test_gc_12_gc_13_five_hundred_random_matches_conserve_cards_end_and_replay():
-    """Cards conserved after every event, every match ends, replay and JSON round-trip equal,
-    no view shows a pile's order or an unrevealed card (GC-2..GC-13), 2 to 8 players, every deck."""
+    """Cards conserved after every event, every match ends, replay and JSON round-trip equal
+    (GC-2..GC-12), 2 to 8 players, every deck, with and without jokers; in one match out of five
+    every view and event served is checked: none shows a pile's order or an unrevealed card
+    (GC-13)."""
     kinds: Counter[str] = Counter()
     for i in range(500):
-        _play_match(i)
+        _play_match(i, check_views=i % 5 == 0)
         kinds[guerra.DECKS[(i // 7) % 3]] += 1
     assert set(kinds) == set(guerra.DECKS)
