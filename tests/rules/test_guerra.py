@@ -221,6 +221,40 @@ def test_gc_3_after_a_battle_the_next_round_has_two_cards():
     assert of(events, RoundTaken)[0].next_size == 2 and state.size == 2
 
 
+def test_gc_6_gc_10_a_round_given_when_then():
+    """Given a deal, when both throw, then exactly these events: skirmishes split, equal extra
+    cards, nobody has another, so one is drawn fairly and the other is out (GC-4..GC-6, GC-10)."""
+    state = given("Ac 2c 9c", "Kd 3d 9d")
+    first, state = act(state, {"type": "throw", "seat": 1})
+    assert first == [guerra.ThrowSent(1, 1, False)]
+    assert DECIDER.to_act(state) == (0,) and DECIDER.legal_actions(state, 1) == [{"type": "leave"}]
+    events, state = act(state, {"type": "throw", "seat": 0})
+    assert events == [
+        guerra.ThrowSent(1, 0, False),
+        CardsThrown(1, 0, ("Ac", "2c")),
+        CardsThrown(1, 1, ("Kd", "3d")),
+        SkirmishPlayed(1, 1, (0,), "Ac"),
+        SkirmishPlayed(1, 2, (1,), "3d"),
+        ExtraCardThrown(1, 0, "9c", "skirmishes"),
+        ExtraCardThrown(1, 1, "9d", "skirmishes"),
+        guerra.StalemateDrawn(1, "stalemate-1", (0, 1), events[7].seat),
+        PlayerOut(1, 1 - events[7].seat, "no_extra", 0, ()),
+        RoundTaken(1, events[7].seat, 6, 2, (), events[9].cards),
+        MatchEnded(1, SEED.hex(), "all_cards", (events[7].seat,), events[10].pile_sizes),
+    ]
+    assert sorted(events[9].cards) == sorted(["Ac", "2c", "Kd", "3d", "9c", "9d"])
+
+
+def test_gc_3_first_round_has_two_cards_then_three():
+    state = given("Ac Kc 2c 3c 4c 5c", "2d 3d 4d 5d 6d 7d")
+    assert state.size == 2 and DECIDER.view(state, None)["next_round_size"] == 2
+    events, state = throw_all(state)
+    assert [len(e.cards) for e in of(events, CardsThrown)] == [2, 2]
+    assert state.size == 3
+    events, state = throw_all(state)
+    assert [len(e.cards) for e in of(events, CardsThrown)] == [3, 3]
+
+
 # --- GC-4, GC-5: skirmishes and the taker --------------------------------------------------------
 
 
