@@ -828,7 +828,9 @@ class Guerra:
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 8
     options: ClassVar[tuple[Option, ...]] = (
-        Option("deck", "choice", "english", choices=DECKS, help="GC-1"),
+        Option(
+            "deck", "choice", "english", choices=DECKS, help="52 English cards or a 40- or 48-card Spanish deck (GC-1)."
+        ),
         Option("jokers", "bool", False, help="Add X1 and X2, above every card (GC-1)."),
         Option(
             "max_rounds",
