@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import operator
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -368,24 +369,18 @@ class State:
     end_reason: str = ""
 
 
-_FIELDS = frozenset(field.name for field in dataclasses.fields(State))
-_SLOTS = tuple(State.__dict__[field.name] for field in dataclasses.fields(State))
+_FIELD_NAMES = tuple(field.name for field in dataclasses.fields(State))
+_FIELD_INDEX = {name: index for index, name in enumerate(_FIELD_NAMES)}
+_FIELD_VALUES = operator.attrgetter(*_FIELD_NAMES)
 
 
 def _replace(state: State, **changes: Any) -> State:
-    """``dataclasses.replace`` for State, at about half its cost.
-
-    ``evolve`` copies the state once per event and a match has thousands of events; the library
-    function re-inspects the fields on every call and a frozen ``__init__`` sets each one through
-    ``object.__setattr__``. Here the slots are copied directly; the state stays immutable.
-    """
-    if not changes.keys() <= _FIELDS:
-        raise TypeError(f"State has no field(s) {sorted(changes.keys() - _FIELDS)}")
-    new = object.__new__(State)
-    for slot in _SLOTS:
-        name = slot.__name__
-        slot.__set__(new, changes[name] if name in changes else slot.__get__(state))
-    return new
+    """``dataclasses.replace`` for State, faster: ``evolve`` copies the state once per event and a
+    match has hundreds of events, while the library function re-inspects the fields each call."""
+    values = list(_FIELD_VALUES(state))
+    for name, value in changes.items():
+        values[_FIELD_INDEX[name]] = value
+    return State(*values)
 
 
 def _put(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
@@ -911,8 +906,8 @@ class Guerra:
     def _start(self, state: State, ctx: Context) -> list[Any]:
         if state.hand_no:
             raise IllegalAction("The match has already started.")
-        if ctx.server_seed is None:
-            raise IllegalAction("Starting the match needs the seed of hand 1.", code="missing_seed")
+        if ctx.server_seed is None or ctx.hand_no != 1:
+            raise IllegalAction("Starting the match needs the seed of hand 1 (GC-2).", code="missing_seed")
         cards = fairness.shuffled(
             match_deck(state.match.deck, state.match.jokers),
             ctx.server_seed,

@@ -194,6 +194,8 @@ def test_gc_2_start_shuffles_hand_1_and_keeps_its_seed_secret():
     assert state.hand_no == 1 and list(state.piles[1]) == expected[1::3]
     with pytest.raises(IllegalAction, match="already started"):
         DECIDER.decide(state, {"type": "start"}, ctx)
+    with pytest.raises(IllegalAction, match="hand 1"):
+        DECIDER.decide(DECIDER.initial_state(config), {"type": "start"}, dataclasses.replace(ctx, hand_no=2))
 
 
 # --- GC-3: 2- and 3-card rounds ------------------------------------------------------------------
