@@ -28,7 +28,7 @@ from games.engine.decider import Context, decode_event, encode_event, event_type
 from games.rules.guerra import DECIDER, RoundTaken  # noqa: E402
 
 SEATS = 4
-ROUNDS = 3
+ROUNDS = 5
 
 
 def play(i: int, auto_play: bool) -> list[Any]:
