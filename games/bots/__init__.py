@@ -33,3 +33,11 @@ def random_legal(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rn
 def policy_for(slug: str) -> Policy:
     """The bot of a game, or the random legal player when the game has none."""
     return _POLICIES.get(slug, random_legal)
+
+
+def install() -> None:
+    """Register the bot of every game that has one of its own."""
+    from games.bots import guerra
+
+    for slug, module in (("guerra", guerra),):
+        register_policy(slug, module.choose)

@@ -33,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from games.engine import fairness
-from games.engine.cards import JOKERS, RANK_VALUE
+from games.engine.cards import JOKERS, RANK_VALUE, spanish_deck, spanish_rank
 from games.engine.cards import deck as english_deck
 from games.engine.decider import (
     Context,
@@ -48,20 +48,7 @@ from games.engine.decider import (
 
 # --- cards (GC-1) -----------------------------------------------------------------------------
 
-SPANISH_SUITS = "oceb"
-SPANISH_48_RANKS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
-SPANISH_40_RANKS = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
 JOKER_VALUE = 99  # above every rank of every deck; X1 and X2 equal each other
-
-
-def spanish_deck(ranks: Sequence[int] = SPANISH_48_RANKS, jokers: bool = False) -> tuple[str, ...]:
-    """The Spanish deck in canonical order (GC-1): rank-major, ranks ascending, suits ``o c e b``.
-
-    Defined here until ``games.engine.cards`` has it; the codes are the number then the suit.
-    """
-    cards = tuple(f"{rank}{suit}" for rank in ranks for suit in SPANISH_SUITS)
-    return cards + JOKERS if jokers else cards
-
 
 DECKS = ("english", "spanish_40", "spanish_48")
 
@@ -71,21 +58,21 @@ def match_deck(name: str, jokers: bool) -> tuple[str, ...]:
     if name == "english":
         return english_deck(jokers=jokers)
     if name == "spanish_40":
-        return spanish_deck(SPANISH_40_RANKS, jokers)
+        return spanish_deck(40, jokers)
     if name == "spanish_48":
-        return spanish_deck(SPANISH_48_RANKS, jokers)
+        return spanish_deck(48, jokers)
     raise ValueError(f"unknown deck {name!r}")
 
 
 # Spanish and English codes overlap ("2c" is a two in both decks), and their values agree.
 VALUE: dict[str, int] = {card: RANK_VALUE[card[0]] for card in english_deck()}
-VALUE.update({card: int(card[:-1]) for card in spanish_deck()})
+VALUE.update({card: spanish_rank(card) for card in spanish_deck(48)})
 VALUE.update(dict.fromkeys(JOKERS, JOKER_VALUE))
 
 # Canonical positions for CM-18, per deck family (the 40-card deck keeps the 48-card deck's order).
 _CANONICAL = {
     "english": {card: i for i, card in enumerate(english_deck(jokers=True))},
-    "spanish": {card: i for i, card in enumerate(spanish_deck(jokers=True))},
+    "spanish": {card: i for i, card in enumerate(spanish_deck(48, jokers=True))},
 }
 
 

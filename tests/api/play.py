@@ -29,7 +29,9 @@ def person(name: str, *, staff: bool = False) -> APIClient:
 
 
 def fund(staff: APIClient, client: APIClient, currency: str, amount: str) -> None:
-    response = staff.post(f"/api/v1/wallets/{client.user.username}/deposits/", {"currency": currency, "amount": amount}, format="json")
+    response = staff.post(
+        f"/api/v1/wallets/{client.user.username}/deposits/", {"currency": currency, "amount": amount}, format="json"
+    )
     assert response.status_code == 201, response.json()
 
 
@@ -46,7 +48,11 @@ class Game:
 
 
 def set_up(spec: Game, owner: APIClient, staff: APIClient) -> tuple[str, dict[int, APIClient | None]]:
-    response = owner.post("/api/v1/tables/", {"game": spec.game, "seats": spec.seats, "options": spec.options, "stake": spec.stake}, format="json")
+    response = owner.post(
+        "/api/v1/tables/",
+        {"game": spec.game, "seats": spec.seats, "options": spec.options, "stake": spec.stake},
+        format="json",
+    )
     assert response.status_code == 201, response.json()
     table_id = response.json()["id"]
     clients: dict[int, APIClient | None] = {}
@@ -67,7 +73,9 @@ def set_up(spec: Game, owner: APIClient, staff: APIClient) -> tuple[str, dict[in
     return table_id, clients
 
 
-def play_to_the_end(table_id: str, clients: dict[int, APIClient | None], task_queue, rng: random.Random, *, limit: int = 20_000) -> dict:
+def play_to_the_end(
+    table_id: str, clients: dict[int, APIClient | None], task_queue, rng: random.Random, *, limit: int = 20_000
+) -> dict:
     """Random legal clients act whenever one of them is awaited; queued tasks (bots, and with
     ``run_timers`` the timed commands) run in between. Returns the final table as the first person sees it."""
     watcher = next(c for c in clients.values() if c is not None)
@@ -126,7 +134,9 @@ def check_finished_table(table_id: str) -> dict[str, int]:
     if table.currency:
         escrow = f"table:{table.pk}:escrow:{table.currency}"
         paid_in = Posting.objects.filter(account__key=escrow, amount__gt=0).aggregate(total=Sum("amount"))["total"] or 0
-        rows = Posting.objects.filter(account__key__startswith=f"payout:{table.pk}.").values_list("account__key", "amount")
+        rows = Posting.objects.filter(account__key__startswith=f"payout:{table.pk}.").values_list(
+            "account__key", "amount"
+        )
         for key, amount in rows:
             payouts[key] = payouts.get(key, 0) + amount
         assert sum(payouts.values()) == paid_in > 0
