@@ -807,6 +807,8 @@ class Guerra:
 
     slug: ClassVar[str] = "guerra"
     name: ClassVar[str] = "Guerra Chevichona"
+    # A stake per player (``amount``), not chips: the cards are what the players win and lose.
+    money: ClassVar[str] = "stake"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 8
     options: ClassVar[tuple[Option, ...]] = (

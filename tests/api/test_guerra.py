@@ -1,0 +1,63 @@
+"""Guerra Chevichona over HTTP (GC-2, GC-12): people throw, bots throw by themselves, automatic
+rounds run on the worker, and the stakes reach the winners through pending payouts."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games import services
+from games.models import Seat, Table
+from tests.api.play import Game, check_finished_table, person, play_to_the_end, set_up
+from tests.fixtures_tasks import wait_until
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_gc_12_a_money_match_with_a_person_and_bots_pays_every_stake_out(task_queue):
+    owner, staff = person("alice"), person("sam", staff=True)
+    spec = Game("guerra", 4, people=(0,), options={"max_rounds": 200}, stake={"currency": "MXN", "amount": "10.00"})
+    table_id, clients = set_up(spec, owner, staff)
+    final = play_to_the_end(table_id, clients, task_queue, random.Random(11))
+    assert final["status"] == "finished"
+    payouts = check_finished_table(table_id)
+    assert sum(payouts.values()) == 4 * 1000
+
+
+def test_gc_2_an_auto_play_match_of_bots_plays_to_the_end_on_its_own(task_queue):
+    """With ``auto_play`` nobody throws: each round is a timed system command."""
+    owner = person("alice").user
+    table = services.create_table(
+        user=owner, game="guerra", seats=3, options={"auto_play": True, "round_seconds": 0, "max_rounds": 60}
+    )
+    for _ in range(3):
+        services.add_bot(table_id=table.pk, user=owner)
+    services.start_table(table_id=table.pk, user=owner)
+    for _ in range(1000):
+        if not task_queue.published:
+            break
+        task_queue.run_until_idle(skip_timers=False)
+    assert Table.objects.get(pk=table.pk).status == Table.Status.FINISHED
+    check_finished_table(str(table.pk))
+
+
+@pytest.mark.worker
+def test_gc_12_four_bots_with_money_and_auto_play_finish_on_a_real_worker(celery_worker_process):
+    owner = person("alice").user
+    table = services.create_table(
+        user=owner,
+        game="guerra",
+        seats=4,
+        options={"auto_play": True, "round_seconds": 0, "max_rounds": 80},
+        stake={"currency": "MXN", "amount": "25.00"},
+    )
+    for _ in range(4):
+        services.add_bot(table_id=table.pk, user=owner)
+    assert Seat.objects.filter(table=table, user__isnull=True).count() == 4
+    services.start_table(table_id=table.pk, user=owner)
+    wait_until(
+        lambda: Table.objects.get(pk=table.pk).status == Table.Status.FINISHED, timeout=120, what="the match to end"
+    )
+    payouts = check_finished_table(str(table.pk))
+    assert sum(payouts.values()) == 4 * 2500
