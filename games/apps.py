@@ -11,7 +11,9 @@ class GamesConfig(AppConfig):
         from games.bots import install
 
         install()
+        from games.payouts import finished_tables
         from games.reconcile import all_tables
         from ledger.services import register_checker
 
         register_checker(all_tables)
+        register_checker(finished_tables)

@@ -12,7 +12,8 @@ from games import settlement, store
 from games.engine import decider as registry
 from games.engine.decider import decode_event, event_types_by_name
 from games.models import Seat, Table
-from ledger.models import Account
+from ledger.models import Account, Posting
+from ledger.payouts import KINDS as PAYOUT_KINDS
 from ledger.reconcile import Problem
 
 
@@ -33,6 +34,10 @@ def table_problems(table: Table) -> Iterator[Problem]:
             expected[settlement.account_key(table, move.source, unit, seats)] -= move.amount
             expected[settlement.account_key(table, move.destination, unit, seats)] += move.amount
         state = decider.evolve(state, event)
+    # Decided payouts moved money out of the pending accounts (to a wallet, or back to the escrow).
+    decided = Posting.objects.filter(transaction__table_id=table.pk, transaction__kind__in=PAYOUT_KINDS)
+    for key, amount in decided.values_list("account__key", "amount"):
+        expected[key] += amount
     # Wallets and house accounts are shared with other tables; this table alone owns the rest.
     own = {key for key in expected if not key.startswith(("wallet:", "house:"))}
     actual = dict(Account.objects.filter(Q(table_id=table.pk) | Q(key__in=own)).values_list("key", "balance"))

@@ -22,7 +22,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import scheduling, settlement, store
+from games import payouts, scheduling, settlement, store
 from games.bots import policy_for
 from games.engine import decider as registry
 from games.engine import fairness
@@ -455,6 +455,7 @@ def _after(table: Table, decider, state) -> None:
         table.deadline_command = timed
     table.save(update_fields=fields)
     if table.status == Table.Status.FINISHED:
+        payouts.open_for_finished_table(table)
         return
     bots = set(Seat.objects.filter(table=table).exclude(bot="").values_list("number", flat=True))
     if bots.intersection(decider.to_act(state)):

@@ -24,6 +24,8 @@ __all__ = [
     "InsufficientFunds",
     "InvalidRequest",
     "NotFound",
+    "PayoutDecided",
+    "SecondApproverNeeded",
     "UnbalancedTransaction",
     "UnknownAccount",
     "UnknownUnit",
@@ -54,3 +56,15 @@ class AlreadyReversed(Conflict):
 
 class ImmutableRecord(RuntimeError):
     """Code tried to change or delete a transaction or posting: a bug, never a client's fault."""
+
+
+class PayoutDecided(Conflict):
+    """The payout was already approved or rejected; its money moved once and will not move again."""
+
+    code = "payout_decided"
+
+
+class SecondApproverNeeded(Conflict):
+    """Under the two-person rule the same staff member cannot approve twice."""
+
+    code = "second_approver_needed"

@@ -91,3 +91,84 @@ class Posting(_Immutable):
 
     def __str__(self) -> str:
         return f"{self.account_id} {self.amount:+d} {self.unit}"
+
+
+class Payout(models.Model):
+    """Money a finished table owes a seat, held in a pending account until staff decide it.
+
+    ``pending_key`` names the account that holds the money (``payout:<table>.<seat>:<CUR>``). The
+    money leaves it exactly once: to the wallet (approved) or back to the table's escrow (rejected).
+    ``approvals_needed`` is 2 above ``PAYOUT_TWO_PERSON_LIMIT``; ``automatic`` marks a payout
+    decided by a rule (a bot's winnings, an amount below ``PAYOUT_AUTO_APPROVE_BELOW``).
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        APPROVED = "approved"
+        REJECTED = "rejected"
+
+    table_id = models.UUIDField(db_index=True)
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="payouts"
+    )
+    currency = models.CharField(max_length=3)
+    amount = models.BigIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True)
+    pending_key = models.CharField(max_length=200, unique=True)
+    approvals_needed = models.PositiveSmallIntegerField(default=1)
+    automatic = models.BooleanField(default=False)
+    created_at = models.DateTimeField(default=timezone.now)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    # The transaction that moved the money out of the pending account (to a wallet or the escrow).
+    transaction = models.OneToOneField(
+        Transaction, null=True, blank=True, on_delete=models.PROTECT, related_name="payout"
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table_id", "seat", "currency"], name="payout_one_per_seat"),
+            models.CheckConstraint(condition=Q(amount__gt=0), name="payout_amount_positive"),
+        ]
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"payout {self.pk} seat {self.seat} of {self.table_id}: {self.amount} {self.currency} {self.status}"
+
+
+class PayoutDecision(_Immutable):
+    """One staff member's (or a rule's, ``by`` empty) decision on a payout: who, when and why."""
+
+    class Decision(models.TextChoices):
+        APPROVE = "approve"
+        REJECT = "reject"
+
+    payout = models.ForeignKey(Payout, on_delete=models.PROTECT, related_name="decisions")
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="payout_decisions"
+    )
+    decision = models.CharField(max_length=10, choices=Decision.choices)
+    reason = models.CharField(max_length=500, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            # One approval per person per payout: the two-person rule counts different people.
+            models.UniqueConstraint(
+                fields=["payout", "by", "decision"], condition=Q(by__isnull=False), name="payout_decision_once_each"
+            ),
+        ]
+        ordering = ["at", "pk"]
+
+
+class FollowUp(models.Model):
+    """A table whose money needs a person's attention (a rejected payout put its money back in escrow)."""
+
+    table_id = models.UUIDField(db_index=True)
+    payout = models.OneToOneField(Payout, null=True, blank=True, on_delete=models.PROTECT, related_name="follow_up")
+    reason = models.CharField(max_length=500)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    resolved_at = models.DateTimeField(null=True, blank=True)

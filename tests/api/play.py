@@ -134,7 +134,8 @@ def check_finished_table(table_id: str) -> dict[str, int]:
     if table.currency:
         escrow = f"table:{table.pk}:escrow:{table.currency}"
         paid_in = Posting.objects.filter(account__key=escrow, amount__gt=0).aggregate(total=Sum("amount"))["total"] or 0
-        rows = Posting.objects.filter(account__key__startswith=f"payout:{table.pk}.").values_list(
+        # What came into the pending accounts (a bot's share has already left for the house bankroll).
+        rows = Posting.objects.filter(account__key__startswith=f"payout:{table.pk}.", amount__gt=0).values_list(
             "account__key", "amount"
         )
         for key, amount in rows:

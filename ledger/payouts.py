@@ -1,0 +1,238 @@
+"""Payout review: money a finished table owes a seat waits in a pending account until it is decided.
+
+The money leaves the pending account exactly once (TigerBeetle's pending transfer, posted or
+voided): ``approve`` posts it to the winner's wallet, ``reject`` returns it to the table's escrow
+and marks the table for follow-up. A bot's winnings and, if ``PAYOUT_AUTO_APPROVE_BELOW`` is set,
+small amounts are decided by rule when the payout opens, and recorded as automatic. Every
+decision is a ``PayoutDecision`` row (who, when, why) that is never changed.
+
+Rules of review: only staff decide; a staff member who played at the table cannot; a payout above
+``PAYOUT_TWO_PERSON_LIMIT`` (minor units) needs two different approvers; a decided payout cannot
+be decided again.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Sum
+from django.utils import timezone
+
+from ledger import keys
+from ledger.errors import Forbidden, InvalidRequest, NotFound, PayoutDecided, SecondApproverNeeded
+from ledger.models import Account, FollowUp, Payout, PayoutDecision, Posting
+from ledger.reconcile import Problem, register_checker
+from ledger.services import post
+from ledger.units import format_amount
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser as User
+
+PAID = "payout_paid"
+RETURNED = "payout_returned"
+KINDS = (PAID, RETURNED)
+
+
+def two_person_limit() -> int:
+    """Payouts above this many minor units need two approvers."""
+    return int(getattr(settings, "PAYOUT_TWO_PERSON_LIMIT", 100_000))
+
+
+def auto_approve_below() -> int:
+    """Payouts below this many minor units are approved automatically (0: never)."""
+    return int(getattr(settings, "PAYOUT_AUTO_APPROVE_BELOW", 0))
+
+
+def _money(payout: Payout) -> str:
+    return f"{format_amount(payout.amount, payout.currency)} {payout.currency}"
+
+
+# --- opening ------------------------------------------------------------------------------------
+
+
+def open_payout(*, table_id: uuid.UUID, seat: int, user: User | None, currency: str, pending_key: str) -> Payout | None:
+    """The payout of what ``pending_key`` holds for ``seat`` (``None`` if it holds nothing).
+
+    Idempotent: a second call returns the payout already opened. Runs in the caller's transaction
+    (the command that finished the table), so a table is never finished without its payouts.
+    """
+    existing = Payout.objects.filter(pending_key=pending_key).first()
+    if existing is not None:
+        return existing
+    amount = Account.objects.filter(key=pending_key).values_list("balance", flat=True).first() or 0
+    if amount <= 0:
+        return None
+    payout = Payout.objects.create(
+        table_id=table_id,
+        seat=seat,
+        user=user,
+        currency=currency,
+        amount=amount,
+        pending_key=pending_key,
+        approvals_needed=2 if amount > two_person_limit() else 1,
+    )
+    if user is None:
+        _decide_by_rule(payout, "A bot's winnings go back to the house's bot bankroll.", keys.house_bots_key(currency))
+    elif amount < auto_approve_below():
+        limit = format_amount(auto_approve_below(), currency)
+        _decide_by_rule(
+            payout, f"Approved automatically: below {limit} {currency}.", keys.wallet_key(user.pk, currency)
+        )
+    return payout
+
+
+def _decide_by_rule(payout: Payout, reason: str, destination: str) -> None:
+    PayoutDecision.objects.create(payout=payout, by=None, decision=PayoutDecision.Decision.APPROVE, reason=reason)
+    payout.automatic = True
+    _move(payout, destination, PAID, Payout.Status.APPROVED, by=None, memo=reason)
+
+
+def _move(payout: Payout, destination: str, kind: str, status: str, *, by: User | None, memo: str) -> None:
+    """Empty the pending account into ``destination`` once and record the payout's new status."""
+    txn = post(
+        key=f"payout:{payout.pk}:{kind}",
+        postings=[
+            (payout.pending_key, payout.currency, -payout.amount),
+            (destination, payout.currency, payout.amount),
+        ],
+        kind=kind,
+        memo=memo,
+        reference=f"payout:{payout.pk}",
+        table_id=payout.table_id,
+        created_by=by,
+    )
+    payout.status = status
+    payout.transaction = txn
+    payout.decided_at = timezone.now()
+    payout.save(update_fields=["status", "transaction", "decided_at", "automatic"])
+
+
+# --- deciding -----------------------------------------------------------------------------------
+
+
+def _locked(payout_id: int) -> Payout:
+    # The row lock serialises every decision on this payout: of two staff approving at once, the
+    # second sees the first one's decision (and the money already moved), so it pays once.
+    payout = Payout.objects.select_for_update().filter(pk=payout_id).first()
+    if payout is None:
+        raise NotFound(f"There is no payout {payout_id}.")
+    return payout
+
+
+def _check_reviewer(payout: Payout, by: User) -> None:
+    if not getattr(by, "is_staff", False):
+        raise Forbidden("Only staff can decide payouts.")
+    from games.models import Seat  # the ledger asks the games who sat at the table
+
+    if Seat.objects.filter(table_id=payout.table_id, user=by).exists():
+        raise Forbidden("You played at this table, so you cannot decide its payouts; ask another staff member.")
+
+
+def _check_pending(payout: Payout) -> None:
+    if payout.status == Payout.Status.PENDING:
+        return
+    last = payout.decisions.order_by("-at", "-pk").first()
+    who = (last.by.get_username() if last.by else "automatically") if last else "earlier"
+    when = payout.decided_at.isoformat() if payout.decided_at else "earlier"
+    if payout.status == Payout.Status.REJECTED:
+        raise PayoutDecided(
+            f"Payout {payout.pk} was rejected ({who}, {when}); a rejected payout cannot be approved or rejected again. "
+            "Its money is back in the table's escrow, for follow-up.",
+            payout_id=payout.pk,
+            status=payout.status,
+        )
+    raise PayoutDecided(
+        f"Payout {payout.pk} was already approved ({who}, {when}) and paid; it cannot be decided again.",
+        payout_id=payout.pk,
+        status=payout.status,
+    )
+
+
+def approve(*, payout_id: int, by: User, reason: str = "") -> Payout:
+    """Record ``by``'s approval; once the payout has the approvals it needs, post pending -> wallet."""
+    with transaction.atomic():
+        payout = _locked(payout_id)
+        _check_reviewer(payout, by)
+        _check_pending(payout)
+        if payout.decisions.filter(by=by, decision=PayoutDecision.Decision.APPROVE).exists():
+            raise SecondApproverNeeded(
+                f"You already approved payout {payout.pk}; above "
+                f"{format_amount(two_person_limit(), payout.currency)} {payout.currency} "
+                "a second, different staff member must approve it.",
+                payout_id=payout.pk,
+            )
+        PayoutDecision.objects.create(
+            payout=payout, by=by, decision=PayoutDecision.Decision.APPROVE, reason=reason.strip()[:500]
+        )
+        approvals = payout.decisions.filter(decision=PayoutDecision.Decision.APPROVE, by__isnull=False).count()
+        if approvals >= payout.approvals_needed:
+            destination = keys.wallet_key(payout.user_id, payout.currency)
+            _move(payout, destination, PAID, Payout.Status.APPROVED, by=by, memo=f"Payout of {_money(payout)} approved")
+        return payout
+
+
+def reject(*, payout_id: int, by: User, reason: str) -> Payout:
+    """Refuse the payout: its money goes back to the table's escrow and the table is marked for follow-up."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise InvalidRequest("Say why the payout is rejected (a reason is required).", field="reason")
+    with transaction.atomic():
+        payout = _locked(payout_id)
+        _check_reviewer(payout, by)
+        _check_pending(payout)
+        PayoutDecision.objects.create(
+            payout=payout, by=by, decision=PayoutDecision.Decision.REJECT, reason=reason[:500]
+        )
+        _move(
+            payout,
+            keys.escrow_key(payout.table_id, payout.currency),
+            RETURNED,
+            Payout.Status.REJECTED,
+            by=by,
+            memo=f"Payout of {_money(payout)} rejected: {reason}"[:500],
+        )
+        FollowUp.objects.create(table_id=payout.table_id, payout=payout, reason=reason[:500], created_by=by)
+        return payout
+
+
+# --- proving ------------------------------------------------------------------------------------
+
+
+@register_checker
+def payouts_backed() -> Iterable[Problem]:
+    """A pending payout's account holds exactly its amount; a decided one's account is empty and
+    its one transaction moved exactly its amount out of it."""
+    balances = dict(Account.objects.filter(key__in=Payout.objects.values("pending_key")).values_list("key", "balance"))
+    for payout in Payout.objects.order_by("pk").iterator():
+        held = balances.get(payout.pending_key, 0)
+        subject = f"payout:{payout.pk}"
+        if payout.status == Payout.Status.PENDING:
+            if held != payout.amount:
+                yield Problem(
+                    "payout_unbacked", subject, f"{payout.pending_key} holds {held}, the payout is {payout.amount}"
+                )
+            continue
+        if held != 0:
+            yield Problem("payout_not_emptied", subject, f"decided, but {payout.pending_key} still holds {held}")
+        if payout.transaction_id is None:
+            yield Problem("payout_without_transaction", subject, f"{payout.status} but no money moved")
+            continue
+        out = (
+            Posting.objects.filter(transaction_id=payout.transaction_id, account__key=payout.pending_key).aggregate(
+                total=Sum("amount")
+            )["total"]
+            or 0
+        )
+        if out != -payout.amount:
+            yield Problem(
+                "payout_amount_mismatch", subject, f"its transaction moved {-out}, the payout is {payout.amount}"
+            )
+        approvals = payout.decisions.filter(decision=PayoutDecision.Decision.APPROVE).values("by").distinct().count()
+        if payout.status == Payout.Status.APPROVED and not payout.automatic and approvals < payout.approvals_needed:
+            yield Problem(
+                "payout_under_approved", subject, f"{approvals} approver(s), {payout.approvals_needed} needed"
+            )
