@@ -1,6 +1,7 @@
 from django.urls import path
 
 from api import views
+from api.audit_urls import urlpatterns as audit_urlpatterns
 from api.ledger_urls import urlpatterns as ledger_urlpatterns
 
 urlpatterns = [
@@ -17,4 +18,5 @@ urlpatterns = [
     path("tables/<str:table_id>/actions/", views.ActionsView.as_view(), name="table-actions"),
     path("tables/<str:table_id>/events/", views.EventsView.as_view(), name="table-events"),
     *ledger_urlpatterns,
+    *audit_urlpatterns,
 ]

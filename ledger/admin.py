@@ -1,13 +1,20 @@
-"""Read-only views of the books: nothing here can change a balance, a transaction or a posting."""
+"""Read-only views of the books, and payout review: nothing here changes a balance, a transaction or
+a posting except through ``ledger.payouts`` (approve, reject)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin
+from django import forms
+from django.contrib import admin, messages
 from django.http import HttpRequest
+from django.template.response import TemplateResponse
+from django.utils.html import format_html, format_html_join
 
-from ledger.models import Account, Posting, Transaction
+from ledger import payouts
+from ledger.errors import GameError
+from ledger.models import Account, Payout, PayoutDecision, Posting, Transaction
+from ledger.units import format_amount
 
 
 class ReadOnly:
@@ -54,3 +61,135 @@ class TransactionAdmin(ReadOnly, admin.ModelAdmin):
         "created_by",
     )
     inlines = [PostingInline]
+
+
+class RejectForm(forms.Form):
+    reason = forms.CharField(max_length=500, widget=forms.Textarea(attrs={"rows": 3}), help_text="Required.")
+
+
+class DecisionInline(ReadOnly, admin.TabularInline):
+    model = PayoutDecision
+    fields = ("decision", "by", "reason", "at")
+    readonly_fields = fields
+    extra = 0
+
+
+@admin.register(Payout)
+class PayoutAdmin(ReadOnly, admin.ModelAdmin):
+    """Payout review: the list by status, each payout's table result, players, audit link and ledger
+    trail; approve and reject (with a reason) as actions, through ``ledger.payouts`` only."""
+
+    list_display = (
+        "pk",
+        "table_link",
+        "seat",
+        "user",
+        "amount_display",
+        "status",
+        "automatic",
+        "approvals",
+        "created_at",
+    )
+    list_filter = ("status", "automatic", "currency")
+    search_fields = ("user__username", "table_id")
+    readonly_fields = (
+        "table_link",
+        "seat",
+        "user",
+        "amount_display",
+        "status",
+        "automatic",
+        "approvals_needed",
+        "pending_key",
+        "created_at",
+        "decided_at",
+        "transaction",
+        "table_result",
+        "trail",
+    )
+    exclude = ("table_id", "currency", "amount")
+    inlines = [DecisionInline]
+    actions = ["approve_payouts", "reject_payouts"]
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(request.user.is_active and request.user.is_staff)
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return bool(request.user.is_active and request.user.is_staff)
+
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
+        # Deciding is gated by ledger.payouts (staff, not a player), not by model change rights.
+        actions = super().get_actions(request)
+        for name in self.actions:
+            actions.setdefault(name, self.get_action(name))
+        return actions
+
+    @admin.display(description="amount")
+    def amount_display(self, payout: Payout) -> str:
+        return f"{format_amount(payout.amount, payout.currency)} {payout.currency}"
+
+    @admin.display(description="approvals")
+    def approvals(self, payout: Payout) -> str:
+        given = payout.decisions.filter(decision=PayoutDecision.Decision.APPROVE).count()
+        return f"{given}/{payout.approvals_needed}"
+
+    @admin.display(description="table")
+    def table_link(self, payout: Payout) -> str:
+        return format_html('<a href="/api/v1/tables/{}/hands/">{}</a>', payout.table_id, payout.table_id)
+
+    @admin.display(description="table result and audit")
+    def table_result(self, payout: Payout) -> str:
+        from games.payout_review import table_summary
+
+        summary = table_summary(payout.table_id)
+        lines = [
+            format_html("seat {}: {} chips {} money {}", r["seat"], r["player"] or "bot", r["chips"], r["money"])
+            for r in summary.get("result", [])
+        ]
+        audit = format_html('<a href="{}">audit of the last hand</a>', summary["audit"]) if summary.get("audit") else ""
+        return format_html(
+            "{}<br>{} ({})", format_html_join("<br>", "{}", ((line,) for line in lines)), audit, summary.get("game")
+        )
+
+    @admin.display(description="ledger trail")
+    def trail(self, payout: Payout) -> str:
+        from games.payout_review import ledger_trail
+
+        return format_html_join(
+            "<br>",
+            "transaction {}: {} {} ({})",
+            ((t["transaction_id"], t["kind"], t["amount"], t["at"]) for t in ledger_trail(payout)),
+        )
+
+    def _decide(self, request: HttpRequest, queryset: Any, decide: Any, verb: str) -> None:
+        for payout in queryset.order_by("pk"):
+            try:
+                decided = decide(payout)
+            except GameError as error:
+                self.message_user(request, f"Payout {payout.pk}: {error.detail}", level=messages.ERROR)
+            else:
+                self.message_user(request, f"Payout {payout.pk}: {verb}; now {decided.status}.", level=messages.SUCCESS)
+
+    @admin.action(description="Approve selected payouts")
+    def approve_payouts(self, request: HttpRequest, queryset: Any) -> None:
+        self._decide(request, queryset, lambda p: payouts.approve(payout_id=p.pk, by=request.user), "approval recorded")
+
+    @admin.action(description="Reject selected payouts (asks for a reason)")
+    def reject_payouts(self, request: HttpRequest, queryset: Any) -> TemplateResponse | None:
+        form = RejectForm(request.POST if "apply" in request.POST else None)
+        if "apply" in request.POST and form.is_valid():
+            reason = form.cleaned_data["reason"]
+            self._decide(
+                request, queryset, lambda p: payouts.reject(payout_id=p.pk, by=request.user, reason=reason), "rejected"
+            )
+            return None
+        return TemplateResponse(
+            request,
+            "admin/ledger/payout/reject.html",
+            {
+                **self.admin_site.each_context(request),
+                "payouts": list(queryset),
+                "form": form,
+                "title": "Reject payouts",
+            },
+        )

@@ -177,6 +177,53 @@ class Decider(Protocol):
         """The chip and money movements ``event`` implies, given the state just before it."""
 
 
+class Auditable(Protocol):
+    """OPTIONAL hooks a game may add for hand audits (``games.audit``, ``games.verify``,
+    ``games.history``). None is required: look each up with :func:`hook`; without one the audit
+    falls back (no deck, a ``skip`` verification check, no showdown, generic history lines).
+
+    ``hand`` is always the decoded events of one hand (the game's own event objects, secret fields
+    included), in order; ``config`` the table's config (options plus ``seats`` and money terms).
+    """
+
+    def audit_deck(self, config: Mapping[str, Any], hand: Sequence[Any]) -> str | None:
+        """The name in ``games.engine.cards.DECKS`` of the canonical deck this hand shuffled with
+        purpose ``deck`` (CM-3, CM-9), e.g. ``"english_54"``; ``None`` when the hand dealt no deck.
+        ``docs/verify_hand.py`` knows the same names."""
+
+    def audit_deal(self, config: Mapping[str, Any], deck: Sequence[str], hand: Sequence[Any]) -> list[str]:
+        """Every way the cards that the hand's events record as dealt differ from dealing ``deck``
+        (the shuffle recomputed from the revealed seed, top card first) in the game's deal order.
+        Empty when they agree. Each entry is a sentence naming the event and the place, e.g.
+        ``"HandStarted: seat 2 holds Kd, the deck deals 7c (deck position 5)"``."""
+
+    def showdown(self, config: Mapping[str, Any], hand: Sequence[Any]) -> list[dict[str, Any]]:
+        """One dict per seat shown at the end of the hand: ``seat`` (int), ``cards`` (codes),
+        ``category`` (e.g. ``"full house"``, or ``None``), ``description`` (a sentence),
+        ``outcome`` (``"wins"``, ``"splits"``, ``"pays"``, ``"safe"``, ``"loses"``, ``"out"``) and
+        ``tie_break`` (a list of steps, each a dict with at least ``rule`` and ``sentence``; empty
+        when no tie had to be broken). Empty list when nothing is shown."""
+
+    def history_line(self, event: Any, actor: str) -> str | None:
+        """One line of the plain-text hand history for ``event`` (``actor`` is the name of who
+        caused it: a username, ``"bot (seat 2)"`` or ``"dealer"``), or ``None`` for the generic
+        line. The hand is over, so the line may show what was secret during it."""
+
+    def phh(self, config: Mapping[str, Any], hand: Sequence[Any], players: Sequence[str]) -> str | None:
+        """The hand in the Poker Hand History format (PHH, TOML text) for poker games where it fits,
+        or ``None``; ``players`` are the seats' names in seat order."""
+
+
+AUDIT_HOOKS = ("audit_deck", "audit_deal", "showdown", "history_line", "phh")
+
+
+def hook(decider: Any, name: str) -> Callable[..., Any] | None:
+    """The game's optional audit hook ``name`` (one of :data:`AUDIT_HOOKS`), or ``None``."""
+    if name not in AUDIT_HOOKS:
+        raise ValueError(f"{name!r} is not an audit hook; known: {', '.join(AUDIT_HOOKS)}")
+    return getattr(decider, name, None)
+
+
 # --- events and state as JSON --------------------------------------------------------------
 
 SECRET = {"secret": True}

@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.engine.cards import deck
@@ -261,6 +261,46 @@ class Counter:
 
     def settlements(self, state: CounterState, event: Any) -> list[Movement]:
         return [movement for movement in _settlements(event, state) if movement.amount]
+
+    # --- the optional audit hooks (games.engine.decider.Auditable) ---
+
+    def audit_deck(self, config: Mapping[str, Any], hand: Sequence[Any]) -> str | None:
+        """Every hand shuffles the 52 English cards."""
+        return "english_52" if any(isinstance(event, HandStarted) for event in hand) else None
+
+    def audit_deal(self, config: Mapping[str, Any], deck: Sequence[str], hand: Sequence[Any]) -> list[str]:
+        """Seat ``i`` gets card ``i`` of the deck."""
+        started = next((event for event in hand if isinstance(event, HandStarted)), None)
+        if started is None:
+            return ["no HandStarted event in the hand"]
+        return [
+            f"HandStarted: seat {seat} holds {card}, the deck deals {deck[seat]} (deck position {seat})"
+            for seat, card in enumerate(started.cards)
+            if card != deck[seat]
+        ]
+
+    def showdown(self, config: Mapping[str, Any], hand: Sequence[Any]) -> list[dict[str, Any]]:
+        """Every seat's card is shown when the hand ends; the seat that reached the target wins."""
+        ended = next((event for event in hand if isinstance(event, HandEnded)), None)
+        if ended is None:
+            return []
+        return [
+            {
+                "seat": seat,
+                "cards": [card],
+                "category": None,
+                "description": "reached the target" if seat == ended.winner else "did not reach the target",
+                "outcome": "wins" if seat == ended.winner else "loses",
+                "tie_break": [],
+            }
+            for seat, card in enumerate(ended.cards)
+        ]
+
+    def history_line(self, event: Any, actor: str) -> str | None:
+        if isinstance(event, Added):
+            timed = " (timeout)" if event.by_timeout else ""
+            return f"Seat {event.seat} ({actor}) adds {event.amount}{timed}, total {event.total}"
+        return None
 
 
 def evolve(state: CounterState, event: Any) -> CounterState:

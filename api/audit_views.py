@@ -1,0 +1,93 @@
+"""Hand audits, verification, game recall, hand histories and replays. Parse, call one selector, serialise."""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api import serializers as s
+from games import audit, history, selectors, verify
+
+ERRORS = {403: s.ErrorSerializer, 404: s.ErrorSerializer, 409: s.ErrorSerializer}
+
+
+def _table(request, table_id):
+    table = selectors.get_table(table_id)
+    audit.check_may_audit(request.user, table)
+    return table
+
+
+class HandsPagination(LimitOffsetPagination):
+    default_limit = 10
+    max_limit = 100
+
+
+class HandsView(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("limit", int), OpenApiParameter("offset", int)],
+        responses={200: OpenApiTypes.OBJECT, **ERRORS},
+        tags=["audit"],
+    )
+    def get(self, request, table_id):
+        """The table's finished hands, newest first, with the result per seat and links to each audit."""
+        table = _table(request, table_id)
+        paginator = HandsPagination()
+        page = paginator.paginate_queryset(audit.finished_hand_numbers(table), request, view=self)
+        return paginator.get_paginated_response(audit.hand_summaries(table, page))
+
+
+class HandAuditView(APIView):
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, **ERRORS}, tags=["audit"])
+    def get(self, request, table_id, hand_no: int):
+        """Everything about a finished hand, unredacted: seeds, deck, events, showdown, ledger, verification."""
+        return Response(audit.hand_audit(_table(request, table_id), hand_no))
+
+
+class HandVerifyView(APIView):
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, **ERRORS}, tags=["audit"])
+    def get(self, request, table_id, hand_no: int):
+        """Each check of a finished hand by name, pass / fail / skip, and what differs."""
+        return Response(verify.verify_hand(_table(request, table_id), hand_no).as_json())
+
+
+class HandHistoryView(APIView):
+    @extend_schema(responses={(200, "text/plain"): OpenApiTypes.STR, **ERRORS}, tags=["audit"])
+    def get(self, request, table_id, hand_no: int):
+        """The hand's history in plain text, one line per action."""
+        text = history.hand_history(_table(request, table_id), hand_no)
+        return HttpResponse(text, content_type="text/plain; charset=utf-8")
+
+
+class HandPhhView(APIView):
+    @extend_schema(responses={(200, "text/plain"): OpenApiTypes.STR, **ERRORS}, tags=["audit"])
+    def get(self, request, table_id, hand_no: int):
+        """The hand in the Poker Hand History format, for games that provide it."""
+        text = history.hand_phh(_table(request, table_id), hand_no)
+        return HttpResponse(text, content_type="application/toml; charset=utf-8")
+
+
+class ReplayView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("version", int, required=False)],
+        responses={200: OpenApiTypes.OBJECT, 400: s.ErrorSerializer, **ERRORS},
+        tags=["audit"],
+    )
+    def get(self, request, table_id):
+        """The spectator's view of a finished table (staff: any table) just after event ``version``."""
+        raw = request.query_params.get("version")
+        if raw is not None and not raw.lstrip("-").isdigit():
+            from games.errors import InvalidRequest
+
+            raise InvalidRequest(f"'version' must be a whole number, not {raw!r}.", field="version")
+        table = selectors.get_table(table_id)
+        return Response(history.replay_view(table, request.user, int(raw) if raw is not None else None))
+
+
+__all__ = ["HandAuditView", "HandHistoryView", "HandPhhView", "HandVerifyView", "HandsView", "ReplayView"]

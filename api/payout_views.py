@@ -1,0 +1,67 @@
+"""Staff payout review over the API. Parse, call one service, serialise."""
+
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.permissions import IsAdminUser, IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api import serializers as s
+from api.serializers import StrictSerializer
+from games import payout_review
+from ledger import payouts
+
+ERRORS = {400: s.ErrorSerializer, 403: s.ErrorSerializer, 404: s.ErrorSerializer, 409: s.ErrorSerializer}
+
+
+class ApproveSerializer(StrictSerializer):
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=500, default="")
+
+
+class RejectSerializer(StrictSerializer):
+    reason = serializers.CharField(allow_blank=True, max_length=500)
+
+
+class PayoutsView(APIView):
+    permission_classes = [IsAuthenticated, IsAdminUser]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("status", str, enum=list(payout_review.STATUSES), required=False)],
+        responses={200: OpenApiTypes.OBJECT, **ERRORS},
+        tags=["payouts"],
+    )
+    def get(self, request):
+        """Staff: payouts newest first, with the table's result, players, audit link and ledger trail."""
+        paginator = LimitOffsetPagination()
+        rows = paginator.paginate_queryset(
+            payout_review.payouts(status=request.query_params.get("status")), request, view=self
+        )
+        return paginator.get_paginated_response([payout_review.payout_json(p) for p in rows])
+
+
+class ApproveView(APIView):
+    permission_classes = [IsAuthenticated, IsAdminUser]
+
+    @extend_schema(request=ApproveSerializer, responses={200: OpenApiTypes.OBJECT, **ERRORS}, tags=["payouts"])
+    def post(self, request, payout_id: int):
+        """Staff: approve; the money moves to the wallet once the payout has every approval it needs."""
+        body = ApproveSerializer(data=request.data or {})
+        body.is_valid(raise_exception=True)
+        payout = payouts.approve(payout_id=payout_id, by=request.user, reason=body.validated_data["reason"])
+        return Response(payout_review.payout_json(payout))
+
+
+class RejectView(APIView):
+    permission_classes = [IsAuthenticated, IsAdminUser]
+
+    @extend_schema(request=RejectSerializer, responses={200: OpenApiTypes.OBJECT, **ERRORS}, tags=["payouts"])
+    def post(self, request, payout_id: int):
+        """Staff: reject with a reason; the money goes back to the table's escrow for follow-up."""
+        body = RejectSerializer(data=request.data or {})
+        body.is_valid(raise_exception=True)
+        payout = payouts.reject(payout_id=payout_id, by=request.user, reason=body.validated_data["reason"])
+        return Response(payout_review.payout_json(payout))

@@ -1,0 +1,135 @@
+"""Readable records of finished play: a hand's history as plain text (one line per event, like the
+hand histories poker players know), its PHH export where a game provides one, and the public state
+of a table at any version."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+
+from games import store
+from games.audit import Hand, finished_hand
+from games.engine import decider as registry
+from games.engine.decider import decode_event, event_types_by_name, hook
+from games.errors import Forbidden, InvalidRequest, NotFound
+from games.models import Event, Seat, Table
+
+
+def actor_names(table: Table) -> dict[str, str]:
+    """What each actor string of the table's events stands for, in words."""
+    names = {"system": "dealer"}
+    seats = Seat.objects.filter(table=table).select_related("user")
+    for seat in seats:
+        if seat.user_id is not None:
+            names[f"user:{seat.user_id}"] = seat.user.get_username()
+        else:
+            names[f"bot:{seat.number}"] = f"bot (seat {seat.number})"
+    return names
+
+
+def _actor(names: dict[str, str], actor: str) -> str:
+    if actor in names:
+        return names[actor]
+    if actor.startswith("user:") and actor[5:].isdigit():
+        user = get_user_model().objects.filter(pk=int(actor[5:])).first()
+        if user is not None:
+            return user.get_username()
+    return actor
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return "[" + " ".join(_value(item) for item in value) + "]"
+    return str(value)
+
+
+def generic_line(row: Event, actor: str) -> str:
+    """``Type by actor: field=value …`` with every field, secret ones included (the hand is over)."""
+    fields = {**row.data, **row.secret}
+    body = " ".join(f"{key}={_value(value)}" for key, value in fields.items())
+    return f"{row.type} by {actor}: {body}".rstrip(": ")
+
+
+def history_text(hand: Hand) -> str:
+    """The plain-text history of a finished hand."""
+    table = hand.table
+    decider = hand.decider
+    names = actor_names(table)
+    line_for = hook(decider, "history_line")
+    lines = [
+        f"{decider.name} - table {table.pk} - hand {hand.hand_no}",
+        f"Commitment: {hand.seed.commitment}",
+        f"Server seed: {hand.server_seed.hex()}",
+        f"Client seed: {hand.seed.client_seed!r}",
+    ]
+    for seat in Seat.objects.filter(table=table).select_related("user").order_by("number"):
+        who = seat.user.get_username() if seat.user else "bot"
+        lines.append(f"Seat {seat.number}: {who}")
+    lines.append("")
+    for row, event in zip(hand.rows, hand.events):
+        actor = _actor(names, row.actor)
+        text = line_for(event, actor) if line_for and event is not None else None
+        lines.append(f"#{row.seq} {text or generic_line(row, actor)}")
+    return "\n".join(lines) + "\n"
+
+
+def hand_history(table: Table, hand_no: int) -> str:
+    return history_text(finished_hand(table, hand_no))
+
+
+def hand_phh(table: Table, hand_no: int) -> str:
+    """The hand in PHH, for games that provide it (poker games); 404 otherwise."""
+    hand = finished_hand(table, hand_no)
+    phh = hook(hand.decider, "phh")
+    text = phh(table.config, hand.decoded, _players(table)) if phh else None
+    if not text:
+        raise NotFound(f"{hand.decider.name} has no PHH export; use history.txt.", code="no_phh")
+    return text
+
+
+def _players(table: Table) -> list[str]:
+    by_number = {s.number: s for s in Seat.objects.filter(table=table).select_related("user")}
+    return [
+        (by_number[n].user.get_username() if by_number[n].user else f"bot{n}") if n in by_number else f"seat{n}"
+        for n in range(table.seats)
+    ]
+
+
+# --- replay -----------------------------------------------------------------------------------------
+
+
+def replay_view(table: Table, user, version: int | None) -> dict[str, Any]:
+    """The spectator's view of ``table`` just after event ``version`` (default: the last). Anyone may
+    replay a finished table; staff any table. Hidden cards stay hidden either way: this is the view
+    a spectator was served, never the state itself."""
+    if table.status != Table.Status.FINISHED and not getattr(user, "is_staff", False):
+        raise Forbidden(
+            "Only a finished table can be replayed (staff can replay any table).", code="table_not_finished"
+        )
+    latest = table.version
+    version = latest if version is None else version
+    if not 0 <= version <= latest:
+        raise InvalidRequest(f"The version must be between 0 and {latest}, not {version}.", field="version")
+    decider = registry.get(table.game)
+    state, _ = store.load(table=table, decider=decider, at=version, cache=False)
+    row = Event.objects.filter(table=table, seq=version).first() if version else None
+    event = None
+    if row is not None:
+        types = event_types_by_name(decider)
+        event = {
+            "seq": row.seq,
+            "type": row.type,
+            "hand_no": row.hand_no,
+            "actor": row.actor,
+            "data": decider.view_event(decode_event(types, row.type, row.data, row.secret), None),
+        }
+    return {
+        "table_id": str(table.pk),
+        "game": table.game,
+        "status": table.status,
+        "version": version,
+        "latest_version": latest,
+        "event": event,
+        "state": decider.view(state, None) if version else None,
+    }

@@ -1,0 +1,251 @@
+"""Verifying a finished hand: each check by name, pass / fail / skip, and on failure what differs.
+
+Checks:
+- ``commitment``: ``sha256(server_seed)`` is the stored commitment (CM-5), the one the hand's events
+  published, and the one the hand before announced as ``next_commitment``; the seed the events
+  reveal is the stored seed (CM-10).
+- ``client_seed``: the client seed the hand's events recorded is the stored one (CM-6).
+- ``deck``: the deck recomputed from the seed (CM-7..CM-9) is a permutation of the game's canonical
+  deck (needs the game's ``audit_deck`` hook).
+- ``deal``: the cards the events say were dealt are the recomputed deck in the game's deal order
+  (the ``audit_deal`` hook).
+- ``replay``: every event of the table up to the end of the hand decodes and folds through the
+  rules from the very first event, and the state after the hand equals the stored snapshot + tail.
+- ``hash_chain``: each event of the hand links to the one before and hashes to its recorded hash.
+- ``ledger``: each event's ledger transaction holds exactly the postings its settlements imply.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from collections import Counter, defaultdict
+from typing import Any
+
+from games import settlement, store
+from games.audit import Hand, deck_of
+from games.engine.cards import named_deck
+from games.engine.decider import decode_event, encode_state, event_types_by_name, hook
+from games.models import Event, Seat
+from ledger.models import Posting
+
+PASS, FAIL, SKIP = "pass", "fail", "skip"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Check:
+    name: str
+    status: str
+    detail: str
+    differences: tuple[str, ...] = ()
+
+    def as_json(self) -> dict[str, Any]:
+        return {"name": self.name, "status": self.status, "detail": self.detail, "differences": list(self.differences)}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Verification:
+    table_id: str
+    hand_no: int
+    checks: tuple[Check, ...]
+
+    @property
+    def ok(self) -> bool:
+        return all(check.status != FAIL for check in self.checks)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "table_id": self.table_id,
+            "hand_no": self.hand_no,
+            "ok": self.ok,
+            "checks": [check.as_json() for check in self.checks],
+        }
+
+
+def _check(name: str, differences: list[str], passed: str) -> Check:
+    if differences:
+        return Check(name, FAIL, f"{len(differences)} difference(s)", tuple(differences))
+    return Check(name, PASS, passed)
+
+
+def _where(row: Event) -> str:
+    return f"event {row.seq} ({row.type})"
+
+
+def check_commitment(hand: Hand) -> Check:
+    differences = []
+    seed_hex = hand.server_seed.hex()
+    digest = hashlib.sha256(hand.server_seed).hexdigest()
+    if digest != hand.seed.commitment:
+        differences.append(f"sha256 of the server seed is {digest}; the stored commitment is {hand.seed.commitment}")
+    for row in hand.rows:
+        published = row.data.get("commitment")
+        if published is not None and published != hand.seed.commitment:
+            differences.append(f"{_where(row)} published commitment {published}, not {hand.seed.commitment}")
+        revealed = row.data.get("server_seed") or row.secret.get("server_seed")
+        if revealed and revealed != seed_hex:
+            differences.append(f"{_where(row)} records server seed {revealed}, not the stored {seed_hex}")
+    if hand.hand_no > 1:
+        announced = (
+            Event.objects.filter(table=hand.table, hand_no=hand.hand_no - 1, data__has_key="next_commitment")
+            .order_by("seq")
+            .values_list("seq", "data")
+            .first()
+        )
+        if announced and announced[1].get("next_commitment") not in (None, hand.seed.commitment):
+            differences.append(
+                f"event {announced[0]} announced {announced[1]['next_commitment']} as this hand's commitment"
+            )
+    return _check("commitment", differences, f"sha256(server_seed) = {digest}")
+
+
+def check_client_seed(hand: Hand) -> Check:
+    differences = [
+        f"{_where(row)} recorded client seed {row.data['client_seed']!r}, the hand's is {hand.seed.client_seed!r}"
+        for row in hand.rows
+        if "client_seed" in row.data and row.data["client_seed"] != hand.seed.client_seed
+    ]
+    return _check("client_seed", differences, f"client seed {hand.seed.client_seed!r}")
+
+
+def check_deck(hand: Hand, name: str | None, deck: list[str]) -> Check:
+    if name is None:
+        return Check("deck", SKIP, f"the game {hand.table.game!r} does not name the deck it shuffles (audit_deck)")
+    canonical = named_deck(name)
+    if Counter(deck) != Counter(canonical):
+        return Check("deck", FAIL, "the recomputed deck is not a permutation of the canonical deck", (name,))
+    top = " ".join(deck[:8])
+    return Check("deck", PASS, f"{name}, {len(deck)} cards recomputed with CM-7..CM-9; top: {top} …")
+
+
+def check_deal(hand: Hand, name: str | None, deck: list[str]) -> Check:
+    audit_deal = hook(hand.decider, "audit_deal")
+    if name is None or audit_deal is None:
+        return Check("deal", SKIP, f"the game {hand.table.game!r} does not describe its deal (audit_deal)")
+    return _check(
+        "deal", list(audit_deal(hand.table.config, deck, hand.decoded)), "the dealt cards are the deck dealt in order"
+    )
+
+
+def _fold_through(hand: Hand) -> tuple[list[str], Any, dict[int, Any]]:
+    """Fold the table from its first event to the end of the hand; the problems met, the state
+    after the hand, and the state just before each of the hand's events (by seq)."""
+    decider = hand.decider
+    types = event_types_by_name(decider)
+    last = hand.rows[-1].seq
+    first = hand.rows[0].seq
+    state = decider.initial_state(hand.table.config)
+    before: dict[int, Any] = {}
+    problems: list[str] = []
+    rows = store.events_after(hand.table, 0).filter(seq__lte=last).values_list("seq", "type", "data", "secret")
+    for seq, type_name, data, secret in rows.iterator(chunk_size=2000):
+        try:
+            event = decode_event(types, type_name, data, secret)
+        except Exception as error:  # a tampered row may not even decode: name it
+            problems.append(f"event {seq} ({type_name}) does not decode: {type(error).__name__}: {error}")
+            break
+        if seq >= first:
+            before[seq] = state
+        try:
+            state = decider.evolve(state, event)
+        except Exception as error:
+            problems.append(f"event {seq} ({type_name}) does not apply: {type(error).__name__}: {error}")
+            break
+    return problems, state, before
+
+
+def check_replay(hand: Hand, problems: list[str], state: Any) -> Check:
+    differences = list(problems)
+    if not differences:
+        decider = hand.decider
+        last = hand.rows[-1].seq
+        loaded, _ = store.load(table=hand.table, decider=decider, at=last, cache=False)
+        if store.canonical_json(encode_state(loaded)) != store.canonical_json(encode_state(state)):
+            differences.append(
+                f"the state after event {last} differs between a replay from scratch and snapshot + tail"
+            )
+    return _check(
+        "replay", differences, f"{len(hand.rows)} events of the hand replay through the rules from the table's start"
+    )
+
+
+def check_hash_chain(hand: Hand) -> Check:
+    differences = []
+    first = hand.rows[0]
+    previous = (
+        Event.objects.filter(table=hand.table, seq=first.seq - 1).values_list("hash", flat=True).first()
+        if first.seq > 1
+        else store.GENESIS
+    )
+    for row in hand.rows:
+        if previous is None:
+            differences.append(f"{_where(row)}: the event before it is missing")
+        elif row.prev_hash != previous:
+            differences.append(f"{_where(row)}: prev_hash is not the hash of the event before it")
+        recomputed = store.event_hash(
+            row.prev_hash, hand.table.pk, row.seq, row.type, row.hand_no, row.actor, row.data, row.secret
+        )
+        if recomputed != row.hash:
+            differences.append(f"{_where(row)}: hash does not match the event's contents (changed after recording)")
+        previous = row.hash
+    seqs = [row.seq for row in hand.rows]
+    if seqs != list(range(seqs[0], seqs[0] + len(seqs))):
+        differences.append(f"the hand's events are not consecutive: {seqs[0]}..{seqs[-1]} with gaps")
+    return _check("hash_chain", differences, f"events {seqs[0]}..{seqs[-1]} chain from {first.prev_hash[:12]}…")
+
+
+def check_ledger(hand: Hand, before: dict[int, Any]) -> Check:
+    table = hand.table
+    decider = hand.decider
+    seats = {seat.number: seat for seat in Seat.objects.filter(table=table)}
+    references = {f"event:{table.pk}:{row.seq}": row for row in hand.rows}
+    actual: dict[str, Counter] = defaultdict(Counter)
+    postings = Posting.objects.filter(transaction__reference__in=list(references)).values_list(
+        "transaction__reference", "account__key", "unit", "amount"
+    )
+    for reference, key, unit, amount in postings:
+        actual[reference][(key, unit)] += amount
+    differences = []
+    for reference, row in references.items():
+        expected: Counter = Counter()
+        event = hand.events[hand.rows.index(row)]
+        if row.seq in before and event is not None:
+            for move in decider.settlements(before[row.seq], event):
+                if move.amount == 0 or (move.unit == "MONEY" and not table.currency):
+                    continue
+                unit = table.currency if move.unit == "MONEY" else settlement.CHIP
+                expected[(settlement.account_key(table, move.source, unit, seats), unit)] -= move.amount
+                expected[(settlement.account_key(table, move.destination, unit, seats), unit)] += move.amount
+        expected = Counter({k: v for k, v in expected.items() if v})
+        recorded = Counter({k: v for k, v in actual.get(reference, Counter()).items() if v})
+        if expected != recorded:
+            for key in sorted(set(expected) | set(recorded)):
+                if expected.get(key, 0) != recorded.get(key, 0):
+                    differences.append(
+                        f"{_where(row)}: {key[0]} moved {recorded.get(key, 0)} {key[1]}, "
+                        f"the event implies {expected.get(key, 0)}"
+                    )
+    return _check("ledger", differences, f"{len(actual)} transaction(s) match the settlements of the hand's events")
+
+
+def verify(hand: Hand) -> Verification:
+    """Every check of one finished hand."""
+    name, deck = deck_of(hand)
+    problems, state, before = _fold_through(hand)
+    checks = (
+        check_commitment(hand),
+        check_client_seed(hand),
+        check_deck(hand, name, deck),
+        check_deal(hand, name, deck),
+        check_replay(hand, problems, state),
+        check_hash_chain(hand),
+        check_ledger(hand, before),
+    )
+    return Verification(str(hand.table.pk), hand.hand_no, checks)
+
+
+def verify_hand(table, hand_no: int) -> Verification:
+    """Verify hand ``hand_no`` of ``table`` (404 if never dealt, 409 while in progress)."""
+    from games.audit import finished_hand
+
+    return verify(finished_hand(table, hand_no))
