@@ -41,7 +41,9 @@ def recompute_deck(cards: list[str], seed_hex: str, table_id: str, hand_no: int,
     def next_word() -> int:
         nonlocal counter
         if not words:
-            block = hmac.new(key, f"{table_id}:{hand_no}:{client_seed}:deck:{counter}".encode(), hashlib.sha256).digest()
+            block = hmac.new(
+                key, f"{table_id}:{hand_no}:{client_seed}:deck:{counter}".encode(), hashlib.sha256
+            ).digest()
             counter += 1
             words.extend(int.from_bytes(block[i : i + 4], "big") for i in range(0, 32, 4))
         return words.pop(0)
@@ -173,7 +175,6 @@ def test_a_tampered_event_fails_verification_and_is_named(counter_played):
 
 
 def test_verify_hands_command_passes_every_hand(counter_played, capsys):
-    table_id, _, _ = counter_played
     call_command("verify_hands", "--all")
     out = capsys.readouterr().out
     assert "3 hand(s) verified, 0 failed." in out
@@ -181,7 +182,7 @@ def test_verify_hands_command_passes_every_hand(counter_played, capsys):
 
 
 def test_replay_shows_the_public_state_at_any_version(counter_played, counter_game):
-    table_id, clients, staff = counter_played
+    table_id, _, staff = counter_played
     outsider = person("olga")
     table = Table.objects.get(pk=table_id)
     middle = outsider.get(f"/api/v1/tables/{table_id}/replay/?version=5").json()
@@ -223,5 +224,7 @@ def test_gc_2_guerra_audit_recomputes_the_whole_deal_and_verify_hand_script_acce
     assert "commitment: matches" in run.stdout and "deck: matches the audit" in run.stdout
     # A deck that is not the one the seed gives is caught by the script too.
     path.write_text(json.dumps({**audit, "deck": audit["deck"][::-1]}))
-    bad = subprocess.run([sys.executable, str(ROOT / "docs" / "verify_hand.py"), str(path)], capture_output=True, text=True)
+    bad = subprocess.run(
+        [sys.executable, str(ROOT / "docs" / "verify_hand.py"), str(path)], capture_output=True, text=True
+    )
     assert bad.returncode == 1 and "DIFFERS" in bad.stdout
