@@ -1,0 +1,175 @@
+"""What La Viuda and Whiskey Poker share around the widow exchange: the first dealer (CM-19), the
+fair deal of a hand from the context's seed (CM-5..CM-10, WP-3, LV-4), the shown hands of a
+showdown valued by the card engine, and the events for these.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.engine import fairness
+from games.engine.decider import Context, encode_event, event_type, secret_field
+from games.rules import widow
+
+# Aces low for the first-dealer draw (CM-19); suits do not count.
+DRAW_RANK = {rank: index for index, rank in enumerate("A23456789TJQK")}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class FirstDealerDrawn:
+    """CM-19: one card to each seat from seat 0 on, again for the seats tied for lowest, until one
+    is lowest. ``draws[i]`` are the cards seat ``i`` drew, in order. These come from their own
+    shuffle (purpose ``first-dealer``), not the deck of the hand, so they are public."""
+
+    draws: tuple[tuple[str, ...], ...]
+    dealer: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class HandStarted:
+    """A hand was dealt (WX-1, WP-3, LV-4). Public: the commitments, the client seed, the dealer,
+    the turn order (dealer last), the wild rank (La Viuda) and the pot. Secret: the server seed, the
+    hands by seat, the face-down widow and the undealt stock."""
+
+    hand_no: int
+    dealer: int
+    order: tuple[int, ...]
+    commitment: str
+    next_commitment: str | None
+    client_seed: str
+    pot: int
+    wild_rank: str
+    server_seed: str = secret_field()
+    hands: tuple[tuple[str, ...], ...] = secret_field()
+    widow_cards: tuple[str, ...] = secret_field()
+    stock: tuple[str, ...] = secret_field()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ShownHand:
+    """One hand at the showdown: its cards, value (larger is better), category, a description and
+    how many wild cards it holds (LV-13)."""
+
+    seat: int
+    cards: tuple[str, ...]
+    value: int
+    category: str
+    description: str
+    wild_count: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class HandEnded:
+    """The hand is over; its server seed is revealed so anyone can check the deal (CM-10)."""
+
+    hand_no: int
+    server_seed: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class PlayerEliminated:
+    """A player is out of the game (LV-8, LV-9, WP-6). ``reason`` in the game's own words."""
+
+    seat: int
+    reason: str
+
+
+SHARED_EVENT_TYPES: tuple[type, ...] = (FirstDealerDrawn, HandStarted, HandEnded, PlayerEliminated)
+
+
+def draw_first_dealer(pack: Sequence[str], ctx: Context, seats: int) -> FirstDealerDrawn:
+    """CM-19 from hand 1's stream, purpose ``first-dealer``, over ``pack`` (no jokers) in canonical order."""
+    seed = require_seed(ctx)
+    cards = fairness.shuffled(pack, seed, ctx.table_id, ctx.hand_no, ctx.client_seed, "first-dealer")
+    draws: list[list[str]] = [[] for _ in range(seats)]
+    tied = list(range(seats))
+    position = 0
+    while True:
+        for seat in tied:
+            draws[seat].append(cards[position])
+            position += 1
+        lowest = min(DRAW_RANK[draws[seat][-1][0]] for seat in tied)
+        tied = [seat for seat in tied if DRAW_RANK[draws[seat][-1][0]] == lowest]
+        if len(tied) == 1:
+            return FirstDealerDrawn(tuple(tuple(d) for d in draws), tied[0])
+
+
+def require_seed(ctx: Context) -> bytes:
+    """The seed of the hand to deal; the service must always pass it (decider conventions)."""
+    if ctx.server_seed is None:
+        raise ValueError("dealing a hand needs ctx.server_seed (the seed of the next hand)")
+    return ctx.server_seed
+
+
+def deal_hand(
+    pack: Sequence[str], ctx: Context, dealer: int, order: tuple[int, ...], seats: int, pot: int, wild_rank: str
+) -> HandStarted:
+    """Shuffle ``pack`` (canonical order) with the context's seed, purpose ``deck``, and deal it."""
+    seed = require_seed(ctx)
+    deck = fairness.shuffled(pack, seed, ctx.table_id, ctx.hand_no, ctx.client_seed, "deck")
+    hands, widow_cards, stock = widow.deal(deck, order, seats)
+    return HandStarted(
+        hand_no=ctx.hand_no,
+        dealer=dealer,
+        order=order,
+        commitment=fairness.commitment(seed),
+        next_commitment=ctx.next_commitment,
+        client_seed=ctx.client_seed,
+        pot=pot,
+        wild_rank=wild_rank,
+        server_seed=seed.hex(),
+        hands=hands,
+        widow_cards=widow_cards,
+        stock=stock,
+    )
+
+
+def show_hands(ex: widow.Exchange, wild: frozenset[str], *, flush_by_suit: bool) -> tuple[ShownHand, ...]:
+    """Every hand of the exchange, in turn order, valued by the card engine (CM-11..CM-14, LV-12)."""
+    from games.engine import hands
+
+    shown = []
+    for seat in ex.order:
+        cards = ex.hands[seat]
+        value = hands.high_value(cards, wild, flush_by_suit=flush_by_suit)
+        shown.append(
+            ShownHand(
+                seat=seat,
+                cards=cards,
+                value=int(value),
+                category=hands.category(value),
+                description=hands.describe(value),
+                wild_count=sum(1 for card in cards if card in wild),
+            )
+        )
+    return tuple(shown)
+
+
+def public_event(event: Any) -> dict[str, Any]:
+    """The public part of an event, with its type, as a JSON-able dict."""
+    name, public, _secret = encode_event(event)
+    return {"type": name, **public}
+
+
+def hand_started_private(event: HandStarted, seat: int | None) -> dict[str, Any]:
+    """A seat sees its own dealt hand and nothing else of the deal (WX-1)."""
+    if seat is not None and 0 <= seat < len(event.hands) and event.hands[seat]:
+        return {"hand": list(event.hands[seat])}
+    return {}
+
+
+def seat_bool(extra: Mapping[str, Any], key: str, seat: int, default: bool = True) -> bool:
+    """``extra[key][seat]`` from the service, whose keys may be ints or strings (JSON)."""
+    table = extra.get(key) or {}
+    if seat in table:
+        return bool(table[seat])
+    if str(seat) in table:
+        return bool(table[str(seat)])
+    return default
+
+
+def name_of(event: Any) -> str:
+    """The stored type name of an event."""
+    return event_type(event)
