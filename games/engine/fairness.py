@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -86,3 +86,12 @@ def shuffled(
 def pick(n: int, server_seed: bytes, table_id: str, hand_no: int, client_seed: str, purpose: str) -> int:
     """One uniform choice in ``[0, n)`` from its own purpose's stream (the La Viuda colour card)."""
     return Stream(server_seed, table_id, hand_no, client_seed, purpose).uniform(n)
+
+
+def streams(server_seed: bytes, table_id: str, hand_no: int, client_seed: str) -> Callable[[str], Stream]:
+    """The streams of one hand by purpose: ``streams(...)("colour-card")`` is a fresh :class:`Stream`."""
+
+    def stream(purpose: str) -> Stream:
+        return Stream(server_seed, table_id, hand_no, client_seed, purpose)
+
+    return stream

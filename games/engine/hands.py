@@ -1,0 +1,445 @@
+"""Poker hand values, exact per CM-11..CM-17, with wild cards (CM-14) and fast.
+
+A hand's value is an int: larger is better and equal values tie. Its layout, in hex digits from the
+top, is category, an extra digit (the suit rank of a flush under LV-12, else 0), then up to five
+ranks (2..14, ace 14; the wheel's top is 5) in the order CM-13 compares them.
+
+Speed comes from tables built once at import. A hand is split into its natural cards and its
+number of wilds ``w``; the natural ranks, as a multiset, are summed into a key (each rank is a
+power of 5, so the sum is the multiset: a rank occurs at most 4 times), and ``w`` is added on top.
+Two tables map that key to the value: one for hands whose natural cards share one suit, one for the
+rest. The tables are filled by solving each (natural ranks, w, suited) analytically: the best
+category the wilds can reach, then its best ranks. ``tests/engine`` checks them against a brute
+force over every substitution of the wilds.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections import Counter
+from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING, Any
+
+from games.engine.cards import INDEX, JOKERS, RANK_VALUE, RANKS, STANDARD_DECK, SUITS
+
+if TYPE_CHECKING:
+    import numpy as np
+
+HIGH_CARD, PAIR, TWO_PAIR, THREE_OF_A_KIND, STRAIGHT, FLUSH = 0, 1, 2, 3, 4, 5
+FULL_HOUSE, FOUR_OF_A_KIND, STRAIGHT_FLUSH, ROYAL_FLUSH, FIVE_OF_A_KIND = 6, 7, 8, 9, 10
+
+CATEGORIES = (
+    "high_card",
+    "pair",
+    "two_pair",
+    "three_of_a_kind",
+    "straight",
+    "flush",
+    "full_house",
+    "four_of_a_kind",
+    "straight_flush",
+    "royal_flush",
+    "five_of_a_kind",
+)
+"""Category names, worst first; ``CATEGORIES[value >> 24]`` is a value's category."""
+
+CATEGORY_SHIFT = 24
+EXTRA_SHIFT = 20
+ACE = 14
+_W_UNIT = 5**13  # one wild in a key; natural rank keys sum to less than this
+_NO_WILD: frozenset[str] = frozenset()
+_LOW_BASE = 1 << 28  # above every high value, so low values stay positive
+
+_FAST_KEY = {card: 5 ** RANKS.index(card[0]) for card in STANDARD_DECK}
+_FAST_SUIT = {card: 1 << SUITS.index(card[1]) for card in STANDARD_DECK}
+
+
+def _encode(category: int, ranks: Sequence[int], extra: int = 0) -> int:
+    """Pack a category and its ranks (compared in order) into a value."""
+    value = category << CATEGORY_SHIFT | extra << EXTRA_SHIFT
+    for position, rank in enumerate(ranks):
+        value |= rank << (16 - 4 * position)
+    return value
+
+
+def straight_tops(lowest_rank: int | str = 2) -> frozenset[int]:
+    """The top ranks of the straights a pack allows (CM-12, WP-8).
+
+    A full pack (lowest rank 2) has tops 5 (the wheel ``A-2-3-4-5``) to 14. A reduced pack from
+    ``lowest_rank`` up has only the straights lying inside it and no wheel: from tens, only
+    ``T-J-Q-K-A``.
+    """
+    low = RANK_VALUE[lowest_rank.upper()] if isinstance(lowest_rank, str) else int(lowest_rank)
+    if low == 2:
+        return frozenset(range(5, 15))
+    return frozenset(range(max(low + 4, 6), 15))
+
+
+STANDARD_TOPS = straight_tops(2)
+NO_WHEEL_TOPS = frozenset(range(6, 15))  # deuce-to-seven low (CM-16): the ace is always high
+
+
+def _window(top: int) -> frozenset[int]:
+    """The five ranks of the straight with this top (the wheel's ace counts as 14)."""
+    return frozenset(ACE if rank == 1 else rank for rank in range(top - 4, top + 1))
+
+
+def _best_value(naturals: tuple[int, ...], wilds: int, suited: bool, tops: frozenset[int]) -> int:
+    """The best value of natural ranks (highest first) plus ``wilds`` wild cards (CM-11..CM-14).
+
+    ``suited`` means the natural cards share one suit. Each category is tried best first; a wild
+    may copy a card already in the hand (CM-14), so the flush's wilds are all aces of its suit.
+    """
+    counts = Counter(naturals)
+    by_count = sorted(counts, key=lambda rank: (counts[rank], rank), reverse=True)
+    distinct = len(counts) == len(naturals)
+    top_rank = by_count[0] if by_count else ACE
+    if counts[top_rank] + wilds == 5 and len(counts) <= 1:
+        return _encode(FIVE_OF_A_KIND, [top_rank])
+    straight_top = 0
+    if distinct:
+        ranks = frozenset(naturals)
+        straight_top = max((top for top in tops if ranks <= _window(top)), default=0)
+    if suited and straight_top:
+        return _encode(ROYAL_FLUSH, [ACE]) if straight_top == ACE else _encode(STRAIGHT_FLUSH, [straight_top])
+    quads = [rank for rank in counts if counts[rank] + wilds >= 4]
+    if quads or wilds >= 4:
+        quad = max(quads, default=ACE)
+        spare = wilds - (4 - counts[quad])
+        kickers = [rank for rank in naturals if rank != quad] + [ACE] * spare
+        return _encode(FOUR_OF_A_KIND, [quad, max(kickers)])
+    shape = sorted(counts.values(), reverse=True)
+    if (wilds == 0 and shape == [3, 2]) or (wilds == 1 and shape == [2, 2]):
+        high, low = sorted(counts, reverse=True) if wilds else by_count
+        return _encode(FULL_HOUSE, [high, low])
+    if suited:
+        return _encode(FLUSH, sorted([*naturals, *[ACE] * wilds], reverse=True))
+    if straight_top:
+        return _encode(STRAIGHT, [straight_top])
+    trips = [rank for rank in counts if counts[rank] + wilds >= 3]
+    if trips:
+        trip = max(trips)
+        return _encode(THREE_OF_A_KIND, [trip, *sorted((r for r in naturals if r != trip), reverse=True)])
+    if wilds == 0 and shape == [2, 2, 1]:
+        return _encode(TWO_PAIR, by_count)
+    pairs = [rank for rank in counts if counts[rank] + wilds >= 2]
+    if pairs:
+        pair = max(pairs)
+        return _encode(PAIR, [pair, *sorted((r for r in naturals if r != pair), reverse=True)])
+    return _encode(HIGH_CARD, sorted(naturals, reverse=True))
+
+
+class _Tables:
+    """Values of every (natural rank multiset, number of wilds), split by whether the naturals share a suit."""
+
+    __slots__ = ("_arrays", "plain", "suited", "tops")
+
+    def __init__(self, tops: frozenset[int]):
+        self.tops = tops
+        self.plain: dict[int, int] = {}
+        self.suited: dict[int, int] = {}
+        self._arrays: tuple[Any, Any] | None = None
+        rank_values = range(2, 15)
+        for size in range(6):
+            wilds = 5 - size
+            for combo in itertools.combinations_with_replacement(rank_values, size):
+                if size and max(Counter(combo).values()) > 4:
+                    continue
+                naturals = tuple(sorted(combo, reverse=True))
+                key = sum(5 ** (rank - 2) for rank in naturals) + wilds * _W_UNIT
+                if size >= 2:
+                    self.plain[key] = _best_value(naturals, wilds, False, tops)
+                if len(set(naturals)) == size:
+                    self.suited[key] = _best_value(naturals, wilds, True, tops)
+
+    def arrays(self) -> tuple[Any, Any]:
+        """Sorted keys (``2 * key + suited``) and their values, for the numpy path."""
+        if self._arrays is None:
+            import numpy as np
+
+            items = sorted(
+                [(2 * key, value) for key, value in self.plain.items()]
+                + [(2 * key + 1, value) for key, value in self.suited.items()]
+            )
+            self._arrays = (
+                np.array([key for key, _ in items], dtype=np.int64),
+                np.array([value for _, value in items], dtype=np.int64),
+            )
+        return self._arrays
+
+
+@functools.lru_cache(maxsize=16)
+def _tables(tops: frozenset[int]) -> _Tables:
+    return _Tables(tops)
+
+
+_STANDARD = _tables(STANDARD_TOPS)
+_PLAIN = _STANDARD.plain
+_SUITED = _STANDARD.suited
+
+
+@functools.lru_cache(maxsize=64)
+def _wild_maps(wild: frozenset[str]) -> tuple[dict[str, int], dict[str, int]]:
+    """Key and suit-bit of every card for a wild set: a wild adds one wild unit and matches every suit."""
+    keys = dict(_FAST_KEY)
+    suits = dict(_FAST_SUIT)
+    for card in wild:
+        keys[card] = _W_UNIT
+        suits[card] = 15
+    return keys, suits
+
+
+def high_value(
+    cards: Sequence[str],
+    wild: Collection[str] = _NO_WILD,
+    *,
+    flush_by_suit: bool = False,
+    lowest_rank: int | str = 2,
+) -> int:
+    """The value of a 5-card high hand (CM-11..CM-14): larger is better, equal values tie.
+
+    ``cards`` are canonical codes (``cards.parse_hand`` makes them from input), all different.
+    ``wild`` is the set of codes that are wild in this deal (jokers, a wild rank's four cards);
+    a wild stands for any card, even one already in the hand. ``flush_by_suit`` ranks flushes by
+    suit first (LV-12). ``lowest_rank`` is the pack's lowest rank: a reduced pack (WP-8) has only
+    the straights inside it and no wheel.
+    """
+    if flush_by_suit or lowest_rank != 2:
+        return _general_value(cards, wild, flush_by_suit, lowest_rank)
+    try:
+        if not wild:
+            a, b, c, d, e = cards
+            key = _FAST_KEY[a] + _FAST_KEY[b] + _FAST_KEY[c] + _FAST_KEY[d] + _FAST_KEY[e]
+            if a[1] == b[1] == c[1] == d[1] == e[1]:
+                return _SUITED[key]
+            return _PLAIN[key]
+        keys, suits = _wild_maps(wild if isinstance(wild, frozenset) else frozenset(wild))
+        a, b, c, d, e = cards
+        key = keys[a] + keys[b] + keys[c] + keys[d] + keys[e]
+        if suits[a] & suits[b] & suits[c] & suits[d] & suits[e]:
+            return _SUITED[key]
+        return _PLAIN[key]
+    except (KeyError, ValueError, TypeError):
+        raise _hand_error(cards, wild) from None
+
+
+def _general_value(cards: Sequence[str], wild: Collection[str], flush_by_suit: bool, lowest_rank: int | str) -> int:
+    """:func:`high_value` with a variant's options (slower, same tables)."""
+    wild = wild if isinstance(wild, frozenset) else frozenset(wild)
+    tables = _tables(straight_tops(lowest_rank))
+    keys, suits = _wild_maps(wild)
+    try:
+        a, b, c, d, e = cards
+        key = keys[a] + keys[b] + keys[c] + keys[d] + keys[e]
+        suit_bits = suits[a] & suits[b] & suits[c] & suits[d] & suits[e]
+        value = tables.suited[key] if suit_bits else tables.plain[key]
+    except (KeyError, ValueError, TypeError):
+        raise _hand_error(cards, wild) from None
+    if flush_by_suit and value >> CATEGORY_SHIFT == FLUSH:
+        value |= (suit_bits.bit_length()) << EXTRA_SHIFT  # clubs 1 .. spades 4 (LV-12)
+    return value
+
+
+def _hand_error(cards: Any, wild: Collection[str]) -> ValueError:
+    """The reason ``cards`` cannot be valued, as an error naming the card at fault."""
+    try:
+        hand = list(cards)
+    except TypeError:
+        return ValueError(f"a hand is a sequence of 5 card codes, not {cards!r}")
+    if len(hand) != 5:
+        return ValueError(f"a poker hand has 5 cards, not {len(hand)}")
+    for card in hand:
+        if card in JOKERS and card not in wild:
+            return ValueError(f"{card} is a joker but jokers are not wild here")
+        if card not in INDEX:
+            return ValueError(f"{card!r} is not a card code (parse input with cards.parse_hand)")
+    for card, times in Counter(hand).items():
+        if times > 1:
+            return ValueError(f"{card} is in the hand {times} times")
+    return ValueError(f"cannot value the hand {hand}")
+
+
+def category(value: int) -> str:
+    """The category name of a value: ``"five_of_a_kind"``, ``"royal_flush"``, ... ``"high_card"`` (CM-11)."""
+    return CATEGORIES[value >> CATEGORY_SHIFT]
+
+
+def ranks_of(value: int) -> tuple[int, ...]:
+    """The ranks a value compares, in order (2..14; empty places left out)."""
+    digits = [(value >> (16 - 4 * position)) & 15 for position in range(5)]
+    return tuple(digit for digit in digits if digit)
+
+
+_NAMES = {
+    1: ("ace", "aces"),
+    2: ("two", "twos"),
+    3: ("three", "threes"),
+    4: ("four", "fours"),
+    5: ("five", "fives"),
+    6: ("six", "sixes"),
+    7: ("seven", "sevens"),
+    8: ("eight", "eights"),
+    9: ("nine", "nines"),
+    10: ("ten", "tens"),
+    11: ("jack", "jacks"),
+    12: ("queen", "queens"),
+    13: ("king", "kings"),
+    14: ("ace", "aces"),
+}
+_SUIT_NAMES = {1: "clubs", 2: "diamonds", 3: "hearts", 4: "spades"}
+
+
+def _one(rank: int) -> str:
+    return _NAMES[rank][0]
+
+
+def _many(rank: int) -> str:
+    return _NAMES[rank][1]
+
+
+def _kickers(ranks: Sequence[int]) -> str:
+    if not ranks:
+        return ""
+    if len(ranks) == 1:
+        return f", {_one(ranks[0])} kicker"
+    return ", kickers " + ", ".join(_one(rank) for rank in ranks)
+
+
+def describe(value: int) -> str:
+    """A short English description of a high value: ``"two pair, kings and nines, ace kicker"``."""
+    kind = value >> CATEGORY_SHIFT
+    ranks = ranks_of(value)
+    if kind == FIVE_OF_A_KIND:
+        return f"five of a kind, {_many(ranks[0])}"
+    if kind == ROYAL_FLUSH:
+        return "royal flush"
+    if kind == STRAIGHT_FLUSH:
+        return f"straight flush, {_one(ranks[0])} high"
+    if kind == FOUR_OF_A_KIND:
+        return f"four of a kind, {_many(ranks[0])}{_kickers(ranks[1:])}"
+    if kind == FULL_HOUSE:
+        return f"full house, {_many(ranks[0])} full of {_many(ranks[1])}"
+    if kind == FLUSH:
+        suit = _SUIT_NAMES.get((value >> EXTRA_SHIFT) & 15)
+        where = f" in {suit}" if suit else ""
+        return f"flush{where}, " + "-".join(_one(rank) for rank in ranks)
+    if kind == STRAIGHT:
+        return f"straight, {_one(ranks[0])} high"
+    if kind == THREE_OF_A_KIND:
+        return f"three of a kind, {_many(ranks[0])}{_kickers(ranks[1:])}"
+    if kind == TWO_PAIR:
+        return f"two pair, {_many(ranks[0])} and {_many(ranks[1])}{_kickers(ranks[2:])}"
+    if kind == PAIR:
+        return f"pair of {_many(ranks[0])}{_kickers(ranks[1:])}"
+    return f"high card {_one(ranks[0])}, then " + ", ".join(_one(rank) for rank in ranks[1:])
+
+
+def low_27_value(cards: Sequence[str]) -> int:
+    """Deuce-to-seven low (CM-16): larger is better, that is a lower poker hand; the best is 7-5-4-3-2.
+
+    Aces are always high (``A-2-3-4-5`` is no straight) and straights and flushes count against.
+    """
+    tables = _tables(NO_WHEEL_TOPS)
+    keys, suits = _FAST_KEY, _FAST_SUIT
+    try:
+        a, b, c, d, e = cards
+        key = keys[a] + keys[b] + keys[c] + keys[d] + keys[e]
+        value = tables.suited[key] if suits[a] & suits[b] & suits[c] & suits[d] & suits[e] else tables.plain[key]
+    except (KeyError, ValueError, TypeError):
+        raise _hand_error(cards, _NO_WILD) from None
+    return _LOW_BASE - value
+
+
+def low_a5_value(cards: Sequence[str]) -> int:
+    """Ace-to-five low (CM-17): larger is better; the best is 5-4-3-2-A.
+
+    Aces are low, straights and flushes do not count, pairs count against; hands of the same shape
+    compare their paired ranks, then the rest, from the highest card down.
+    """
+    hand = list(cards)
+    if len(hand) != 5 or any(card not in _FAST_KEY for card in hand) or len(set(hand)) != 5:
+        raise _hand_error(cards, _NO_WILD)
+    counts = Counter(1 if card[0] == "A" else RANK_VALUE[card[0]] for card in hand)
+    order = sorted(counts, key=lambda rank: (counts[rank], rank), reverse=True)
+    shape = tuple(sorted(counts.values(), reverse=True))
+    kind = {
+        (1, 1, 1, 1, 1): HIGH_CARD,
+        (2, 1, 1, 1): PAIR,
+        (2, 2, 1): TWO_PAIR,
+        (3, 1, 1): THREE_OF_A_KIND,
+        (3, 2): FULL_HOUSE,
+        (4, 1): FOUR_OF_A_KIND,
+    }[shape]
+    return _LOW_BASE - _encode(kind, order)
+
+
+def card_indexes(hands: Sequence[Sequence[str]]) -> np.ndarray:
+    """An ``(n, 5)`` array of card indexes (``cards.INDEX``) for :func:`high_values`."""
+    import numpy as np
+
+    return np.array([[INDEX[card] for card in hand] for hand in hands], dtype=np.int16)
+
+
+def high_values(
+    hands: Any,
+    wild: Collection[str] = _NO_WILD,
+    *,
+    flush_by_suit: bool = False,
+    lowest_rank: int | str = 2,
+) -> np.ndarray:
+    """The values of many 5-card hands at once, equal to :func:`high_value` of each.
+
+    ``hands`` is an ``(n, 5)`` integer array of card indexes (``cards.INDEX``: ``4 * rank + suit``,
+    jokers 52 and 53); the result is an ``int64`` array of ``n`` values. For bots and simulations.
+    """
+    import numpy as np
+
+    index = np.asarray(hands)
+    if index.ndim != 2 or index.shape[1] != 5:
+        raise ValueError(f"hands must be an (n, 5) array of card indexes, not shape {index.shape}")
+    wild_set = frozenset(wild)
+    key_of, suit_of = _bulk_maps(wild_set)
+    keys = key_of[index].sum(axis=1)
+    suit_bits = np.bitwise_and.reduce(suit_of[index], axis=1)
+    full_keys = 2 * keys + (suit_bits != 0)
+    table_keys, table_values = _tables(straight_tops(lowest_rank)).arrays()
+    position = np.searchsorted(table_keys, full_keys)
+    np.minimum(position, len(table_keys) - 1, out=position)
+    found = table_keys[position] == full_keys
+    if not found.all():
+        bad = int(np.flatnonzero(~found)[0])
+        row = [LA_VIUDA_CODES[int(i)] if 0 <= int(i) < 54 else int(i) for i in index[bad]]
+        raise _hand_error(row, wild_set)
+    values = table_values[position]
+    if flush_by_suit:
+        is_flush = (values >> CATEGORY_SHIFT) == FLUSH
+        suit_rank = np.array([0, 1, 2, 0, 3, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0], dtype=np.int64)
+        values = values | np.where(is_flush, suit_rank[suit_bits] << EXTRA_SHIFT, 0)
+    return values
+
+
+LA_VIUDA_CODES = tuple(INDEX)
+
+
+@functools.lru_cache(maxsize=64)
+def _bulk_maps(wild: frozenset[str]) -> tuple[Any, Any]:
+    """Per card index: key (wild: one wild unit; joker not wild: impossible) and suit bits (wild: all)."""
+    import numpy as np
+
+    keys = np.full(54, -(1 << 40), dtype=np.int64)
+    suits = np.zeros(54, dtype=np.uint8)
+    for card, index in INDEX.items():
+        if card in wild:
+            keys[index], suits[index] = _W_UNIT, 15
+        elif card in _FAST_KEY:
+            keys[index], suits[index] = _FAST_KEY[card], _FAST_SUIT[card]
+    return keys, suits
+
+
+def wild_set(rank: str | None = None, *, jokers: bool = True) -> frozenset[str]:
+    """The wild cards of a deal: the jokers (if any) and the four cards of ``rank`` (LV-5)."""
+    cards = set(JOKERS) if jokers else set()
+    if rank is not None:
+        cards.update(rank + suit for suit in SUITS)
+    return frozenset(cards)
