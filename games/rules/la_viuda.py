@@ -30,12 +30,16 @@ from games.rules.widow_games import (
     HandStarted,
     PlayerEliminated,
     ShownHand,
+    WidowGame,
+    bad_seats,
     deal_hand,
     draw_first_dealer,
-    hand_started_private,
+    eliminate,
+    evolve_exchange,
     public_event,
     seat_bool,
     show_hands,
+    stake,
 )
 
 PACK = deck(jokers=True)
@@ -213,11 +217,6 @@ def _evolve_hand_started(state: State, event: HandStarted) -> State:
     )
 
 
-def _evolve_exchange(state: State, event: Any) -> State:
-    assert state.exchange is not None
-    return dataclasses.replace(state, exchange=widow.evolve(state.exchange, event))
-
-
 def _evolve_showdown(state: State, event: ShowdownHeld) -> State:
     return dataclasses.replace(state, last_showdown=event)
 
@@ -246,12 +245,6 @@ def _evolve_declined(state: State, event: WidowDeclined) -> State:
     return dataclasses.replace(state, offer=NOBODY)
 
 
-def _evolve_eliminated(state: State, event: PlayerEliminated) -> State:
-    out = list(state.out)
-    out[event.seat] = True
-    return dataclasses.replace(state, out=tuple(out))
-
-
 def _evolve_game_ended(state: State, event: GameEnded) -> State:
     return dataclasses.replace(state, finished=True, winner=event.winner, exchange=None)
 
@@ -266,16 +259,16 @@ EVOLVERS: dict[type, Any] = {
     WidowOffered: _evolve_offered,
     WidowBought: _evolve_bought,
     WidowDeclined: _evolve_declined,
-    PlayerEliminated: _evolve_eliminated,
+    PlayerEliminated: eliminate,
     GameEnded: _evolve_game_ended,
-    **{kind: _evolve_exchange for kind in widow.EVENT_TYPES},
+    **{kind: evolve_exchange for kind in widow.EVENT_TYPES},
 }
 
 
 # --- the game ----------------------------------------------------------------------------------
 
 
-class LaViuda:
+class LaViuda(WidowGame):
     """La Viuda as a Decider."""
 
     slug: ClassVar[str] = "la-viuda"
@@ -287,10 +280,17 @@ class LaViuda:
         Option("widow_offer_seconds", "int", 60, 5, 3600, help="Time to answer the offer of La Viuda (LV-10)."),
         Option("max_orbits", "int", 6, 1, 50, help="Orbits of phase 2 without a knock before one is forced (WX-7)."),
         Option("turn_seconds", "int", 60, 5, 3600, help="Turn time; a timeout passes or knocks (WX-7)."),
-        Option("flush_by_suit", "bool", False, help="Flushes compare by suit first: spades, hearts, diamonds, clubs (LV-12)."),
+        Option(
+            "flush_by_suit",
+            "bool",
+            False,
+            help="Flushes compare by suit first: spades, hearts, diamonds, clubs (LV-12).",
+        ),
     )
     event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES
     state_type: ClassVar[type] = State
+    evolvers: ClassVar[dict[type, Any]] = EVOLVERS
+    refused_combinations: ClassVar[tuple[str, ...]] = ("chip_value above 0 without a currency",)
 
     # -- configuration
 
@@ -298,14 +298,11 @@ class LaViuda:
         """Validated config: the options, ``seats``, and the stake (``chip_value`` in minor units,
         ``currency``) which the service may pass among the options or add afterwards."""
         given = dict(options or {})
-        chip_value = given.pop("chip_value", 0)
-        currency = given.pop("currency", None)
-        if isinstance(seats, bool) or not isinstance(seats, int) or not self.min_players <= seats <= self.max_players:
-            raise InvalidOptions(f"La Viuda needs 'seats' between {self.min_players} and {self.max_players}, not {seats!r} (LV-1).")
-        if isinstance(chip_value, bool) or not isinstance(chip_value, int) or chip_value < 0:
-            raise InvalidOptions(f"'chip_value' must be a whole number of minor units, 0 or more, not {chip_value!r}.")
-        if chip_value and not currency:
-            raise InvalidOptions("A 'chip_value' above 0 needs a 'currency'.")
+        if bad_seats(seats, self.min_players, self.max_players):
+            raise InvalidOptions(
+                f"La Viuda needs 'seats' between {self.min_players} and {self.max_players}, not {seats!r} (LV-1)."
+            )
+        chip_value, currency = stake(given)
         config = validate_options(self.options, given)
         config.update(seats=seats, chip_value=chip_value, currency=currency if chip_value else None)
         return config
@@ -344,22 +341,17 @@ class LaViuda:
                     legal=self.legal_actions(state, command.get("seat", NOBODY)),
                 )
             events = widow.turn_events(state.exchange, command, state.max_orbits)
-            after = self._fold(state, events)
+            after = self.fold(state, events)
             if after.exchange is not None and after.exchange.turn == widow.OVER:
                 events += self._showdown(after, ctx)
             return events
         raise IllegalAction(f"Unknown action {kind!r}.", legal=self.legal_actions(state, command.get("seat", NOBODY)))
 
-    def _fold(self, state: State, events: list[Any]) -> State:
-        for event in events:
-            state = self.evolve(state, event)
-        return state
-
     def _start(self, state: State, ctx: Context) -> list[Any]:
         players = tuple(range(state.seats))
         events: list[Any] = [GameStarted(players, state.chips_per_player, state.chip_value, state.currency)]
         events.append(draw_first_dealer(DRAW_PACK, ctx, state.seats))
-        after = self._fold(state, events)
+        after = self.fold(state, events)
         events.append(self._deal(after, ctx, after.dealer))
         return events
 
@@ -382,14 +374,16 @@ class LaViuda:
                 wild,
                 ex.order,
                 stock=state.stock,
-                streams=fairness.streams(bytes.fromhex(state.server_seed), ctx.table_id, state.hand_no, state.client_seed),
+                streams=fairness.streams(
+                    bytes.fromhex(state.server_seed), ctx.table_id, state.hand_no, state.client_seed
+                ),
             )
             steps = tuple(TieBreakTaken(**_step_fields(step)) for step in outcome.steps)
             loser = outcome.losers[0]
         events: list[Any] = [ShowdownHeld(state.wild_rank, shown, tied, steps, loser)]
         events.append(WorstHandPaid(loser, state.chips[loser] - 1, state.pot + 1))
         events.append(HandEnded(state.hand_no, state.server_seed))
-        after = self._fold(state, events)
+        after = self.fold(state, events)
         if after.chips[loser] == 0:
             consequences: list[Any] = []
             if after.widow_bought_by == NOBODY:
@@ -398,7 +392,7 @@ class LaViuda:
                 consequences.append(WidowDeclined(loser, "cannot_afford"))
             consequences.append(PlayerEliminated(loser, "broke"))
             events += consequences
-            after = self._fold(after, consequences)
+            after = self.fold(after, consequences)
         return events + self._next_hand_or_end(after, ctx)
 
     def _next_hand_or_end(self, state: State, ctx: Context) -> list[Any]:
@@ -423,13 +417,7 @@ class LaViuda:
         else:
             reason = "expired" if kind == "offer_expired" else "declined"
             events = [WidowDeclined(seat, reason), PlayerEliminated(seat, "broke")]
-        return events + self._next_hand_or_end(self._fold(state, events), ctx)
-
-    # -- evolve
-
-    def evolve(self, state: State, event: Any) -> State:
-        """The state after one recorded event."""
-        return EVOLVERS[type(event)](state, event)
+        return events + self._next_hand_or_end(self.fold(state, events), ctx)
 
     # -- questions
 
@@ -451,10 +439,6 @@ class LaViuda:
             return (state.exchange.turn,)
         return ()
 
-    def pending_system(self, state: State) -> dict[str, Any] | None:
-        """Nothing: decide chains every automatic consequence."""
-        return None
-
     def deadline(self, state: State, config: Mapping[str, Any]) -> tuple[float, dict[str, Any]] | None:
         """The offer deadline (LV-10) or the turn timer (WX-7)."""
         if state.finished:
@@ -464,10 +448,6 @@ class LaViuda:
         if state.exchange is not None and state.exchange.turn != widow.OVER:
             return float(config["turn_seconds"]), {"type": "timeout", "seat": state.exchange.turn}
         return None
-
-    def is_finished(self, state: State) -> bool:
-        """True once one player holds chips (LV-11)."""
-        return state.finished
 
     # -- views
 
@@ -494,16 +474,6 @@ class LaViuda:
             "last_showdown": public_event(state.last_showdown) if state.last_showdown is not None else None,
         }
         data.update(widow.view(state.exchange, seat, state.max_orbits))
-        return data
-
-    def view_event(self, event: Any, seat: int | None) -> dict[str, Any]:
-        """The event as ``seat`` may see it: public fields, plus its own dealt hand or the cards it
-        took unseen (WX-1, WP-9). Seeds appear only in ``HandEnded`` (CM-10)."""
-        data = public_event(event)
-        if type(event) is HandStarted:
-            data.update(hand_started_private(event, seat))
-        else:
-            data.update(widow.private_fields(event, seat))
         return data
 
     # -- ledger

@@ -12,6 +12,7 @@ import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from games.engine import cards
 from games.engine.decider import IllegalAction, secret_field
 
 HAND_SIZE = 5
@@ -133,7 +134,9 @@ def next_dealer(dealer: int, seats: int, out: Sequence[bool], step: int) -> int:
     raise ValueError("nobody is left in the game")
 
 
-def deal(deck: Sequence[str], order: Sequence[int], seats: int) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...], tuple[str, ...]]:
+def deal(
+    deck: Sequence[str], order: Sequence[int], seats: int
+) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...], tuple[str, ...]]:
     """Deal five cards one at a time in turn order, the widow receiving its card just before the
     dealer in every round (WX-1, WP-3, LV-4). Returns the hands by seat, the widow and the stock
     (the undealt cards, top first)."""
@@ -184,17 +187,11 @@ def legal(ex: Exchange | None, seat: int, max_orbits: int) -> list[dict[str, Any
 
 
 def normalise_card(code: Any) -> str:
-    """A card code as typed by a player, accepted case-insensitively and with ``10`` for ``T`` (CM-1)."""
-    if not isinstance(code, str):
+    """A card code as typed by a player (CM-1), or ``""`` when it is not a card."""
+    try:
+        return cards.parse_card(code)
+    except (cards.CardError, ValueError):
         return ""
-    text = code.strip()
-    if text[:2] == "10":
-        text = "T" + text[2:]
-    if len(text) != 2:
-        return text
-    if text[0] in "xX":
-        return "X" + text[1]
-    return text[0].upper() + text[1].lower()
 
 
 def refuse(message: str, ex: Exchange | None, seat: int, max_orbits: int) -> IllegalAction:
@@ -235,18 +232,16 @@ def turn_events(ex: Exchange | None, command: Mapping[str, Any], max_orbits: int
             raise refuse("There is no pass once the widow is face up: exchange or knock.", ex, seat, max_orbits)
         events = [Passed(seat, timed_out=timed_out)]
     elif kind == "knock":
-        events = [
-            Knocked(seat, first=ex.first_knocker == OVER, phase=ex.phase, forced=forced, timed_out=timed_out)
-        ]
+        events = [Knocked(seat, first=ex.first_knocker == OVER, phase=ex.phase, forced=forced, timed_out=timed_out)]
     elif kind == "exchange_all":
         events = [HandExchanged(seat, hand, ex.widow) if ex.face_up else WidowTaken(seat, hand, ex.widow)]
     elif kind == "exchange_one":
         if not ex.face_up:
             raise refuse("The widow is face down: you may only take it whole (exchange_all).", ex, seat, max_orbits)
         give, take = normalise_card(command.get("give")), normalise_card(command.get("take"))
-        if give not in hand:
+        if not give or give not in hand:
             raise refuse(f"You do not hold {command.get('give')!r}.", ex, seat, max_orbits)
-        if take not in ex.widow:
+        if not take or take not in ex.widow:
             raise refuse(f"The widow does not hold {command.get('take')!r}.", ex, seat, max_orbits)
         events = [CardExchanged(seat, give, take)]
     else:
@@ -267,7 +262,7 @@ def _advance(ex: Exchange, seat: int, **changes: Any) -> Exchange:
 
 
 def _with_hand(hands: tuple[tuple[str, ...], ...], seat: int, hand: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
-    return hands[:seat] + (hand,) + hands[seat + 1 :]
+    return (*hands[:seat], hand, *hands[seat + 1 :])
 
 
 def _phase2_count(ex: Exchange) -> int:
@@ -285,7 +280,9 @@ def evolve(ex: Exchange, event: Any) -> Exchange:
             changes["first_knocker"] = event.seat
         return _advance(ex, event.seat, **changes)
     if kind is WidowTaken:
-        return _advance(ex, event.seat, hands=_with_hand(ex.hands, event.seat, event.took), widow=event.gave, face_up=True)
+        return _advance(
+            ex, event.seat, hands=_with_hand(ex.hands, event.seat, event.took), widow=event.gave, face_up=True
+        )
     if kind is HandExchanged:
         return _advance(
             ex,
@@ -297,7 +294,9 @@ def evolve(ex: Exchange, event: Any) -> Exchange:
     if kind is CardExchanged:
         hand = tuple(event.took if card == event.gave else card for card in ex.hands[event.seat])
         widow = tuple(event.gave if card == event.took else card for card in ex.widow)
-        return _advance(ex, event.seat, hands=_with_hand(ex.hands, event.seat, hand), widow=widow, phase2_turns=_phase2_count(ex))
+        return _advance(
+            ex, event.seat, hands=_with_hand(ex.hands, event.seat, hand), widow=widow, phase2_turns=_phase2_count(ex)
+        )
     if kind is WidowTurnedUp:
         return dataclasses.replace(ex, face_up=True)
     raise TypeError(f"not a widow exchange event: {kind.__name__}")

@@ -6,10 +6,10 @@ showdown valued by the card engine, and the events for these.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar
 
-from games.engine import fairness
+from games.engine import fairness, hands
 from games.engine.decider import Context, encode_event, event_type, secret_field
 from games.rules import widow
 
@@ -126,14 +126,15 @@ def deal_hand(
     )
 
 
-def show_hands(ex: widow.Exchange, wild: frozenset[str], *, flush_by_suit: bool) -> tuple[ShownHand, ...]:
-    """Every hand of the exchange, in turn order, valued by the card engine (CM-11..CM-14, LV-12)."""
-    from games.engine import hands
-
+def show_hands(
+    ex: widow.Exchange, wild: frozenset[str], *, flush_by_suit: bool, lowest_rank: str = "2"
+) -> tuple[ShownHand, ...]:
+    """Every hand of the exchange, in turn order, valued by the card engine (CM-11..CM-14, LV-12;
+    ``lowest_rank`` is the pack's lowest rank, WP-8)."""
     shown = []
     for seat in ex.order:
         cards = ex.hands[seat]
-        value = hands.high_value(cards, wild, flush_by_suit=flush_by_suit)
+        value = hands.high_value(cards, wild, flush_by_suit=flush_by_suit, lowest_rank=lowest_rank)
         shown.append(
             ShownHand(
                 seat=seat,
@@ -173,3 +174,68 @@ def seat_bool(extra: Mapping[str, Any], key: str, seat: int, default: bool = Tru
 def name_of(event: Any) -> str:
     """The stored type name of an event."""
     return event_type(event)
+
+
+class WidowGame:
+    """What both widow games' Deciders do the same way. A subclass sets ``evolvers``."""
+
+    evolvers: ClassVar[dict[type, Callable[[Any, Any], Any]]] = {}
+
+    def evolve(self, state: Any, event: Any) -> Any:
+        """The state after one recorded event; never re-checks the rules."""
+        return self.evolvers[type(event)](state, event)
+
+    def fold(self, state: Any, events: Sequence[Any]) -> Any:
+        """The state after several events (``decide`` looks ahead with it)."""
+        evolvers = self.evolvers
+        for event in events:
+            state = evolvers[type(event)](state, event)
+        return state
+
+    def view_event(self, event: Any, seat: int | None) -> dict[str, Any]:
+        """The event as ``seat`` may see it: its public fields, plus its own dealt hand or the
+        cards it took unseen (WX-1, WP-9). A seed appears only in ``HandEnded`` (CM-10)."""
+        data = public_event(event)
+        if type(event) is HandStarted:
+            data.update(hand_started_private(event, seat))
+        else:
+            data.update(widow.private_fields(event, seat))
+        return data
+
+    def pending_system(self, state: Any) -> dict[str, Any] | None:
+        """Nothing: ``decide`` chains every automatic consequence."""
+        return None
+
+    def is_finished(self, state: Any) -> bool:
+        """True once the game has ended."""
+        return bool(state.finished)
+
+
+def evolve_exchange(state: Any, event: Any) -> Any:
+    """Fold an exchange event into a game state's ``exchange``."""
+    return dataclasses.replace(state, exchange=widow.evolve(state.exchange, event))
+
+
+def eliminate(state: Any, event: PlayerEliminated) -> Any:
+    """Mark a seat out of the game."""
+    out = list(state.out)
+    out[event.seat] = True
+    return dataclasses.replace(state, out=tuple(out))
+
+
+def bad_seats(seats: Any, low: int, high: int) -> bool:
+    """True unless ``seats`` is a whole number in ``[low, high]``."""
+    return isinstance(seats, bool) or not isinstance(seats, int) or not low <= seats <= high
+
+
+def stake(given: dict[str, Any]) -> tuple[int, str | None]:
+    """Pop the stake (``chip_value`` in minor units, ``currency``) from the given options, checked."""
+    from games.engine.decider import InvalidOptions
+
+    chip_value = given.pop("chip_value", 0) or 0
+    currency = given.pop("currency", None)
+    if isinstance(chip_value, bool) or not isinstance(chip_value, int) or chip_value < 0:
+        raise InvalidOptions(f"'chip_value' must be a whole number of minor units, 0 or more, not {chip_value!r}.")
+    if chip_value and not currency:
+        raise InvalidOptions("A 'chip_value' above 0 needs a 'currency'.")
+    return chip_value, currency if chip_value else None
