@@ -91,7 +91,7 @@ def test_lv_2_chips_are_bought_and_la_viudas_chip_starts_in_the_pot():
     moves = LV.settlements(state, events[0])
     assert sum(m.amount for m in moves if m.unit == "MONEY" and m.destination == ("escrow",)) == 5 * 4 * 250
     assert sum(m.amount for m in moves if m.unit == "CHIP" and m.destination[0] == "seat") == 20
-    assert [m for m in moves if m.destination == ("pot",)][0].amount == 1
+    assert next(m for m in moves if m.destination == ("pot",)).amount == 1
     for bad in ({"chips_per_player": 11}, {"chips_per_player": 0}, {"chip_value": 100}):
         with pytest.raises(InvalidOptions):
             LV.configure(5, bad)
@@ -161,7 +161,7 @@ def test_lv_7_worked_examples_end_to_end_in_a_showdown(winner, loser, rule, why)
     """LV-7: the Persian source's examples, aces wild, settled in a real showdown: the second hand
     of each pair pays, and the showdown records the steps taken (LV-13)."""
     _, state = table(winner, loser)
-    events, after = showdown(state)
+    events, _after = showdown(state)
     shown = held(events)
     assert shown.tied == (2, 1), why
     assert shown.loser == 1 and WorstHandPaid(1, 2, 2) in events
@@ -206,7 +206,7 @@ def broke_table(chip_value=0, before=()):
 def test_lv_8_the_broke_player_is_offered_la_viuda_and_buying_keeps_the_pot_and_wild_rank():
     """LV-8: paying the last chip brings the offer; buying costs twice chip_value (to the prize),
     takes the chip back from the pot, so the pot and the next wild rank stay as before the hand."""
-    config, state = broke_table(chip_value=500)
+    _config, state = broke_table(chip_value=500)
     events, state = showdown(state)
     assert events[-1] == WidowOffered(1, 1000) and LV.to_act(state) == (1,)
     assert LV.legal_actions(state, 1) == [{"type": "buy_widow"}, {"type": "decline_widow"}]

@@ -205,6 +205,6 @@ def test_wx_lv_4_la_viuda_plays_the_exchange_counterclockwise():
     state = fold(game, game.initial_state(config), game.decide(game.initial_state(config), {"type": "start"}, ctx()))
     first = state.exchange.turn
     assert first == (state.dealer - 1) % 4
-    events, state = act(game, state, first, "pass")
+    _events, state = act(game, state, first, "pass")
     assert state.exchange.turn == (first - 1) % 4
     assert widow.next_seat(state.exchange, state.dealer) == first
