@@ -48,6 +48,8 @@ def dealt(
 ) -> HandStarted:
     """A ``HandStarted`` with the cards chosen by the test (``hands`` as space-separated codes)."""
     by_seat = tuple(tuple(hands[seat].split()) if seat in hands else () for seat in range(seats))
+    every = [*widow.cards_in(by_seat), *widow_cards.split(), *stock.split()]
+    assert len(every) == len(set(every)), "the test dealt a card twice"
     return HandStarted(
         hand_no=hand_no,
         dealer=dealer,
