@@ -9,7 +9,7 @@ canonical 54-card order (``4 * rank_index + suit_index``, jokers 52 and 53).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -186,3 +186,21 @@ def parse_hand(
     if size is not None and len(cards) != size:
         raise CardError(f"a hand here holds {size} cards, not {len(cards)}", None)
     return cards
+
+
+def in_canonical_order(cards: Iterable[str], deck: Sequence[str] = LA_VIUDA_DECK) -> list[str]:
+    """``cards`` sorted into ``deck``'s canonical order (CM-3, GC-1), as CM-18 needs before a reshuffle."""
+    position = {card: index for index, card in enumerate(deck)}
+    try:
+        return sorted(cards, key=position.__getitem__)
+    except KeyError as error:
+        raise CardError(f"'{error.args[0]}' is not in this deck", error.args[0]) from None
+
+
+def low_rank(card: str) -> int:
+    """A card's rank with aces low, for the first-dealer draw (CM-19): ``A`` is 1, ``K`` 13, Spanish by number."""
+    if card[0] == "A":
+        return 1
+    if card[0] in RANK_VALUE and len(card) == 2:
+        return RANK_VALUE[card[0]]
+    return int(card[:-1])

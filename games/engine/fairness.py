@@ -8,10 +8,13 @@ recompute the deck and every other choice. The engine never makes a seed: the se
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import hmac
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
+
+from games.engine.cards import JOKERS, in_canonical_order, low_rank
 
 T = TypeVar("T")
 
@@ -95,3 +98,51 @@ def streams(server_seed: bytes, table_id: str, hand_no: int, client_seed: str) -
         return Stream(server_seed, table_id, hand_no, client_seed, purpose)
 
     return stream
+
+
+def reshuffled(
+    cards: Iterable[str],
+    deck: Sequence[str],
+    server_seed: bytes,
+    table_id: str,
+    hand_no: int,
+    client_seed: str,
+    purpose: str,
+) -> list[str]:
+    """A later shuffle of some cards (CM-18): put in ``deck``'s canonical order, then shuffled with ``purpose``."""
+    return shuffled(in_canonical_order(cards, deck), server_seed, table_id, hand_no, client_seed, purpose)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class FirstDealer:
+    """The first-dealer draw (CM-19): who deals, and every card taken, in order, as ``(seat, card)``."""
+
+    dealer: int
+    draws: tuple[tuple[int, str], ...]
+
+
+def first_dealer(
+    deck: Sequence[str], seats: Sequence[int], server_seed: bytes, table_id: str, client_seed: str
+) -> FirstDealer:
+    """Draw the table's first dealer (CM-19) from hand 1's stream, purpose ``first-dealer``.
+
+    ``deck`` is the table's deck in canonical order (jokers are left out here); ``seats`` the seated
+    seats. One card to each seat in seat order; the lowest card deals (aces low, suits do not
+    count); seats tied for lowest take the next cards, in seat order, until one is lowest. Should
+    the pack run out first (not possible in practice), the first of the tied seats deals.
+    """
+    if not seats:
+        raise ValueError("the first-dealer draw needs at least one seat")
+    cards = shuffled(
+        [card for card in deck if card not in JOKERS], server_seed, table_id, 1, client_seed, "first-dealer"
+    )
+    drawing = sorted(seats)
+    draws: list[tuple[int, str]] = []
+    position = 0
+    while len(drawing) > 1 and position + len(drawing) <= len(cards):
+        taken = [(seat, cards[position + offset]) for offset, seat in enumerate(drawing)]
+        position += len(drawing)
+        draws.extend(taken)
+        lowest = min(low_rank(card) for _, card in taken)
+        drawing = [seat for seat, card in taken if low_rank(card) == lowest]
+    return FirstDealer(drawing[0], tuple(draws))

@@ -48,6 +48,10 @@ CATEGORY_SHIFT = 24
 EXTRA_SHIFT = 20
 ACE = 14
 _W_UNIT = 5**13  # one wild in a key; natural rank keys sum to less than this
+_LOW_UNIT = 5**6  # a key's base-5 digits of twos..sevens sit below this, eights..aces and wilds above
+_HIGH_LIMIT = 6 * 5**7  # every key // _LOW_UNIT is below this (up to 5 wilds)
+_HIGH_SHIFT = 14  # bulk keys hold the low digits in 14 bits and the high ones above
+_BAD_CARD = 1 << 40  # a bulk key this large came from a card that cannot be valued (a joker not wild)
 _NO_WILD: frozenset[str] = frozenset()
 _LOW_BASE = 1 << 28  # above every high value, so low values stay positive
 
@@ -139,7 +143,7 @@ class _Tables:
         self.tops = tops
         self.plain: dict[int, int] = {}
         self.suited: dict[int, int] = {}
-        self._arrays: tuple[Any, Any] | None = None
+        self._arrays: tuple[Any, Any, Any] | None = None
         rank_values = range(2, 15)
         for size in range(6):
             wilds = 5 - size
@@ -153,19 +157,23 @@ class _Tables:
                 if len(set(naturals)) == size:
                     self.suited[key] = _best_value(naturals, wilds, True, tops)
 
-    def arrays(self) -> tuple[Any, Any]:
-        """Sorted keys (``2 * key + suited``) and their values, for the numpy path."""
+    def arrays(self) -> tuple[Any, Any, Any]:
+        """Direct-index tables for the numpy path: see :func:`high_values`."""
         if self._arrays is None:
             import numpy as np
 
-            items = sorted(
-                [(2 * key, value) for key, value in self.plain.items()]
-                + [(2 * key + 1, value) for key, value in self.suited.items()]
-            )
-            self._arrays = (
-                np.array([key for key, _ in items], dtype=np.int64),
-                np.array([value for _, value in items], dtype=np.int64),
-            )
+            low_ids = np.full(_LOW_UNIT, -1, dtype=np.int32)
+            high_ids = np.full(_HIGH_LIMIT, -1, dtype=np.int32)
+            keys = set(self.plain) | set(self.suited)
+            lows = sorted({key % _LOW_UNIT for key in keys})
+            highs = sorted({key // _LOW_UNIT for key in keys})
+            low_ids[lows] = np.arange(len(lows))
+            high_ids[highs] = np.arange(len(highs))
+            values = np.zeros((2, len(lows), len(highs)), dtype=np.int64)
+            for suited, table in ((0, self.plain), (1, self.suited)):
+                for key, value in table.items():
+                    values[suited, low_ids[key % _LOW_UNIT], high_ids[key // _LOW_UNIT]] = value
+            self._arrays = (low_ids, high_ids, values)
         return self._arrays
 
 
@@ -400,23 +408,32 @@ def high_values(
         raise ValueError(f"hands must be an (n, 5) array of card indexes, not shape {index.shape}")
     wild_set = frozenset(wild)
     key_of, suit_of = _bulk_maps(wild_set)
-    keys = key_of[index].sum(axis=1)
-    suit_bits = np.bitwise_and.reduce(suit_of[index], axis=1)
-    full_keys = 2 * keys + (suit_bits != 0)
-    table_keys, table_values = _tables(straight_tops(lowest_rank)).arrays()
-    position = np.searchsorted(table_keys, full_keys)
-    np.minimum(position, len(table_keys) - 1, out=position)
-    found = table_keys[position] == full_keys
-    if not found.all():
-        bad = int(np.flatnonzero(~found)[0])
-        row = [LA_VIUDA_CODES[int(i)] if 0 <= int(i) < 54 else int(i) for i in index[bad]]
-        raise _hand_error(row, wild_set)
-    values = table_values[position]
+    low_ids, high_ids, table = _tables(straight_tops(lowest_rank)).arrays()
+    columns = index.T
+    keys = key_of[columns[0]] + key_of[columns[1]] + key_of[columns[2]] + key_of[columns[3]] + key_of[columns[4]]
+    suit_bits = suit_of[columns[0]] & suit_of[columns[1]] & suit_of[columns[2]] & suit_of[columns[3]]
+    suit_bits &= suit_of[columns[4]]
+    if len(keys) and int(keys.max()) >= _BAD_CARD:
+        raise _bad_row(index, keys >= _BAD_CARD, wild_set)
+    low = low_ids[keys & ((1 << _HIGH_SHIFT) - 1)]
+    high = high_ids[keys >> _HIGH_SHIFT]
+    values = table[(suit_bits != 0).view(np.uint8), low, high]
+    invalid = (values == 0) | (low < 0) | (high < 0)
+    if invalid.any():
+        raise _bad_row(index, invalid, wild_set)
     if flush_by_suit:
         is_flush = (values >> CATEGORY_SHIFT) == FLUSH
         suit_rank = np.array([0, 1, 2, 0, 3, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0], dtype=np.int64)
         values = values | np.where(is_flush, suit_rank[suit_bits] << EXTRA_SHIFT, 0)
     return values
+
+
+def _bad_row(index: Any, bad: Any, wild: frozenset[str]) -> ValueError:
+    """The error for the first hand of a bulk call that cannot be valued."""
+    import numpy as np
+
+    row = index[int(np.flatnonzero(bad)[0])]
+    return _hand_error([LA_VIUDA_CODES[int(i)] if 0 <= int(i) < 54 else int(i) for i in row], wild)
 
 
 LA_VIUDA_CODES = tuple(INDEX)
@@ -427,13 +444,13 @@ def _bulk_maps(wild: frozenset[str]) -> tuple[Any, Any]:
     """Per card index: key (wild: one wild unit; joker not wild: impossible) and suit bits (wild: all)."""
     import numpy as np
 
-    keys = np.full(54, -(1 << 40), dtype=np.int64)
+    keys = np.full(54, _BAD_CARD, dtype=np.int64)
     suits = np.zeros(54, dtype=np.uint8)
     for card, index in INDEX.items():
-        if card in wild:
-            keys[index], suits[index] = _W_UNIT, 15
-        elif card in _FAST_KEY:
-            keys[index], suits[index] = _FAST_KEY[card], _FAST_SUIT[card]
+        key = _W_UNIT if card in wild else _FAST_KEY.get(card)
+        if key is not None:
+            keys[index] = (key % _LOW_UNIT) | (key // _LOW_UNIT) << _HIGH_SHIFT
+            suits[index] = 15 if card in wild else _FAST_SUIT[card]
     return keys, suits
 
 
