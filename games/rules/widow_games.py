@@ -13,17 +13,14 @@ from games.engine import fairness, hands
 from games.engine.decider import Context, encode_event, event_type, secret_field
 from games.rules import widow
 
-# Aces low for the first-dealer draw (CM-19); suits do not count.
-DRAW_RANK = {rank: index for index, rank in enumerate("A23456789TJQK")}
-
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class FirstDealerDrawn:
     """CM-19: one card to each seat from seat 0 on, again for the seats tied for lowest, until one
-    is lowest. ``draws[i]`` are the cards seat ``i`` drew, in order. These come from their own
-    shuffle (purpose ``first-dealer``), not the deck of the hand, so they are public."""
+    is lowest; ``draws`` is every card taken, in order, as ``(seat, card)``. They come from their
+    own shuffle (purpose ``first-dealer``), not the deck of the hand, so they are public."""
 
-    draws: tuple[tuple[str, ...], ...]
+    draws: tuple[tuple[int, str], ...]
     dealer: int
 
 
@@ -80,20 +77,9 @@ SHARED_EVENT_TYPES: tuple[type, ...] = (FirstDealerDrawn, HandStarted, HandEnded
 
 
 def draw_first_dealer(pack: Sequence[str], ctx: Context, seats: int) -> FirstDealerDrawn:
-    """CM-19 from hand 1's stream, purpose ``first-dealer``, over ``pack`` (no jokers) in canonical order."""
-    seed = require_seed(ctx)
-    cards = fairness.shuffled(pack, seed, ctx.table_id, ctx.hand_no, ctx.client_seed, "first-dealer")
-    draws: list[list[str]] = [[] for _ in range(seats)]
-    tied = list(range(seats))
-    position = 0
-    while True:
-        for seat in tied:
-            draws[seat].append(cards[position])
-            position += 1
-        lowest = min(DRAW_RANK[draws[seat][-1][0]] for seat in tied)
-        tied = [seat for seat in tied if DRAW_RANK[draws[seat][-1][0]] == lowest]
-        if len(tied) == 1:
-            return FirstDealerDrawn(tuple(tuple(d) for d in draws), tied[0])
+    """CM-19 by the card engine, from hand 1's stream, over ``pack`` in canonical order."""
+    drawn = fairness.first_dealer(pack, range(seats), require_seed(ctx), ctx.table_id, ctx.client_seed)
+    return FirstDealerDrawn(drawn.draws, drawn.dealer)
 
 
 def require_seed(ctx: Context) -> bytes:

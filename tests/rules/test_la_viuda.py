@@ -28,7 +28,7 @@ from games.rules.la_viuda import (
     wild_rank,
 )
 from games.rules.widow_games import FirstDealerDrawn, HandEnded, HandStarted, PlayerEliminated
-from tests.rules.widow_helpers import TABLE, act, ctx, dealt, fold
+from tests.rules.widow_helpers import TABLE, act, ctx, dealt, expected_first_dealer, fold
 
 STRONG = {0: "X1 Ac Ad Ah As", 3: "X2 Tc Td Th Ts"}
 WIDOW = "2c 2d 2h 2s 3c"
@@ -46,7 +46,7 @@ def table(
     stock = " ".join(card for card in deck(jokers=True) if card not in used)
     given = [
         GameStarted((0, 1, 2, 3), chips, chip_value, "MXN" if chip_value else None),
-        FirstDealerDrawn((("Kc",), ("Qc",), ("Jc",), ("2s",)), 3),
+        FirstDealerDrawn(((0, "Kc"), (1, "Qc"), (2, "Jc"), (3, "2s")), 3),
         *before,
         dealt(3, (2, 1, 0, 3), hands, WIDOW, 4, pot=pot, wild_rank=wild_rank(pot), stock=stock),
     ]
@@ -105,9 +105,8 @@ def test_lv_3_first_dealer_by_cm_19_and_the_deal_passes_to_the_right():
     drawn = events[1]
     assert type(drawn) is FirstDealerDrawn
     cards = fairness.shuffled(deck(), ctx(1, 5).server_seed, TABLE, 1, "||||", "first-dealer")
-    assert [draws[0] for draws in drawn.draws] == cards[:5]
-    low = "A23456789TJQK"
-    assert all(low.index(d[-1][0]) >= low.index(drawn.draws[drawn.dealer][-1][0]) for d in drawn.draws if d)
+    assert drawn.draws[:5] == tuple(enumerate(cards[:5]))
+    assert drawn.dealer == expected_first_dealer(cards, 5)
     assert widow.next_dealer(3, 5, [False] * 5, -1) == 2
     assert widow.next_dealer(3, 5, [False, False, True, False, False], -1) == 1
     assert widow.next_dealer(0, 5, [False] * 5, -1) == 4
@@ -269,7 +268,7 @@ def test_lv_11_the_last_player_with_chips_wins_every_chip_bought_and_la_viudas_p
     config = LV.configure(4, {"chips_per_player": 1, "chip_value": 300, "currency": "MXN"})
     given = [
         GameStarted((0, 1, 2, 3), 1, 300, "MXN"),
-        FirstDealerDrawn((("Kc",), ("Qc",), ("Jc",), ("2s",)), 2),
+        FirstDealerDrawn(((0, "Kc"), (1, "Qc"), (2, "2s"), (3, "Jc")), 2),
         *out,
         dealt(2, (1, 2), {1: "4c 5d 7h 9s Jc", 2: "Kd Kh Ks Qd Qh"}, WIDOW, 4, wild_rank="A"),
     ]
@@ -291,7 +290,7 @@ def test_lv_12_flush_by_suit_ranks_a_heart_flush_above_a_diamond_flush():
         config = LV.configure(4, {"flush_by_suit": by_suit})
         given = [
             GameStarted((0, 1, 2, 3), 3, 0, None),
-            FirstDealerDrawn((("Kc",), ("Qc",), ("Jc",), ("2s",)), 3),
+            FirstDealerDrawn(((0, "Kc"), (1, "Qc"), (2, "Jc"), (3, "2s")), 3),
             dealt(3, (2, 1, 0, 3), {**strong, 2: hearts, 1: diamonds}, "2c 2d 2s 3c 3s", 4, wild_rank="A"),
         ]
         state = fold(LV, LV.initial_state(config), given)

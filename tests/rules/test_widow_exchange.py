@@ -22,7 +22,7 @@ def table(max_orbits: int = 6):
     config = WP.configure(3, {"scoring": "points", "max_orbits": max_orbits})
     given = [
         whiskey_poker.GameStarted((0, 1, 2), "points", 0, 0, None),
-        FirstDealerDrawn((("Kc",), ("Qc",), ("2s",)), 2),
+        FirstDealerDrawn(((0, "Kc"), (1, "Qc"), (2, "2s")), 2),
         dealt(2, (0, 1, 2), HANDS, WIDOW, 3, pot=0),
     ]
     return config, fold(WP, WP.initial_state(config), given)

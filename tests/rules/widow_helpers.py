@@ -195,3 +195,14 @@ def assert_replay_and_round_trip(game: Any, config: dict[str, Any], state: Any, 
         again = decode_event(types, name, json.loads(json.dumps(public)), json.loads(json.dumps(secret)))
         assert again == event
     assert decode_state(game.state_type, json.loads(json.dumps(encode_state(state)))) == state
+
+
+def expected_first_dealer(cards, seats):
+    """CM-19 worked by hand: the lowest card deals (aces low); ties draw again in seat order."""
+    low = "A23456789TJQK"
+    drawing, position = list(range(seats)), 0
+    while len(drawing) > 1:
+        taken = {seat: low.index(cards[position + k][0]) for k, seat in enumerate(drawing)}
+        position += len(drawing)
+        drawing = [seat for seat in drawing if taken[seat] == min(taken.values())]
+    return drawing[0]
