@@ -24,9 +24,11 @@ from games.engine.decider import (
 )
 from games.rules import widow
 from games.rules.widow_games import (
+    NO_SECRET,
     SHARED_EVENT_TYPES,
     FirstDealerDrawn,
     HandEnded,
+    HandSecret,
     HandStarted,
     PlayerEliminated,
     ShownHand,
@@ -34,8 +36,6 @@ from games.rules.widow_games import (
     bad_seats,
     deal_hand,
     draw_first_dealer,
-    eliminate,
-    evolve_exchange,
     public_event,
     seat_bool,
     show_hands,
@@ -165,9 +165,8 @@ EVENT_TYPES: tuple[type, ...] = (
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class State:
-    """A La Viuda table. Options it needs are copied in, since ``decide`` sees no config. The
-    current hand's seed and stock are secret (``view`` never shows them)."""
+class Rules:
+    """The table's options the rules need, fixed when the table is created (``decide`` sees no config)."""
 
     seats: int
     chips_per_player: int
@@ -175,6 +174,14 @@ class State:
     flush_by_suit: bool
     max_orbits: int
     currency: str | None = None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class State:
+    """A La Viuda table. Options it needs are copied in, since ``decide`` sees no config. The
+    current hand's seed and stock are secret (``view`` never shows them)."""
+
+    rules: Rules
     started: bool = False
     chips: tuple[int, ...] = ()
     pot: int = 0
@@ -183,24 +190,84 @@ class State:
     dealer: int = NOBODY
     wild_rank: str = ""
     exchange: widow.Exchange | None = None
-    server_seed: str = ""
-    client_seed: str = ""
-    stock: tuple[str, ...] = ()
+    secret: HandSecret = NO_SECRET
     widow_bought_by: int = NOBODY
     offer: int = NOBODY
     finished: bool = False
     winner: int = NOBODY
     last_showdown: ShowdownHeld | None = None
 
+    @property
+    def seats(self) -> int:
+        """The table option ``seats``."""
+        return self.rules.seats
+
+    @property
+    def chips_per_player(self) -> int:
+        """The table option ``chips_per_player``."""
+        return self.rules.chips_per_player
+
+    @property
+    def chip_value(self) -> int:
+        """The table option ``chip_value``."""
+        return self.rules.chip_value
+
+    @property
+    def flush_by_suit(self) -> bool:
+        """The table option ``flush_by_suit``."""
+        return self.rules.flush_by_suit
+
+    @property
+    def max_orbits(self) -> int:
+        """The table option ``max_orbits``."""
+        return self.rules.max_orbits
+
+    @property
+    def currency(self) -> str | None:
+        """The table option ``currency``."""
+        return self.rules.currency
+
+    @property
+    def server_seed(self) -> str:
+        """The hand secret ``server_seed``."""
+        return self.secret.server_seed
+
+    @property
+    def client_seed(self) -> str:
+        """The hand secret ``client_seed``."""
+        return self.secret.client_seed
+
+    @property
+    def stock(self) -> tuple[str, ...]:
+        """The hand secret ``stock``."""
+        return self.secret.stock
+
+
+_replace_state = widow.replacer(State)
+
+
+def _replace(state: State, **changes: Any) -> State:
+    return _replace_state(state, changes)
+
+
+def _evolve_exchange(state: State, event: Any) -> State:
+    return _replace_state(state, {"exchange": widow.evolve(state.exchange, event)})
+
+
+def _evolve_eliminated(state: State, event: PlayerEliminated) -> State:
+    out = list(state.out)
+    out[event.seat] = True
+    return _replace(state, out=tuple(out))
+
 
 def _evolve_game_started(state: State, event: GameStarted) -> State:
     chips = tuple(event.chips_per_player if seat in event.players else 0 for seat in range(state.seats))
     out = tuple(seat not in event.players for seat in range(state.seats))
-    return dataclasses.replace(state, started=True, chips=chips, out=out, pot=event.widow_chip)
+    return _replace(state, started=True, chips=chips, out=out, pot=event.widow_chip)
 
 
 def _evolve_first_dealer(state: State, event: FirstDealerDrawn) -> State:
-    return dataclasses.replace(state, dealer=event.dealer)
+    return _replace(state, dealer=event.dealer)
 
 
 def _evolve_hand_started(state: State, event: HandStarted) -> State:
@@ -210,43 +277,41 @@ def _evolve_hand_started(state: State, event: HandStarted) -> State:
         dealer=event.dealer,
         wild_rank=event.wild_rank,
         exchange=widow.start(event.order, event.hands, event.widow_cards),
-        server_seed=event.server_seed,
-        client_seed=event.client_seed,
-        stock=event.stock,
+        secret=HandSecret(event.server_seed, event.client_seed, event.stock),
         last_showdown=None,
     )
 
 
 def _evolve_showdown(state: State, event: ShowdownHeld) -> State:
-    return dataclasses.replace(state, last_showdown=event)
+    return _replace(state, last_showdown=event)
 
 
 def _evolve_paid(state: State, event: WorstHandPaid) -> State:
     chips = list(state.chips)
     chips[event.seat] -= 1
-    return dataclasses.replace(state, chips=tuple(chips), pot=state.pot + 1)
+    return _replace(state, chips=tuple(chips), pot=state.pot + 1)
 
 
 def _evolve_hand_ended(state: State, event: HandEnded) -> State:
-    return dataclasses.replace(state, exchange=None, stock=())
+    return _replace(state, exchange=None, secret=NO_SECRET)
 
 
 def _evolve_offered(state: State, event: WidowOffered) -> State:
-    return dataclasses.replace(state, offer=event.seat)
+    return _replace(state, offer=event.seat)
 
 
 def _evolve_bought(state: State, event: WidowBought) -> State:
     chips = list(state.chips)
     chips[event.seat] += 1
-    return dataclasses.replace(state, chips=tuple(chips), pot=state.pot - 1, widow_bought_by=event.seat, offer=NOBODY)
+    return _replace(state, chips=tuple(chips), pot=state.pot - 1, widow_bought_by=event.seat, offer=NOBODY)
 
 
 def _evolve_declined(state: State, event: WidowDeclined) -> State:
-    return dataclasses.replace(state, offer=NOBODY)
+    return _replace(state, offer=NOBODY)
 
 
 def _evolve_game_ended(state: State, event: GameEnded) -> State:
-    return dataclasses.replace(state, finished=True, winner=event.winner, exchange=None)
+    return _replace(state, finished=True, winner=event.winner, exchange=None)
 
 
 EVOLVERS: dict[type, Any] = {
@@ -259,9 +324,9 @@ EVOLVERS: dict[type, Any] = {
     WidowOffered: _evolve_offered,
     WidowBought: _evolve_bought,
     WidowDeclined: _evolve_declined,
-    PlayerEliminated: eliminate,
+    PlayerEliminated: _evolve_eliminated,
     GameEnded: _evolve_game_ended,
-    **{kind: evolve_exchange for kind in widow.EVENT_TYPES},
+    **{kind: _evolve_exchange for kind in widow.EVENT_TYPES},
 }
 
 
@@ -310,12 +375,14 @@ class LaViuda(WidowGame):
     def initial_state(self, config: Mapping[str, Any]) -> State:
         """A table waiting for its start command."""
         return State(
-            seats=config["seats"],
-            chips_per_player=config["chips_per_player"],
-            chip_value=config.get("chip_value", 0),
-            flush_by_suit=config["flush_by_suit"],
-            max_orbits=config["max_orbits"],
-            currency=config.get("currency"),
+            Rules(
+                seats=config["seats"],
+                chips_per_player=config["chips_per_player"],
+                chip_value=config.get("chip_value", 0),
+                flush_by_suit=config["flush_by_suit"],
+                max_orbits=config["max_orbits"],
+                currency=config.get("currency"),
+            )
         )
 
     # -- decide
@@ -464,6 +531,8 @@ class LaViuda(WidowGame):
             "out": list(state.out),
             "dealer": None if state.dealer == NOBODY else state.dealer,
             "wild_rank": state.wild_rank or None,
+            "chips_per_player": state.chips_per_player,
+            "flush_by_suit": state.flush_by_suit,
             "chip_value": state.chip_value,
             "currency": state.currency,
             "widow_price": 2 * state.chip_value,

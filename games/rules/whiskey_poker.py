@@ -16,9 +16,11 @@ from games.engine.cards import deck, reduced_pack, reduced_pack_ranks
 from games.engine.decider import Context, IllegalAction, InvalidOptions, Movement, Option, validate_options
 from games.rules import widow
 from games.rules.widow_games import (
+    NO_SECRET,
     SHARED_EVENT_TYPES,
     FirstDealerDrawn,
     HandEnded,
+    HandSecret,
     HandStarted,
     PlayerEliminated,
     ShownHand,
@@ -26,8 +28,6 @@ from games.rules.widow_games import (
     bad_seats,
     deal_hand,
     draw_first_dealer,
-    eliminate,
-    evolve_exchange,
     public_event,
     show_hands,
     stake,
@@ -142,8 +142,8 @@ EVENT_TYPES: tuple[type, ...] = (
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class State:
-    """A Whiskey Poker table. Options it needs are copied in, since ``decide`` sees no config."""
+class Rules:
+    """The table's options the rules need, fixed when the table is created (``decide`` sees no config)."""
 
     seats: int
     scoring: str
@@ -155,6 +155,13 @@ class State:
     flush_by_suit: bool
     max_orbits: int
     currency: str | None = None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class State:
+    """A Whiskey Poker table. Options it needs are copied in, since ``decide`` sees no config."""
+
+    rules: Rules
     started: bool = False
     chips: tuple[int, ...] = ()
     pot: int = 0
@@ -163,30 +170,106 @@ class State:
     hand_no: int = 0
     dealer: int = NOBODY
     exchange: widow.Exchange | None = None
-    server_seed: str = ""
-    client_seed: str = ""
+    secret: HandSecret = NO_SECRET
     end_requested: bool = False
     finished: bool = False
     winners: tuple[int, ...] = ()
     losers: tuple[int, ...] = ()
     last_showdown: ShowdownHeld | None = None
 
+    @property
+    def seats(self) -> int:
+        """The table option ``seats``."""
+        return self.rules.seats
+
+    @property
+    def scoring(self) -> str:
+        """The table option ``scoring``."""
+        return self.rules.scoring
+
+    @property
+    def chips_per_player(self) -> int:
+        """The table option ``chips_per_player``."""
+        return self.rules.chips_per_player
+
+    @property
+    def lives(self) -> int:
+        """The table option ``lives``."""
+        return self.rules.lives
+
+    @property
+    def target_points(self) -> int:
+        """The table option ``target_points``."""
+        return self.rules.target_points
+
+    @property
+    def reduced_pack(self) -> bool:
+        """The table option ``reduced_pack``."""
+        return self.rules.reduced_pack
+
+    @property
+    def chip_value(self) -> int:
+        """The table option ``chip_value``."""
+        return self.rules.chip_value
+
+    @property
+    def flush_by_suit(self) -> bool:
+        """The table option ``flush_by_suit``."""
+        return self.rules.flush_by_suit
+
+    @property
+    def max_orbits(self) -> int:
+        """The table option ``max_orbits``."""
+        return self.rules.max_orbits
+
+    @property
+    def currency(self) -> str | None:
+        """The table option ``currency``."""
+        return self.rules.currency
+
+    @property
+    def server_seed(self) -> str:
+        """The hand secret ``server_seed``."""
+        return self.secret.server_seed
+
+    @property
+    def client_seed(self) -> str:
+        """The hand secret ``client_seed``."""
+        return self.secret.client_seed
+
+
+_replace_state = widow.replacer(State)
+
+
+def _replace(state: State, **changes: Any) -> State:
+    return _replace_state(state, changes)
+
+
+def _evolve_exchange(state: State, event: Any) -> State:
+    return _replace_state(state, {"exchange": widow.evolve(state.exchange, event)})
+
+
+def _evolve_eliminated(state: State, event: PlayerEliminated) -> State:
+    out = list(state.out)
+    out[event.seat] = True
+    return _replace(state, out=tuple(out))
+
 
 def _evolve_game_started(state: State, event: GameStarted) -> State:
     chips = tuple(event.chips if seat in event.players else 0 for seat in range(state.seats))
     out = tuple(seat not in event.players for seat in range(state.seats))
-    return dataclasses.replace(state, started=True, chips=chips, out=out, points=(0,) * state.seats)
+    return _replace(state, started=True, chips=chips, out=out, points=(0,) * state.seats)
 
 
 def _evolve_antes(state: State, event: AntesPaid) -> State:
     chips = list(state.chips)
     for seat in event.seats:
         chips[seat] -= 1
-    return dataclasses.replace(state, chips=tuple(chips), pot=event.pot)
+    return _replace(state, chips=tuple(chips), pot=event.pot)
 
 
 def _evolve_first_dealer(state: State, event: FirstDealerDrawn) -> State:
-    return dataclasses.replace(state, dealer=event.dealer)
+    return _replace(state, dealer=event.dealer)
 
 
 def _evolve_hand_started(state: State, event: HandStarted) -> State:
@@ -195,40 +278,39 @@ def _evolve_hand_started(state: State, event: HandStarted) -> State:
         hand_no=event.hand_no,
         dealer=event.dealer,
         exchange=widow.start(event.order, event.hands, event.widow_cards),
-        server_seed=event.server_seed,
-        client_seed=event.client_seed,
+        secret=HandSecret(event.server_seed, event.client_seed),
         last_showdown=None,
     )
 
 
 def _evolve_showdown(state: State, event: ShowdownHeld) -> State:
-    return dataclasses.replace(state, last_showdown=event)
+    return _replace(state, last_showdown=event)
 
 
 def _evolve_pot_awarded(state: State, event: PotAwarded) -> State:
     chips = list(state.chips)
     for seat, amount in event.shares:
         chips[seat] += amount
-    return dataclasses.replace(state, chips=tuple(chips), pot=state.pot - sum(amount for _, amount in event.shares))
+    return _replace(state, chips=tuple(chips), pot=state.pot - sum(amount for _, amount in event.shares))
 
 
 def _evolve_losers_paid(state: State, event: LosersPaid) -> State:
     chips = list(state.chips)
     for seat in event.seats:
         chips[seat] -= 1
-    return dataclasses.replace(state, chips=tuple(chips), pot=event.pool)
+    return _replace(state, chips=tuple(chips), pot=event.pool)
 
 
 def _evolve_points(state: State, event: PointsScored) -> State:
-    return dataclasses.replace(state, points=event.points)
+    return _replace(state, points=event.points)
 
 
 def _evolve_hand_ended(state: State, event: HandEnded) -> State:
-    return dataclasses.replace(state, exchange=None)
+    return _replace(state, exchange=None, secret=NO_SECRET)
 
 
 def _evolve_end_requested(state: State, event: MatchEndRequested) -> State:
-    return dataclasses.replace(state, end_requested=True)
+    return _replace(state, end_requested=True)
 
 
 def _evolve_game_ended(state: State, event: GameEnded) -> State:
@@ -248,10 +330,10 @@ EVOLVERS: dict[type, Any] = {
     LosersPaid: _evolve_losers_paid,
     PointsScored: _evolve_points,
     HandEnded: _evolve_hand_ended,
-    PlayerEliminated: eliminate,
+    PlayerEliminated: _evolve_eliminated,
     MatchEndRequested: _evolve_end_requested,
     GameEnded: _evolve_game_ended,
-    **{kind: evolve_exchange for kind in widow.EVENT_TYPES},
+    **{kind: _evolve_exchange for kind in widow.EVENT_TYPES},
 }
 
 
@@ -331,16 +413,18 @@ class WhiskeyPoker(WidowGame):
     def initial_state(self, config: Mapping[str, Any]) -> State:
         """A table waiting for its start command."""
         return State(
-            seats=config["seats"],
-            scoring=config["scoring"],
-            chips_per_player=config["chips_per_player"],
-            lives=config["lives"],
-            target_points=config["target_points"],
-            reduced_pack=config["reduced_pack"],
-            chip_value=config.get("chip_value", 0),
-            flush_by_suit=config["flush_by_suit"],
-            max_orbits=config["max_orbits"],
-            currency=config.get("currency"),
+            Rules(
+                seats=config["seats"],
+                scoring=config["scoring"],
+                chips_per_player=config["chips_per_player"],
+                lives=config["lives"],
+                target_points=config["target_points"],
+                reduced_pack=config["reduced_pack"],
+                chip_value=config.get("chip_value", 0),
+                flush_by_suit=config["flush_by_suit"],
+                max_orbits=config["max_orbits"],
+                currency=config.get("currency"),
+            )
         )
 
     # -- decide
@@ -472,6 +556,7 @@ class WhiskeyPoker(WidowGame):
             "scoring": state.scoring,
             "reduced_pack": state.reduced_pack,
             "pack_lowest_rank": self._lowest_rank(state),
+            "flush_by_suit": state.flush_by_suit,
             "target_points": state.target_points if state.scoring == POINTS else None,
             "hand_no": state.hand_no,
             "chips": list(state.chips),

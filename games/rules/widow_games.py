@@ -73,6 +73,19 @@ class PlayerEliminated:
     reason: str
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class HandSecret:
+    """What the state keeps of a hand's deal that nobody may see until the hand ends: the server
+    seed (hex), the hand's client seed and the undealt stock (LV-7 draws from both)."""
+
+    server_seed: str = ""
+    client_seed: str = ""
+    stock: tuple[str, ...] = ()
+
+
+NO_SECRET = HandSecret()
+
+
 SHARED_EVENT_TYPES: tuple[type, ...] = (FirstDealerDrawn, HandStarted, HandEnded, PlayerEliminated)
 
 
@@ -195,18 +208,6 @@ class WidowGame:
     def is_finished(self, state: Any) -> bool:
         """True once the game has ended."""
         return bool(state.finished)
-
-
-def evolve_exchange(state: Any, event: Any) -> Any:
-    """Fold an exchange event into a game state's ``exchange``."""
-    return dataclasses.replace(state, exchange=widow.evolve(state.exchange, event))
-
-
-def eliminate(state: Any, event: PlayerEliminated) -> Any:
-    """Mark a seat out of the game."""
-    out = list(state.out)
-    out[event.seat] = True
-    return dataclasses.replace(state, out=tuple(out))
 
 
 def bad_seats(seats: Any, low: int, high: int) -> bool:
