@@ -22,7 +22,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from games.bots import la_viuda as bot
 from games.bots.widow import random_legal
 from games.engine.playout_viuda import play
-from games.rules import widow
 from games.rules.la_viuda import DECIDER as LV
 from games.rules.la_viuda import WorstHandPaid
 from games.rules.widow_games import HandStarted
