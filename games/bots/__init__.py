@@ -37,7 +37,7 @@ def policy_for(slug: str) -> Policy:
 
 def install() -> None:
     """Register the bot of every game that has one of its own."""
-    from games.bots import guerra
+    from games.bots import guerra, la_viuda, whiskey_poker
 
-    for slug, module in (("guerra", guerra),):
+    for slug, module in (("guerra", guerra), ("la-viuda", la_viuda), ("whiskey-poker", whiskey_poker)):
         register_policy(slug, module.choose)
