@@ -36,7 +36,7 @@ def test_lv_11_five_seats_two_people_three_bots_the_winner_takes_every_chip_boug
 @pytest.mark.parametrize(
     ("options", "stake"),
     [
-        ({"scoring": "pot"}, {"currency": "MXN", "chip_value": "2.00"}),
+        ({"scoring": "pot", "chips_per_player": 4}, {"currency": "MXN", "chip_value": "2.00"}),
         ({"scoring": "loser_pays"}, None),
         ({"reduced_pack": True, "scoring": "points"}, None),
     ],
@@ -44,7 +44,7 @@ def test_lv_11_five_seats_two_people_three_bots_the_winner_takes_every_chip_boug
 )
 def test_wp_5_wp_7_wp_8_whiskey_poker_plays_to_the_end_in_every_scoring(options, stake, task_queue):
     spec = Game("whiskey-poker", 4, people=(1, 3), options=options, stake=stake)
-    table_id, final, payouts = play(spec, 5, task_queue)
+    _, final, payouts = play(spec, 5, task_queue)
     assert final["status"] == "finished"
     if stake:
-        assert sum(payouts.values()) == 4 * 10 * 200
+        assert sum(payouts.values()) == 4 * 4 * 200
