@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+import msgspec
+
 from games.engine.decider import (
     Context,
     IllegalAction,
@@ -318,7 +320,7 @@ class Euchre:
         """The event's public fields, plus what is private to ``seat``: its own dealt cards, its own
         farmer's swap, the dealer's own discard."""
         type_name, public, _ = encode_event(event)
-        data = {"type": type_name, **public}
+        data = {"type": type_name, **msgspec.json.decode(msgspec.json.encode(public))}
         if seat is None:
             return data
         if isinstance(event, HandStarted) and 0 <= seat < event.seats:
