@@ -208,6 +208,8 @@ class Euchre:
 
     slug: ClassVar[str] = "euchre"
     name: ClassVar[str] = "Euchre"
+    # A stake per player (``amount``); the winning side shares the prize.
+    money: ClassVar[str] = "stake"
     min_players: ClassVar[int] = 3
     max_players: ClassVar[int] = 4
     options: ClassVar[tuple[Option, ...]] = OPTIONS
