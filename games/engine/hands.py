@@ -407,6 +407,8 @@ def high_values(
     index = np.asarray(hands)
     if index.ndim != 2 or index.shape[1] != 5:
         raise ValueError(f"hands must be an (n, 5) array of card indexes, not shape {index.shape}")
+    if index.size and (int(index.min()) < 0 or int(index.max()) >= len(INDEX)):
+        raise ValueError(f"card indexes run from 0 to {len(INDEX) - 1}; got {int(index.min())}..{int(index.max())}")
     wild_set = frozenset(wild)
     key_of, flush_suit = _bulk_maps(wild_set)
     low_ids, high_ids, table = _tables(straight_tops(lowest_rank)).arrays()

@@ -161,5 +161,7 @@ def test_lv_12_bulk_flush_by_suit_equals_scalar():
 def test_bulk_path_refuses_a_joker_that_is_not_wild():
     with pytest.raises(ValueError, match="X1 is a joker"):
         high_values(np.array([[0, 5, 9, 14, 52]]))
+    with pytest.raises(ValueError, match="card indexes run from 0 to 53"):
+        high_values(np.array([[0, 5, 9, 14, 54]]))
     with pytest.raises(ValueError, match="shape"):
         high_values(np.array([0, 5, 9, 14, 20]))
