@@ -165,3 +165,41 @@ def test_bulk_path_refuses_a_joker_that_is_not_wild():
         high_values(np.array([[0, 5, 9, 14, 54]]))
     with pytest.raises(ValueError, match="shape"):
         high_values(np.array([0, 5, 9, 14, 20]))
+
+
+def _representatives():
+    """One hand for every (natural ranks, number of wilds, naturals suited or not) a hand can have.
+
+    The wilds are the jokers, then cards of a rank that is not among the naturals, so every wild
+    rank and every mix of natural ranks (aces and twos included) is covered.
+    """
+    names = {RANK_VALUE[rank]: rank for rank in RANK_VALUE}
+    for size in range(6):
+        for naturals in itertools.combinations_with_replacement(range(2, 15), size):
+            counts = Counter(naturals)
+            if counts and max(counts.values()) > 4:
+                continue
+            wild_rank = next(rank for rank in range(2, 15) if rank not in counts)
+            wild = frozenset({"X1", "X2", *(names[wild_rank] + suit for suit in "cdhs")})
+            wilds = ["X1", "X2", *(names[wild_rank] + suit for suit in "cdhs")][: 5 - size]
+            used: Counter[int] = Counter()
+            mixed = []
+            for rank in naturals:  # suits in turn, so a repeated rank never repeats a card
+                mixed.append(names[rank] + "cdhs"[used[rank]])
+                used[rank] += 1
+            if size >= 2 and len({card[1] for card in mixed}) > 1:
+                yield tuple(mixed + wilds), wild, naturals, False
+            elif size >= 2 and len(counts) == size:  # all clubs so far: move one to diamonds
+                yield (mixed[0][0] + "d", *mixed[1:], *wilds), wild, naturals, False
+            if len(counts) == size:
+                yield tuple([names[rank] + "s" for rank in naturals] + wilds), wild, naturals, True
+
+
+def test_cm_14_every_kind_of_hand_with_any_wild_rank():
+    """CM-14 for every natural rank multiset, 0-5 wilds, suited or not, with wild ranks other than
+    aces too (the 54-card test above never holds a natural ace with aces wild)."""
+    checked = 0
+    for hand, wild, naturals, suited in _representatives():
+        assert high_value(hand, wild) == brute_force(naturals, 5 - len(naturals), suited), hand
+        checked += 1
+    assert checked > 10_000
