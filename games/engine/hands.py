@@ -90,6 +90,9 @@ def _window(top: int) -> frozenset[int]:
     return frozenset(ACE if rank == 1 else rank for rank in range(top - 4, top + 1))
 
 
+_WINDOWS = {top: _window(top) for top in range(5, 15)}
+
+
 def _best_value(naturals: tuple[int, ...], wilds: int, suited: bool, tops: frozenset[int]) -> int:
     """The best value of natural ranks (highest first) plus ``wilds`` wild cards (CM-11..CM-14).
 
@@ -105,7 +108,7 @@ def _best_value(naturals: tuple[int, ...], wilds: int, suited: bool, tops: froze
     straight_top = 0
     if distinct:
         ranks = frozenset(naturals)
-        straight_top = max((top for top in tops if ranks <= _window(top)), default=0)
+        straight_top = max((top for top in tops if ranks <= _WINDOWS[top]), default=0)
     if suited and straight_top:
         return _encode(ROYAL_FLUSH, [ACE]) if straight_top == ACE else _encode(STRAIGHT_FLUSH, [straight_top])
     quads = [rank for rank in counts if counts[rank] + wilds >= 4]
@@ -149,8 +152,8 @@ class _Tables:
         for size in range(6):
             wilds = 5 - size
             for combo in itertools.combinations_with_replacement(rank_values, size):
-                if size and max(Counter(combo).values()) > 4:
-                    continue
+                if size == 5 and combo[0] == combo[4]:
+                    continue  # five natural cards of one rank do not exist
                 naturals = tuple(sorted(combo, reverse=True))
                 key = sum(5 ** (rank - 2) for rank in naturals) + wilds * _W_UNIT
                 if size >= 2:
