@@ -299,17 +299,25 @@ def main() -> None:
         "eventsourcing": lambda: library.saves(CHUNK),
     }
     seconds = dict.fromkeys(contenders, 0.0)
+    cpu = dict.fromkeys(contenders, 0.0)
     for _ in range(CHUNKS):
         for name, run in contenders.items():
+            cpu_began = time.process_time()
             seconds[name] += CHUNK / run()
+            cpu[name] += time.process_time() - cpu_began
     library.close()
-    rate = {name: CHUNK * CHUNKS / spent for name, spent in seconds.items()}
+    done = CHUNK * CHUNKS
+    rate = {name: done / spent for name, spent in seconds.items()}
     parallel = statistics.median(our_appends_parallel(game, CLIENTS, APPENDS_EACH) for _ in range(ROUNDS))
     print(f"append, 1 client:                 {rate['ours']:10,.0f} events/s")
     print(f"append, {CLIENTS} clients:                {parallel:10,.0f} events/s (each its own table)")
     print(f"bare psycopg insert:              {rate['bare']:10,.0f} rows/s (BEGIN, INSERT, COMMIT)")
     print(f"bare psycopg insert, autocommit:  {rate['bare_autocommit']:10,.0f} rows/s (one statement, no BEGIN)")
     print(f"eventsourcing 9.5:                {rate['eventsourcing']:10,.0f} events/s (one event per aggregate save)")
+    print(
+        "client CPU per event (µs):        "
+        + ", ".join(f"{name} {cpu[name] / done * 1e6:,.0f}" for name in ("ours", "bare", "eventsourcing"))
+    )
     print(f"ours / bare insert:               {rate['ours'] / rate['bare']:10.2f}  (target >= 0.50)")
     print(f"ours / bare insert, autocommit:   {rate['ours'] / rate['bare_autocommit']:10.2f}")
     print(f"ours / eventsourcing:             {rate['ours'] / rate['eventsourcing']:10.2f}  (target >= 2.00)")
