@@ -51,6 +51,15 @@ class Table(models.Model):
     def __str__(self) -> str:
         return f"{self.game} {self.id}"
 
+    def save(self, *args, **kwargs):
+        # The version belongs to the event store, which moves it with a compare-and-set
+        # (games.store.append); saving a stale instance must not move it back.
+        if not self._state.adding and not args and kwargs.get("update_fields") is None:
+            kwargs["update_fields"] = [
+                field.name for field in self._meta.concrete_fields if not field.primary_key and field.name != "version"
+            ]
+        super().save(*args, **kwargs)
+
 
 class Seat(models.Model):
     """A place at a table, held by a person or a bot (``bot`` names the policy)."""
