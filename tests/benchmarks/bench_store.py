@@ -120,27 +120,25 @@ def our_appends(table, count: int) -> float:
     return count / (time.perf_counter() - began)
 
 
-def our_appends_parallel(game, clients: int, each: int) -> float:
+def in_parallel(workers: list) -> float:
+    """Run each worker (a callable returning how many events it wrote) in its own thread, all
+    released at once; the combined rate in events per second."""
     from django.db import connections
 
-    tables = []
-    for _ in range(clients):
-        table = new_table(game)
-        start(table, game)
-        tables.append(table)
-    barrier = threading.Barrier(clients + 1)
+    barrier = threading.Barrier(len(workers) + 1)
+    written: list[int] = []
     errors: list[BaseException] = []
 
-    def client(table) -> None:
+    def run(worker) -> None:
         try:
             barrier.wait()
-            our_appends(table, each)
+            written.append(worker())
         except BaseException as error:  # reported after the run
             errors.append(error)
         finally:
             connections.close_all()
 
-    threads = [threading.Thread(target=client, args=(table,)) for table in tables]
+    threads = [threading.Thread(target=run, args=(worker,)) for worker in workers]
     for thread in threads:
         thread.start()
     barrier.wait()
@@ -150,7 +148,43 @@ def our_appends_parallel(game, clients: int, each: int) -> float:
     elapsed = time.perf_counter() - began
     if errors:
         raise errors[0]
-    return clients * each / elapsed
+    return sum(written) / elapsed
+
+
+def our_workers(game, clients: int, each: int) -> list:
+    def worker(table) -> int:
+        our_appends(table, each)
+        return each
+
+    workers = []
+    for _ in range(clients):
+        table = new_table(game)
+        start(table, game)
+        workers.append(functools.partial(worker, table))
+    return workers
+
+
+def bare_workers(url: str, clients: int, each: int) -> list:
+    import psycopg
+
+    def worker() -> int:
+        with psycopg.connect(url, autocommit=True) as conn:
+            bare_inserts(url, uuid.uuid4(), each, conn=conn)
+        return each
+
+    return [worker] * clients
+
+
+def library_workers(url: str, clients: int, each: int) -> list:
+    # Made one after another: the library creates its tables on start, which must not race.
+    def worker(client: EventsourcingClient) -> int:
+        try:
+            client.saves(each)
+        finally:
+            client.close()
+        return each
+
+    return [functools.partial(worker, EventsourcingClient(url)) for _ in range(clients)]
 
 
 def grow(table, game, events: int, snapshot_every: int) -> None:
@@ -185,13 +219,13 @@ def load_seconds(table, game, repeat: int = 30) -> float:
 # --- references -----------------------------------------------------------------------------
 
 
-def bare_inserts(url: str, stream: uuid.UUID, count: int, autocommit: bool = False) -> float:
+def bare_inserts(url: str, stream: uuid.UUID, count: int, autocommit: bool = False, conn=None) -> float:
     """One row per transaction over a bare psycopg connection: BEGIN, INSERT, COMMIT (or the
     INSERT alone in autocommit mode, its own implicit transaction)."""
     import psycopg
     from psycopg.types.json import Jsonb
 
-    conn = _bare_connection(url)
+    conn = conn or _bare_connection(url)
     insert = "INSERT INTO bench_bare_insert (stream, seq, data) VALUES (%s, %s, %s)"
     began = time.perf_counter()
     for i in range(count):
@@ -308,9 +342,14 @@ def main() -> None:
     library.close()
     done = CHUNK * CHUNKS
     rate = {name: done / spent for name, spent in seconds.items()}
-    parallel = statistics.median(our_appends_parallel(game, CLIENTS, APPENDS_EACH) for _ in range(ROUNDS))
+    _bare_connection(url)  # the shared table exists before the threads start
+    parallel = {"ours": [], "bare": [], "eventsourcing": []}
+    for _ in range(ROUNDS):
+        parallel["ours"].append(in_parallel(our_workers(game, CLIENTS, APPENDS_EACH)))
+        parallel["bare"].append(in_parallel(bare_workers(url, CLIENTS, APPENDS_EACH)))
+        parallel["eventsourcing"].append(in_parallel(library_workers(url, CLIENTS, APPENDS_EACH // 2)))
+    many = {name: statistics.median(rates) for name, rates in parallel.items()}
     print(f"append, 1 client:                 {rate['ours']:10,.0f} events/s")
-    print(f"append, {CLIENTS} clients:                {parallel:10,.0f} events/s (each its own table)")
     print(f"bare psycopg insert:              {rate['bare']:10,.0f} rows/s (BEGIN, INSERT, COMMIT)")
     print(f"bare psycopg insert, autocommit:  {rate['bare_autocommit']:10,.0f} rows/s (one statement, no BEGIN)")
     print(f"eventsourcing 9.5:                {rate['eventsourcing']:10,.0f} events/s (one event per aggregate save)")
@@ -321,6 +360,12 @@ def main() -> None:
     print(f"ours / bare insert:               {rate['ours'] / rate['bare']:10.2f}  (target >= 0.50)")
     print(f"ours / bare insert, autocommit:   {rate['ours'] / rate['bare_autocommit']:10.2f}")
     print(f"ours / eventsourcing:             {rate['ours'] / rate['eventsourcing']:10.2f}  (target >= 2.00)")
+    print(f"{CLIENTS} clients (threads, each its own table / stream / aggregate):")
+    print(f"  append:                         {many['ours']:10,.0f} events/s")
+    print(f"  bare psycopg insert:            {many['bare']:10,.0f} rows/s")
+    print(f"  eventsourcing 9.5:              {many['eventsourcing']:10,.0f} events/s")
+    print(f"  ours / bare insert:             {many['ours'] / many['bare']:10.2f}")
+    print(f"  ours / eventsourcing:           {many['ours'] / many['eventsourcing']:10.2f}")
 
     small, large = new_table(game), new_table(game)
     grow(small, game, 100, settings.SNAPSHOT_EVERY)
