@@ -141,3 +141,18 @@ def test_saving_a_stale_table_does_not_move_its_version_back(counter_table, coun
     counter_table.refresh_from_db()
     assert (counter_table.version, counter_table.status) == (2, "running")
     assert store.verify_chain(counter_table) == []
+
+
+def test_a_rolled_back_command_leaves_nothing_in_the_cache(
+    counter_table, counter_game, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        play(counter_table, {"type": "start"})
+        with pytest.raises(RuntimeError), transaction.atomic():
+            add(counter_table, 0)
+            store.load(table=counter_table, decider=counter_game)  # offers version 3 to the cache
+            raise RuntimeError("the ledger refused, say")
+    counter_table.refresh_from_db()
+    state, version = store.load(table=counter_table, decider=counter_game)
+    assert version == counter_table.version == 2
+    assert state.total == 0
