@@ -13,6 +13,11 @@ created and migrated if missing. Prints:
   ``eventsourcing`` library (PostgreSQL persistence) saving one event per aggregate save; and the
   ratios of our append rate to each (targets: at least 0.5 of the bare insert, at least 2x the library).
 
+Per event, on the wire: ours is BEGIN, one statement (version compare-and-set, chain head, hash,
+insert), COMMIT; the bare insert is BEGIN, INSERT, COMMIT (or the INSERT alone in autocommit);
+the library pipelines BEGIN, ``LOCK TABLE ... IN EXCLUSIVE MODE`` and its INSERT, then commits, and
+that table lock serialises every writer of every aggregate (see the 8-client figures).
+
 The machine may be shared, so the 1-client contenders run in interleaved chunks (the same
 background load hits each alike) and the 8-client figure is the median of three rounds. Runs with
 ``DEBUG=0`` unless set, as in production.
