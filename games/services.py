@@ -422,6 +422,7 @@ def _execute(table: Table, command: dict[str, Any], *, expected_version: int, ac
         raise Conflict(
             "Another action reached the table first; reload and try again.", current_version=table.version
         ) from None
+    store.remember(table, decider, table.version, state)
     settlement.post_movements(table, rows, movements)
     _record_hands(table, rows)
     _after(table, decider, state)
