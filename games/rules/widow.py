@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from games.engine import cards
+from games.engine import seats as table_seats
 from games.engine.decider import IllegalAction, secret_field
 
 HAND_SIZE = 5
@@ -132,25 +133,17 @@ def turn_order(dealer: int, seats: int, out: Sequence[bool], step: int) -> tuple
     """The seats of a hand in turn order: starting next to the dealer in direction ``step`` (+1
     clockwise for Whiskey Poker, -1 counterclockwise for La Viuda, CM-4), skipping seats that are
     out, with the dealer last."""
-    order = []
-    seat = dealer
-    for _ in range(seats):
-        seat = (seat + step) % seats
-        if not out[seat]:
-            order.append(seat)
-    if order and order[-1] != dealer:
+    playing = {seat for seat in range(seats) if not out[seat]}
+    if dealer not in playing:
         raise ValueError(f"dealer {dealer} is out of the game")
-    return tuple(order)
+    first = table_seats.next_seat(dealer, seats, playing, clockwise=step > 0)
+    return table_seats.turn_order(first, seats, playing, clockwise=step > 0)
 
 
 def next_dealer(dealer: int, seats: int, out: Sequence[bool], step: int) -> int:
     """The next seat from ``dealer`` in direction ``step`` that is still in the game (WP-2, LV-3)."""
-    seat = dealer
-    for _ in range(seats):
-        seat = (seat + step) % seats
-        if not out[seat]:
-            return seat
-    raise ValueError("nobody is left in the game")
+    playing = {seat for seat in range(seats) if not out[seat]}
+    return table_seats.next_seat(dealer, seats, playing, clockwise=step > 0)
 
 
 def deal(
