@@ -206,12 +206,7 @@ def normalise_card(code: Any) -> str:
         return ""
 
 
-def refuse(message: str, ex: Exchange | None, seat: int, max_orbits: int) -> IllegalAction:
-    """An ``IllegalAction`` carrying the legal moves of ``seat``."""
-    return IllegalAction(message, legal=legal(ex, seat, max_orbits))
-
-
-def check_turn(ex: Exchange | None, seat: Any, max_orbits: int) -> int:
+def check_turn(ex: Exchange | None, seat: Any) -> int:
     """The acting seat if it is its turn, else ``IllegalAction`` saying whose turn it is."""
     if ex is None or ex.turn == OVER:
         raise IllegalAction("No hand is being played now.")
@@ -220,44 +215,49 @@ def check_turn(ex: Exchange | None, seat: Any, max_orbits: int) -> int:
     return seat
 
 
+def why_not(ex: Exchange, seat: int, action: Mapping[str, Any], max_orbits: int) -> str:
+    """The sentence a player reads when ``action`` is not among their legal moves."""
+    kind = action["type"]
+    if kind not in ("pass", "knock", "exchange_all", "exchange_one"):
+        return f"Unknown action {kind!r}."
+    if must_knock(ex, max_orbits):
+        return f"{max_orbits} orbits have passed with the widow face up and nobody knocking: you must knock."
+    if kind == "pass":
+        return "There is no pass once the widow is face up: exchange or knock."
+    if not ex.face_up:
+        return "The widow is face down: you may only take it whole (exchange_all)."
+    if action.get("give") not in ex.hands[seat]:
+        return f"You do not hold {action.get('give') or 'that card'}."
+    return f"The widow does not hold {action.get('take') or 'that card'}."
+
+
 def turn_events(ex: Exchange | None, command: Mapping[str, Any], max_orbits: int) -> list[Any]:
     """The events of one exchange move (WX-2..WX-7), including the widow turning face up after
-    the dealer's phase-1 turn. A ``timeout`` command plays pass in phase 1 and knock in phase 2."""
-    kind = command.get("type")
-    seat = check_turn(ex, command.get("seat"), max_orbits)
+    the dealer's phase-1 turn. A ``timeout`` command plays pass in phase 1 and knock in phase 2.
+    A move is allowed exactly when ``legal`` lists it."""
+    seat = check_turn(ex, command.get("seat"))
     assert ex is not None
+    kind = command.get("type")
     timed_out = kind == "timeout"
     if timed_out:
         kind = "knock" if ex.face_up else "pass"
-    forced = must_knock(ex, max_orbits)
-    if forced and kind != "knock":
-        raise refuse(
-            f"{max_orbits} orbits have passed with the widow face up and nobody knocking: you must knock.",
-            ex,
-            seat,
-            max_orbits,
-        )
+    action: dict[str, Any] = {"type": kind}
+    if kind == "exchange_one":
+        action.update(give=normalise_card(command.get("give")), take=normalise_card(command.get("take")))
+    moves = legal(ex, seat, max_orbits)
+    if action not in moves:
+        raise IllegalAction(why_not(ex, seat, action, max_orbits), legal=moves)
     hand = ex.hands[seat]
     events: list[Any]
     if kind == "pass":
-        if ex.face_up:
-            raise refuse("There is no pass once the widow is face up: exchange or knock.", ex, seat, max_orbits)
         events = [Passed(seat, timed_out=timed_out)]
     elif kind == "knock":
+        forced = must_knock(ex, max_orbits)
         events = [Knocked(seat, first=ex.first_knocker == OVER, phase=ex.phase, forced=forced, timed_out=timed_out)]
     elif kind == "exchange_all":
         events = [HandExchanged(seat, hand, ex.widow) if ex.face_up else WidowTaken(seat, hand, ex.widow)]
-    elif kind == "exchange_one":
-        if not ex.face_up:
-            raise refuse("The widow is face down: you may only take it whole (exchange_all).", ex, seat, max_orbits)
-        give, take = normalise_card(command.get("give")), normalise_card(command.get("take"))
-        if not give or give not in hand:
-            raise refuse(f"You do not hold {command.get('give')!r}.", ex, seat, max_orbits)
-        if not take or take not in ex.widow:
-            raise refuse(f"The widow does not hold {command.get('take')!r}.", ex, seat, max_orbits)
-        events = [CardExchanged(seat, give, take)]
     else:
-        raise refuse(f"Unknown action {kind!r}.", ex, seat, max_orbits)
+        events = [CardExchanged(seat, action["give"], action["take"])]
     if not ex.face_up and seat == ex.dealer and kind in ("pass", "knock"):
         events.append(WidowTurnedUp(ex.widow))
     return events
