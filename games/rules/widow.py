@@ -215,8 +215,8 @@ def check_turn(ex: Exchange | None, seat: Any) -> int:
     return seat
 
 
-def why_not(ex: Exchange, seat: int, action: Mapping[str, Any], max_orbits: int) -> str:
-    """The sentence a player reads when ``action`` is not among their legal moves."""
+def why_not(ex: Exchange, seat: int, action: Mapping[str, Any], max_orbits: int, command: Mapping[str, Any]) -> str:
+    """The sentence a player reads when ``action`` (``command`` as sent) is not among their legal moves."""
     kind = action["type"]
     if kind not in ("pass", "knock", "exchange_all", "exchange_one"):
         return f"Unknown action {kind!r}."
@@ -227,8 +227,8 @@ def why_not(ex: Exchange, seat: int, action: Mapping[str, Any], max_orbits: int)
     if not ex.face_up:
         return "The widow is face down: you may only take it whole (exchange_all)."
     if action.get("give") not in ex.hands[seat]:
-        return f"You do not hold {action.get('give') or 'that card'}."
-    return f"The widow does not hold {action.get('take') or 'that card'}."
+        return f"You do not hold {command.get('give')!r}."
+    return f"The widow does not hold {command.get('take')!r}."
 
 
 def turn_events(ex: Exchange | None, command: Mapping[str, Any], max_orbits: int) -> list[Any]:
@@ -246,7 +246,7 @@ def turn_events(ex: Exchange | None, command: Mapping[str, Any], max_orbits: int
         action.update(give=normalise_card(command.get("give")), take=normalise_card(command.get("take")))
     moves = legal(ex, seat, max_orbits)
     if action not in moves:
-        raise IllegalAction(why_not(ex, seat, action, max_orbits), legal=moves)
+        raise IllegalAction(why_not(ex, seat, action, max_orbits, command), legal=moves)
     hand = ex.hands[seat]
     events: list[Any]
     if kind == "pass":
