@@ -277,6 +277,15 @@ def category(value: int) -> str:
     return CATEGORIES[value >> CATEGORY_SHIFT]
 
 
+def make_value(category_name: str, ranks: Sequence[int | str] = ()) -> int:
+    """The value of a category with its compared ranks, the lowest such hand when ranks are left out.
+
+    For thresholds: jacks or better is ``high_value(hand, wild) >= make_value("pair", ["J"])``.
+    """
+    numbers = [RANK_VALUE[rank.upper()] if isinstance(rank, str) else int(rank) for rank in ranks]
+    return _encode(CATEGORIES.index(category_name), numbers)
+
+
 def ranks_of(value: int) -> tuple[int, ...]:
     """The ranks a value compares, in order (2..14; empty places left out)."""
     digits = [(value >> (16 - 4 * position)) & 15 for position in range(5)]
