@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from games.engine import cards
+from games.engine import seats as table_seats
 from games.engine.decider import IllegalAction, secret_field
 
 HAND_SIZE = 5
@@ -132,25 +133,17 @@ def turn_order(dealer: int, seats: int, out: Sequence[bool], step: int) -> tuple
     """The seats of a hand in turn order: starting next to the dealer in direction ``step`` (+1
     clockwise for Whiskey Poker, -1 counterclockwise for La Viuda, CM-4), skipping seats that are
     out, with the dealer last."""
-    order = []
-    seat = dealer
-    for _ in range(seats):
-        seat = (seat + step) % seats
-        if not out[seat]:
-            order.append(seat)
-    if order and order[-1] != dealer:
+    playing = {seat for seat in range(seats) if not out[seat]}
+    if dealer not in playing:
         raise ValueError(f"dealer {dealer} is out of the game")
-    return tuple(order)
+    first = table_seats.next_seat(dealer, seats, playing, clockwise=step > 0)
+    return table_seats.turn_order(first, seats, playing, clockwise=step > 0)
 
 
 def next_dealer(dealer: int, seats: int, out: Sequence[bool], step: int) -> int:
     """The next seat from ``dealer`` in direction ``step`` that is still in the game (WP-2, LV-3)."""
-    seat = dealer
-    for _ in range(seats):
-        seat = (seat + step) % seats
-        if not out[seat]:
-            return seat
-    raise ValueError("nobody is left in the game")
+    playing = {seat for seat in range(seats) if not out[seat]}
+    return table_seats.next_seat(dealer, seats, playing, clockwise=step > 0)
 
 
 def deal(
@@ -213,12 +206,7 @@ def normalise_card(code: Any) -> str:
         return ""
 
 
-def refuse(message: str, ex: Exchange | None, seat: int, max_orbits: int) -> IllegalAction:
-    """An ``IllegalAction`` carrying the legal moves of ``seat``."""
-    return IllegalAction(message, legal=legal(ex, seat, max_orbits))
-
-
-def check_turn(ex: Exchange | None, seat: Any, max_orbits: int) -> int:
+def check_turn(ex: Exchange | None, seat: Any) -> int:
     """The acting seat if it is its turn, else ``IllegalAction`` saying whose turn it is."""
     if ex is None or ex.turn == OVER:
         raise IllegalAction("No hand is being played now.")
@@ -227,44 +215,49 @@ def check_turn(ex: Exchange | None, seat: Any, max_orbits: int) -> int:
     return seat
 
 
+def why_not(ex: Exchange, seat: int, action: Mapping[str, Any], max_orbits: int, command: Mapping[str, Any]) -> str:
+    """The sentence a player reads when ``action`` (``command`` as sent) is not among their legal moves."""
+    kind = action["type"]
+    if kind not in ("pass", "knock", "exchange_all", "exchange_one"):
+        return f"Unknown action {kind!r}."
+    if must_knock(ex, max_orbits):
+        return f"{max_orbits} orbits have passed with the widow face up and nobody knocking: you must knock."
+    if kind == "pass":
+        return "There is no pass once the widow is face up: exchange or knock."
+    if not ex.face_up:
+        return "The widow is face down: you may only take it whole (exchange_all)."
+    if action.get("give") not in ex.hands[seat]:
+        return f"You do not hold {command.get('give')!r}."
+    return f"The widow does not hold {command.get('take')!r}."
+
+
 def turn_events(ex: Exchange | None, command: Mapping[str, Any], max_orbits: int) -> list[Any]:
     """The events of one exchange move (WX-2..WX-7), including the widow turning face up after
-    the dealer's phase-1 turn. A ``timeout`` command plays pass in phase 1 and knock in phase 2."""
-    kind = command.get("type")
-    seat = check_turn(ex, command.get("seat"), max_orbits)
+    the dealer's phase-1 turn. A ``timeout`` command plays pass in phase 1 and knock in phase 2.
+    A move is allowed exactly when ``legal`` lists it."""
+    seat = check_turn(ex, command.get("seat"))
     assert ex is not None
+    kind = command.get("type")
     timed_out = kind == "timeout"
     if timed_out:
         kind = "knock" if ex.face_up else "pass"
-    forced = must_knock(ex, max_orbits)
-    if forced and kind != "knock":
-        raise refuse(
-            f"{max_orbits} orbits have passed with the widow face up and nobody knocking: you must knock.",
-            ex,
-            seat,
-            max_orbits,
-        )
+    action: dict[str, Any] = {"type": kind}
+    if kind == "exchange_one":
+        action.update(give=normalise_card(command.get("give")), take=normalise_card(command.get("take")))
+    moves = legal(ex, seat, max_orbits)
+    if action not in moves:
+        raise IllegalAction(why_not(ex, seat, action, max_orbits, command), legal=moves)
     hand = ex.hands[seat]
     events: list[Any]
     if kind == "pass":
-        if ex.face_up:
-            raise refuse("There is no pass once the widow is face up: exchange or knock.", ex, seat, max_orbits)
         events = [Passed(seat, timed_out=timed_out)]
     elif kind == "knock":
+        forced = must_knock(ex, max_orbits)
         events = [Knocked(seat, first=ex.first_knocker == OVER, phase=ex.phase, forced=forced, timed_out=timed_out)]
     elif kind == "exchange_all":
         events = [HandExchanged(seat, hand, ex.widow) if ex.face_up else WidowTaken(seat, hand, ex.widow)]
-    elif kind == "exchange_one":
-        if not ex.face_up:
-            raise refuse("The widow is face down: you may only take it whole (exchange_all).", ex, seat, max_orbits)
-        give, take = normalise_card(command.get("give")), normalise_card(command.get("take"))
-        if not give or give not in hand:
-            raise refuse(f"You do not hold {command.get('give')!r}.", ex, seat, max_orbits)
-        if not take or take not in ex.widow:
-            raise refuse(f"The widow does not hold {command.get('take')!r}.", ex, seat, max_orbits)
-        events = [CardExchanged(seat, give, take)]
     else:
-        raise refuse(f"Unknown action {kind!r}.", ex, seat, max_orbits)
+        events = [CardExchanged(seat, action["give"], action["take"])]
     if not ex.face_up and seat == ex.dealer and kind in ("pass", "knock"):
         events.append(WidowTurnedUp(ex.widow))
     return events

@@ -20,10 +20,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from games.bots import la_viuda as bot
+from games.bots import whiskey_poker as wp_bot
 from games.bots.widow import random_legal
 from games.engine.playout_viuda import play
 from games.rules.la_viuda import DECIDER as LV
 from games.rules.la_viuda import WorstHandPaid
+from games.rules.whiskey_poker import DECIDER as WP
+from games.rules.whiskey_poker import GameEnded as WPEnded
 from games.rules.widow_games import HandStarted
 
 SEATS = 5
@@ -77,6 +80,32 @@ def replay_speed(streams: list[list]) -> tuple[int, float]:
     return total, total / best
 
 
+def whiskey_poker(games: int, seats: int = 4) -> dict[str, list[int]]:
+    """Whiskey Poker, pot scoring, 3 chips each: two bots against two random legal players.
+    Per kind of player: chips held at the end (cashed out), chips bought, matches won."""
+    config = WP.configure(seats, {"chips_per_player": 3})
+    tally = {"bot": [0, 0, 0], "random": [0, 0, 0]}
+    for number in range(games):
+        bots = {number % seats, (number + 1) % seats}
+        rng = random.Random(number)
+
+        def choose(state, seat, bots=bots, rng=rng):
+            legal = WP.legal_actions(state, seat)
+            if seat not in bots:
+                return random_legal(legal, rng)
+            return wp_bot.choose(WP.view(state, seat), legal, rng)
+
+        _, events = play(WP, config, choose, f"00000000-0000-4000-9000-{number:012d}")
+        ended = events[-1]
+        assert type(ended) is WPEnded
+        for seat in range(seats):
+            kind = "bot" if seat in bots else "random"
+            tally[kind][0] += ended.cash_out[seat]
+            tally[kind][1] += 3
+            tally[kind][2] += seat in ended.winners
+    return tally
+
+
 def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
     started = time.perf_counter()
@@ -95,6 +124,11 @@ def main() -> None:
     print(f"  bot decisions: {len(times)}, p50 {p50:.2f} ms, p95 {p95:.2f} ms (target p95 < 50 ms)")
     total, speed = replay_speed(streams)
     print(f"  replay: {total} events in {len(streams)} streams, {speed:,.0f} events/s (target >= 100,000)")
+    matches = max(1, games // 10)
+    wp = whiskey_poker(matches)
+    print(f"Whiskey Poker (pot scoring, 3 chips each), {matches} matches at 4 seats, 2 bots and 2 random players")
+    for kind, (cashed, bought, won) in wp.items():
+        print(f"  {kind:>6}: cashed out {cashed} of {bought} chips bought ({cashed / bought:.2f} per chip); won {won}")
     bot_rate = tally["bot"][0] / tally["bot"][1]
     random_rate = tally["random"][0] / tally["random"][1]
     print(
