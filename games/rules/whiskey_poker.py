@@ -369,6 +369,8 @@ class WhiskeyPoker(WidowGame):
             help="Flushes compare by suit first: spades, hearts, diamonds, clubs (LV-12).",
         ),
     )
+    # Sent by the table's owner, seated or not, rather than by a seat (WP-6).
+    owner_commands: ClassVar[frozenset[str]] = frozenset({"end_match"})
     refused_combinations: ClassVar[tuple[str, ...]] = (
         "reduced_pack with more than 7 seats (WP-8)",
         "reduced_pack with scoring other than points (WP-8: it implies points)",

@@ -178,6 +178,13 @@ def name_of(event: Any) -> str:
 class WidowGame:
     """What both widow games' Deciders do the same way. A subclass sets ``evolvers``."""
 
+    def chip_counts(self, state: Any) -> dict[tuple[Any, ...], int]:
+        """The chips each seat and the pot hold in ``state``: what the table's chip accounts in
+        the ledger must hold too (``manage.py reconcile`` compares them)."""
+        counts: dict[tuple[Any, ...], int] = {("seat", seat): chips for seat, chips in enumerate(state.chips)}
+        counts[("pot",)] = state.pot
+        return counts
+
     evolvers: ClassVar[dict[type, Callable[[Any, Any], Any]]] = {}
 
     def evolve(self, state: Any, event: Any) -> Any:
