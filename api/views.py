@@ -166,7 +166,7 @@ class ClientSeedView(APIView):
         return Response({"client_seed": seat.client_seed})
 
 
-def action_response(outcome, seat: int) -> dict:
+def action_response(outcome, seat: int | None) -> dict:
     """What an action returns: the new version, the caller's view of the events it appended, and
     the table as the caller now sees it."""
     events = (

@@ -51,6 +51,15 @@ class Table(models.Model):
     def __str__(self) -> str:
         return f"{self.game} {self.id}"
 
+    def save(self, *args, **kwargs):
+        # The version belongs to the event store, which moves it with a compare-and-set
+        # (games.store.append); saving a stale instance must not move it back.
+        if not self._state.adding and not args and kwargs.get("update_fields") is None:
+            kwargs["update_fields"] = [
+                field.name for field in self._meta.concrete_fields if not field.primary_key and field.name != "version"
+            ]
+        super().save(*args, **kwargs)
+
 
 class Seat(models.Model):
     """A place at a table, held by a person or a bot (``bot`` names the policy)."""
@@ -101,7 +110,9 @@ class HandSeed(models.Model):
 class Event(models.Model):
     """One immutable event. ``hash`` chains it to the table's previous event."""
 
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="events")
+    # No index of its own: the unique (table, seq) index serves every lookup by table, and one
+    # index fewer to maintain makes appending cheaper.
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="events", db_index=False)
     seq = models.PositiveIntegerField()
     type = models.CharField(max_length=60)
     data = models.JSONField(default=dict)

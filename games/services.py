@@ -71,8 +71,13 @@ def create_table(
             f"{decider.name} takes {decider.min_players} to {decider.max_players} players, not {seats}.", field="seats"
         )
     money = settlement.parse_stake(stake, decider)
+    options = dict(options or {})
+    reserved = sorted(set(options) & settlement.MONEY_KEYS)
+    if reserved:
+        raise InvalidRequest(f"Money goes in 'stake', not in options: {', '.join(reserved)}.", field="options")
     try:
-        config = decider.configure(seats, options)
+        # A chip game checks its money terms with its other options (money only with pot scoring).
+        config = decider.configure(seats, {**options, **money.as_options()} if money.chip_value else options)
     except InvalidOptions as exc:
         raise InvalidRequest(str(exc), field="options") from None
     config = {**config, **money.as_config()}
@@ -240,19 +245,26 @@ def act(
                         "This Idempotency-Key was already used with a different request; use a new key for a new action."
                     )
                 return previous.status_code, previous.response
-        seat = Seat.objects.filter(table=table, user=user).first()
-        if seat is None:
-            raise Forbidden("You have no seat at this table.")
         if table.status != Table.Status.RUNNING:
             raise Conflict(
                 f"The table is {table.status}, not running.", code="table_not_running", current_version=table.version
             )
-        if "seat" in action and action["seat"] != seat.number:
-            raise Forbidden("You can act only for your own seat.")
-        _check_action_fields(table, action)
-        command = {**action, "seat": seat.number}
+        seat = Seat.objects.filter(table=table, user=user).first()
+        if action.get("type") in getattr(registry.get(table.game), "owner_commands", ()):
+            # Commands of the table's owner rather than of a seat (ending a Whiskey Poker match).
+            if table.owner_id != user.pk:
+                raise Forbidden(f"Only the table's owner can send '{action['type']}'.")
+            command = {"type": action["type"]}
+        else:
+            if seat is None:
+                raise Forbidden("You have no seat at this table.")
+            if "seat" in action and action["seat"] != seat.number:
+                raise Forbidden("You can act only for your own seat.")
+            _check_action_fields(table, action)
+            command = {**action, "seat": seat.number}
         outcome = _execute(table, command, expected_version=expected_version, actor=f"user:{user.pk}")
-        response = respond(outcome, seat.number) if respond else {"version": outcome.table.version}
+        number = seat.number if seat else None
+        response = respond(outcome, number) if respond else {"version": outcome.table.version}
         if idempotency_key:
             CommandRecord.objects.create(
                 key=idempotency_key,
@@ -422,6 +434,7 @@ def _execute(table: Table, command: dict[str, Any], *, expected_version: int, ac
         raise Conflict(
             "Another action reached the table first; reload and try again.", current_version=table.version
         ) from None
+    store.remember(table, decider, table.version, state)
     settlement.post_movements(table, rows, movements)
     _record_hands(table, rows)
     _after(table, decider, state)

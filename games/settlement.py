@@ -15,6 +15,7 @@ from ledger import keys, selectors, units
 from ledger import services as ledger
 
 CHIP = "CHIP"
+MONEY_KEYS = frozenset({"chip_value", "currency", "stake", "amount"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +26,10 @@ class Stake:
 
     def as_config(self) -> dict[str, Any]:
         return {"currency": self.currency or None, "chip_value": self.chip_value, "stake": self.stake}
+
+    def as_options(self) -> dict[str, Any]:
+        """The terms of a chip game as its ``configure`` takes them."""
+        return {"chip_value": self.chip_value, "currency": self.currency}
 
 
 def parse_stake(body: Mapping[str, Any] | None, decider) -> Stake:

@@ -5,8 +5,9 @@ and a hash chain: each event's ``hash`` is ``sha256(prev_hash + canonical JSON o
 starting from ``GENESIS``, so anyone holding the events can prove none was changed, removed or
 reordered (``verify_chain``). ``Table.version`` is the ``seq`` of the table's last event.
 
-Writers serialise on the table row: ``append`` locks it, checks the version the caller decided
-against, inserts the events and moves the version with a compare-and-set. The unique
+Writers serialise on the table row: ``append`` moves the version with a compare-and-set that
+locks the row until commit (so a second writer waits, then sees the version moved and gets a
+``Conflict``), and inserts the events. The unique
 ``(table, seq)`` constraint is the backstop if anything ever bypasses the lock.
 
 Loading starts from the latest snapshot (or an in-process cache of the latest state) and replays
@@ -16,6 +17,7 @@ only the events after it, so loading does not grow with the table's history.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import threading
@@ -26,7 +28,8 @@ from uuid import UUID
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models import QuerySet
+from django.utils import timezone
 
 from games.engine.decider import Decider, decode_event, decode_state, encode_event, encode_state, event_types_by_name
 from games.errors import Conflict
@@ -57,7 +60,13 @@ def event_hash(
     ``table`` is the table's UUID in its usual dashed form. The secret part is hashed too, so
     revealing it later proves it was fixed when the event was recorded.
     """
-    body = canonical_json(
+    return _sha256(prev_hash, _event_body(table_id, seq, type, hand_no, actor, data, secret))
+
+
+def _event_body(
+    table_id: Any, seq: int, type: str, hand_no: int, actor: str, data: Mapping[str, Any], secret: Mapping[str, Any]
+) -> str:
+    return canonical_json(
         {
             "table": str(table_id),
             "seq": seq,
@@ -68,6 +77,9 @@ def event_hash(
             "secret": secret,
         }
     )
+
+
+def _sha256(prev_hash: str, body: str) -> str:
     return hashlib.sha256((prev_hash + body).encode()).hexdigest()
 
 
@@ -113,54 +125,21 @@ def append(*, table: Table, expected_version: int, records: Sequence[NewEvent]) 
     Must run inside the caller's ``transaction.atomic()`` (the ledger postings of the same command
     share it), so that events, postings and the version move together or not at all. On success
     ``table.version`` is updated in place and the new rows are returned in order.
+
+    The version moves with a compare-and-set that also locks the table row until commit (writers
+    of one table queue there, as with ``select_for_update``; the second finds the version moved).
+    Append is the hot path, so on PostgreSQL the compare-and-set, the read of the chain head, the
+    hashes and the inserts are one statement (one round trip); elsewhere two.
     """
     if not connection.in_atomic_block:
         raise RuntimeError("append() must run inside transaction.atomic(), with the command's other writes.")
-    table_id = table.pk
-    head = Event.objects.filter(table_id=OuterRef("pk"), seq=OuterRef("version")).values("hash")[:1]
-    # One round trip: lock the table row (writers of this table queue here) and read the chain head.
-    row = (
-        Table.objects.select_for_update()
-        .filter(pk=table_id)
-        .annotate(head=Subquery(head))
-        .values_list("version", "head")
-        .first()
-    )
-    if row is None:
-        raise Table.DoesNotExist(f"No table {table_id}.")
-    current, prev_hash = row
-    if current != expected_version:
-        raise Conflict(
-            f"The table has moved on to version {current}; you acted on version {expected_version}. "
-            "Reload the table and try again.",
-            current_version=current,
-        )
-    if not records:
-        return []
-    prev_hash = prev_hash or GENESIS
-    rows = []
-    seq = expected_version
-    for record in records:
-        seq += 1
-        digest = event_hash(
-            prev_hash, table_id, seq, record.type, record.hand_no, record.actor, record.data, record.secret
-        )
-        rows.append(
-            Event(
-                table_id=table_id,
-                seq=seq,
-                type=record.type,
-                data=record.data,
-                secret=record.secret,
-                actor=record.actor,
-                hand_no=record.hand_no,
-                prev_hash=prev_hash,
-                hash=digest,
-            )
-        )
-        prev_hash = digest
+    bodies = [
+        _event_body(table.pk, seq, r.type, r.hand_no, r.actor, r.data, r.secret)
+        for seq, r in enumerate(records, start=expected_version + 1)
+    ]
+    write = _append_postgres if connection.vendor == "postgresql" and records else _append_portable
     try:
-        created = Event.objects.bulk_create(rows)
+        events = write(table.pk, expected_version, records, bodies)
     except IntegrityError as error:
         # Someone wrote this table without its lock; the unique (table, seq) stopped them. The
         # transaction is unusable now (PostgreSQL aborted it), so tell Django it must roll back;
@@ -170,11 +149,113 @@ def append(*, table: Table, expected_version: int, records: Sequence[NewEvent]) 
             "Another writer recorded events on this table first. Reload the table and try again.",
             current_version=None,
         ) from error
-    if Table.objects.filter(pk=table_id, version=expected_version).update(version=seq) != 1:
-        transaction.set_rollback(True)
-        raise Conflict("The table's version changed while recording; reload and try again.", current_version=None)
-    table.version = seq
-    return created
+    if events is None:
+        current = Table.objects.filter(pk=table.pk).values_list("version", flat=True).first()
+        if current is None:
+            raise Table.DoesNotExist(f"No table {table.pk}.")
+        raise Conflict(
+            f"The table has moved on to version {current}; you acted on version {expected_version}. "
+            "Reload the table and try again.",
+            current_version=current,
+        )
+    table.version = expected_version + len(records)
+    return events
+
+
+def _append_postgres(table_id: Any, version: int, records: Sequence[NewEvent], bodies: list[str]) -> list[Event] | None:
+    now = timezone.now()
+    params: list[Any] = [version + len(records), table_id, version, table_id, version, GENESIS, *bodies]
+    for seq, record in enumerate(records, start=version + 1):
+        data, secret = json.dumps(record.data), json.dumps(record.secret)
+        params += [table_id, seq, record.type, data, secret, record.actor, record.hand_no, now]
+    with connection.cursor() as cursor:
+        cursor.execute(_postgres_append_sql(len(records)), params)
+        rows = sorted(cursor.fetchall(), key=lambda row: row[1])
+    if not rows:
+        return None
+    events = []
+    prev_hash = rows[0][2]
+    for (pk, seq, stored_prev, stored_hash), record, body in zip(rows, records, bodies, strict=True):
+        # The database hashed what Python would: check it, so the two definitions never drift.
+        if stored_prev != prev_hash or stored_hash != _sha256(prev_hash, body):
+            transaction.set_rollback(True)
+            raise RuntimeError(f"The database computed a different hash for event {seq}; nothing was recorded.")
+        events.append(_recorded(pk, table_id, seq, record, now, prev_hash, stored_hash))
+        prev_hash = stored_hash
+    return events
+
+
+def _append_portable(table_id: Any, version: int, records: Sequence[NewEvent], bodies: list[str]) -> list[Event] | None:
+    now = timezone.now()
+    db_table_id = Table._meta.pk.get_db_prep_value(table_id, connection)
+    table, event = Table._meta.db_table, Event._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET version = %s WHERE id = %s AND version = %s "
+            f"RETURNING (SELECT hash FROM {event} WHERE table_id = %s AND seq = %s)",
+            [version + len(records), db_table_id, version, db_table_id, version],
+        )
+        head = cursor.fetchone()
+        if head is None:
+            return None
+        if not records:
+            return []
+        prev_hash = head[0] or GENESIS
+        events, params = [], []
+        for seq, record, body in zip(range(version + 1, version + len(records) + 1), records, bodies, strict=True):
+            digest = _sha256(prev_hash, body)
+            events.append(_recorded(None, table_id, seq, record, now, prev_hash, digest))
+            params += [db_table_id, seq, record.type, json.dumps(record.data), json.dumps(record.secret)]
+            params += [record.actor, record.hand_no, connection.ops.adapt_datetimefield_value(now), prev_hash, digest]
+            prev_hash = digest
+        values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"] * len(records))
+        cursor.execute(f"INSERT INTO {event} ({_EVENT_COLUMNS}) VALUES {values} RETURNING id", params)
+        for recorded, (pk,) in zip(events, cursor.fetchall(), strict=True):
+            recorded.pk = pk
+    return events
+
+
+_EVENT_COLUMNS = "table_id, seq, type, data, secret, actor, hand_no, created_at, prev_hash, hash"
+
+
+@functools.cache
+def _postgres_append_sql(n: int) -> str:
+    """One statement appending ``n`` events: h0 moves the version (compare-and-set, row lock) and
+    yields the chain head; h1..hn hash each event's canonical body onto the one before it."""
+    table, event = Table._meta.db_table, Event._meta.db_table
+    hashes = [
+        f"h0 AS (UPDATE {table} SET version = %s WHERE id = %s AND version = %s "
+        f"RETURNING coalesce((SELECT hash FROM {event} WHERE table_id = %s AND seq = %s), %s::text) AS h)"
+    ]
+    hashes += [
+        f"h{i} AS (SELECT encode(sha256(convert_to(h{i - 1}.h || %s::text, 'UTF8')), 'hex') AS h FROM h{i - 1})"
+        for i in range(1, n + 1)
+    ]
+    row = "%s::uuid, %s::integer, %s, %s::jsonb, %s::jsonb, %s, %s::integer, %s::timestamptz"
+    selects = [f"SELECT {row}, h{i - 1}.h, h{i}.h FROM h{i - 1}, h{i}" for i in range(1, n + 1)]
+    return (
+        f"WITH {', '.join(hashes)} INSERT INTO {event} ({_EVENT_COLUMNS}) "
+        f"{' UNION ALL '.join(selects)} RETURNING id, seq, prev_hash, hash"
+    )
+
+
+def _recorded(pk: Any, table_id: Any, seq: int, record: NewEvent, now: Any, prev_hash: str, digest: str) -> Event:
+    event = Event(
+        id=pk,
+        table_id=table_id,
+        seq=seq,
+        type=record.type,
+        data=record.data,
+        secret=record.secret,
+        actor=record.actor,
+        hand_no=record.hand_no,
+        created_at=now,
+        prev_hash=prev_hash,
+        hash=digest,
+    )
+    event._state.adding = False
+    event._state.db = connection.alias
+    return event
 
 
 # --- reading ------------------------------------------------------------------------------

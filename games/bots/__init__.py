@@ -37,7 +37,12 @@ def policy_for(slug: str) -> Policy:
 
 def install() -> None:
     """Register the bot of every game that has one of its own."""
-    from games.bots import guerra
+    from games.bots import euchre, guerra, la_viuda, whiskey_poker
 
-    for slug, module in (("guerra", guerra),):
+    for slug, module in (
+        ("euchre", euchre),
+        ("guerra", guerra),
+        ("la-viuda", la_viuda),
+        ("whiskey-poker", whiskey_poker),
+    ):
         register_policy(slug, module.choose)

@@ -153,11 +153,13 @@ def parse_card(token: str, *, spanish: bool = False) -> str:
 
 def _english_complaint(text: str) -> str:
     """Why ``text`` is not an English card, in words."""
-    rank, suit = (text[:-1], text[-1]) if len(text) >= 2 else (text, "")
+    if len(text) < 2:
+        return "a card is a rank then a suit, like 'As' or '10h'"
+    rank, suit = text[:-1], text[-1]
     if rank.upper() not in RANK_VALUE and rank != "10":
         return f"'{rank}' is not a rank (use 2-9, T or 10, J, Q, K, A, then a suit c, d, h or s)"
     if suit.lower() not in SUITS:
-        return f"'{suit or text}' is not a suit (use c, d, h or s after the rank)"
+        return f"'{suit}' is not a suit (use c, d, h or s after the rank)"
     return "write a rank then a suit, like 'As' or '10h'"
 
 

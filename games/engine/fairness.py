@@ -1,4 +1,4 @@
-"""Provably fair randomness (CM-5..CM-10, CM-18).
+"""Provably fair randomness (CM-5..CM-10, CM-18, CM-19).
 
 The server commits to ``sha256(server_seed)`` before a hand; every random choice of the hand is
 then drawn from an HMAC-SHA256 stream keyed by that seed, so anyone given the revealed seed can

@@ -51,7 +51,8 @@ _W_UNIT = 5**13  # one wild in a key; natural rank keys sum to less than this
 _LOW_UNIT = 5**6  # a key's base-5 digits of twos..sevens sit below this, eights..aces and wilds above
 _HIGH_LIMIT = 6 * 5**7  # every key // _LOW_UNIT is below this (up to 5 wilds)
 _HIGH_SHIFT = 14  # bulk keys hold the low digits in 14 bits and the high ones above
-_BAD_CARD = 1 << 40  # a bulk key this large came from a card that cannot be valued (a joker not wild)
+_SUIT_SHIFT = 33  # bulk keys hold a 3-bit count per suit above the rank digits
+_BAD_CARD = 1 << 50  # a bulk key this large came from a card that cannot be valued (a joker not wild)
 _NO_WILD: frozenset[str] = frozenset()
 _LOW_BASE = 1 << 28  # above every high value, so low values stay positive
 
@@ -89,6 +90,9 @@ def _window(top: int) -> frozenset[int]:
     return frozenset(ACE if rank == 1 else rank for rank in range(top - 4, top + 1))
 
 
+_WINDOWS = {top: _window(top) for top in range(5, 15)}
+
+
 def _best_value(naturals: tuple[int, ...], wilds: int, suited: bool, tops: frozenset[int]) -> int:
     """The best value of natural ranks (highest first) plus ``wilds`` wild cards (CM-11..CM-14).
 
@@ -104,7 +108,7 @@ def _best_value(naturals: tuple[int, ...], wilds: int, suited: bool, tops: froze
     straight_top = 0
     if distinct:
         ranks = frozenset(naturals)
-        straight_top = max((top for top in tops if ranks <= _window(top)), default=0)
+        straight_top = max((top for top in tops if ranks <= _WINDOWS[top]), default=0)
     if suited and straight_top:
         return _encode(ROYAL_FLUSH, [ACE]) if straight_top == ACE else _encode(STRAIGHT_FLUSH, [straight_top])
     quads = [rank for rank in counts if counts[rank] + wilds >= 4]
@@ -148,8 +152,8 @@ class _Tables:
         for size in range(6):
             wilds = 5 - size
             for combo in itertools.combinations_with_replacement(rank_values, size):
-                if size and max(Counter(combo).values()) > 4:
-                    continue
+                if size == 5 and combo[0] == combo[4]:
+                    continue  # five natural cards of one rank do not exist
                 naturals = tuple(sorted(combo, reverse=True))
                 key = sum(5 ** (rank - 2) for rank in naturals) + wilds * _W_UNIT
                 if size >= 2:
@@ -271,6 +275,15 @@ def _hand_error(cards: Any, wild: Collection[str]) -> ValueError:
 def category(value: int) -> str:
     """The category name of a value: ``"five_of_a_kind"``, ``"royal_flush"``, ... ``"high_card"`` (CM-11)."""
     return CATEGORIES[value >> CATEGORY_SHIFT]
+
+
+def make_value(category_name: str, ranks: Sequence[int | str] = ()) -> int:
+    """The value of a category with its compared ranks, the lowest such hand when ranks are left out.
+
+    For thresholds: jacks or better is ``high_value(hand, wild) >= make_value("pair", ["J"])``.
+    """
+    numbers = [RANK_VALUE[rank.upper()] if isinstance(rank, str) else int(rank) for rank in ranks]
+    return _encode(CATEGORIES.index(category_name), numbers)
 
 
 def ranks_of(value: int) -> tuple[int, ...]:
@@ -406,25 +419,27 @@ def high_values(
     index = np.asarray(hands)
     if index.ndim != 2 or index.shape[1] != 5:
         raise ValueError(f"hands must be an (n, 5) array of card indexes, not shape {index.shape}")
+    if index.size and (int(index.min()) < 0 or int(index.max()) >= len(INDEX)):
+        raise ValueError(f"card indexes run from 0 to {len(INDEX) - 1}; got {int(index.min())}..{int(index.max())}")
     wild_set = frozenset(wild)
-    key_of, suit_of = _bulk_maps(wild_set)
+    key_of, flush_suit = _bulk_maps(wild_set)
     low_ids, high_ids, table = _tables(straight_tops(lowest_rank)).arrays()
     columns = index.T
     keys = key_of[columns[0]] + key_of[columns[1]] + key_of[columns[2]] + key_of[columns[3]] + key_of[columns[4]]
-    suit_bits = suit_of[columns[0]] & suit_of[columns[1]] & suit_of[columns[2]] & suit_of[columns[3]]
-    suit_bits &= suit_of[columns[4]]
     if len(keys) and int(keys.max()) >= _BAD_CARD:
         raise _bad_row(index, keys >= _BAD_CARD, wild_set)
+    suit = flush_suit[keys >> _SUIT_SHIFT]  # 1..4 when all five can be one suit, else 0
     low = low_ids[keys & ((1 << _HIGH_SHIFT) - 1)]
-    high = high_ids[keys >> _HIGH_SHIFT]
-    values = table[(suit_bits != 0).view(np.uint8), low, high]
+    high = high_ids[(keys >> _HIGH_SHIFT) & ((1 << (_SUIT_SHIFT - _HIGH_SHIFT)) - 1)]
+    lows, highs = table.shape[1], table.shape[2]
+    flat = ((suit != 0) * lows + low) * highs + high
+    values = table.reshape(-1)[flat]
     invalid = (values == 0) | (low < 0) | (high < 0)
     if invalid.any():
         raise _bad_row(index, invalid, wild_set)
     if flush_by_suit:
         is_flush = (values >> CATEGORY_SHIFT) == FLUSH
-        suit_rank = np.array([0, 1, 2, 0, 3, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0], dtype=np.int64)
-        values = values | np.where(is_flush, suit_rank[suit_bits] << EXTRA_SHIFT, 0)
+        values = values | np.where(is_flush, suit.astype(np.int64) << EXTRA_SHIFT, 0)
     return values
 
 
@@ -441,17 +456,30 @@ LA_VIUDA_CODES = tuple(INDEX)
 
 @functools.lru_cache(maxsize=64)
 def _bulk_maps(wild: frozenset[str]) -> tuple[Any, Any]:
-    """Per card index: key (wild: one wild unit; joker not wild: impossible) and suit bits (wild: all)."""
+    """Per card index, its bulk key; and per suit field, the suit (1..4) all five cards can share, or 0.
+
+    A bulk key packs the table key's low digits, its high digits (with the wilds), and a count per
+    suit in 3 bits each; a wild counts once in every suit, so the five cards can be one suit
+    exactly when some suit counts 5. A joker that is not wild gets a key no hand can reach.
+    """
     import numpy as np
 
     keys = np.full(54, _BAD_CARD, dtype=np.int64)
-    suits = np.zeros(54, dtype=np.uint8)
     for card, index in INDEX.items():
-        key = _W_UNIT if card in wild else _FAST_KEY.get(card)
-        if key is not None:
-            keys[index] = (key % _LOW_UNIT) | (key // _LOW_UNIT) << _HIGH_SHIFT
-            suits[index] = 15 if card in wild else _FAST_SUIT[card]
-    return keys, suits
+        if card in wild:
+            key, suits = _W_UNIT, [0, 1, 2, 3]
+        elif card in _FAST_KEY:
+            key, suits = _FAST_KEY[card], [SUITS.index(card[1])]
+        else:
+            continue
+        keys[index] = key % _LOW_UNIT | (key // _LOW_UNIT) << _HIGH_SHIFT
+        keys[index] |= sum(1 << (3 * suit) for suit in suits) << _SUIT_SHIFT
+    flush_suit = np.zeros(1 << 12, dtype=np.uint8)
+    for suit in range(4):
+        for field in range(1 << 12):
+            if (field >> (3 * suit)) & 7 == 5:
+                flush_suit[field] = suit + 1
+    return keys, flush_suit
 
 
 def wild_set(rank: str | None = None, *, jokers: bool = True) -> frozenset[str]:

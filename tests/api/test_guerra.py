@@ -8,7 +8,7 @@ import random
 import pytest
 
 from games import services
-from games.models import Seat, Table
+from games.models import Event, Seat, Table
 from tests.api.play import Game, check_finished_table, person, play_to_the_end, set_up
 from tests.fixtures_tasks import wait_until
 
@@ -61,3 +61,26 @@ def test_gc_12_four_bots_with_money_and_auto_play_finish_on_a_real_worker(celery
     )
     payouts = check_finished_table(str(table.pk))
     assert sum(payouts.values()) == 4 * 2500
+
+
+def test_gc_10_a_player_who_leaves_mid_match_is_out_and_their_pile_goes_on(task_queue):
+    owner, bob = person("alice"), person("bob")
+    table = services.create_table(user=owner.user, game="guerra", seats=3, options={"max_rounds": 50})
+    services.join_table(table_id=table.pk, user=owner.user)
+    services.join_table(table_id=table.pk, user=bob.user)
+    services.add_bot(table_id=table.pk, user=owner.user)
+    services.start_table(table_id=table.pk, user=owner.user)
+    left = bob.post(f"/api/v1/tables/{table.pk}/leave/")
+    assert left.status_code == 200, left.json()
+    assert 1 not in left.json()["to_act"]
+    out = [e for e in Event.objects.filter(table=table, type="PlayerOut") if e.data["seat"] == 1]
+    assert [e.data["reason"] for e in out] == ["left"]
+    again = bob.post(
+        f"/api/v1/tables/{table.pk}/actions/",
+        {"action": {"type": "throw"}, "expected_version": left.json()["version"]},
+        format="json",
+    )
+    assert again.status_code == 422
+    final = play_to_the_end(str(table.pk), {0: owner, 1: None, 2: None}, task_queue, random.Random(1))
+    assert final["status"] == "finished"
+    check_finished_table(str(table.pk))

@@ -186,9 +186,20 @@ def test_views_hide_other_seats_cards(alice, bob):
     assert dealt["data"]["your_card"] == alice_card
     assert next(e for e in events_bob if e["type"] == "HandStarted")["data"]["your_card"] == bob_card
     assert "your_card" not in next(e for e in events_carol if e["type"] == "HandStarted")["data"]
-    for text, hidden in ((str(events_alice), bob_card), (str(events_bob), alice_card), (str(events_carol), alice_card)):
-        assert hidden not in text
-    assert secret["server_seed"] not in str(events_alice) + str(table(alice, table_id))
+    for served, hidden in ((events_alice, bob_card), (events_bob, alice_card), (events_carol, alice_card)):
+        assert hidden not in strings_in(served)
+    assert secret["server_seed"] not in strings_in([events_alice, table(alice, table_id)])
+
+
+def strings_in(value) -> set[str]:
+    """Every string anywhere in a JSON value, so a card code is looked for as a whole value."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(*(strings_in(v) for v in value.values())) if value else set()
+    if isinstance(value, (list, tuple)):
+        return set().union(*(strings_in(v) for v in value)) if value else set()
+    return set()
 
 
 def test_long_poll_returns_at_once_when_behind_and_waits_otherwise(alice, bob):

@@ -36,10 +36,16 @@ def combinations(n: int, k: int) -> np.ndarray:
     return rows
 
 
+ALL_STRAIGHTS = frozenset(range(5, 15))
+
+
 @functools.cache
-def reference(ranks: tuple[int, ...], flush: bool) -> tuple[int, tuple[int, ...]]:
+def reference(
+    ranks: tuple[int, ...], flush: bool, straights: frozenset[int] = ALL_STRAIGHTS
+) -> tuple[int, tuple[int, ...]]:
     """(category, ranks compared) of 5 cards given their ranks (2..14, repeats allowed) and whether
-    they all share a suit; the best category they make, per CM-11..CM-13."""
+    they all share a suit; the best category they make, per CM-11..CM-13. ``straights`` are the
+    tops of the straights the pack allows (WP-8)."""
     counts = Counter(ranks)
     groups = sorted(counts.items(), key=lambda item: (item[1], item[0]), reverse=True)
     shape = [count for _, count in groups]
@@ -50,6 +56,8 @@ def reference(ranks: tuple[int, ...], flush: bool) -> tuple[int, tuple[int, ...]
         top = distinct[4]
     elif distinct == [2, 3, 4, 5, 14]:
         top = 5
+    if top not in straights:
+        top = None
     if shape == [5]:
         return 10, order
     if top and flush:

@@ -16,7 +16,16 @@ def test_cm_1_parse_accepts_any_case_and_10(token, code):
     assert parse_card(token) == code
 
 
-@pytest.mark.parametrize(("token", "complaint"), [("1x", "'1'"), ("AA", "'A'"), ("Zs", "'Z'"), ("11h", "'11'")])
+@pytest.mark.parametrize(
+    ("token", "complaint"),
+    [
+        ("1x", "'1' is not a rank"),
+        ("AA", "'A' is not a suit"),
+        ("Zs", "'Z' is not a rank"),
+        ("11h", "'11' is not a rank"),
+        ("A", "rank then a suit"),
+    ],
+)
 def test_cm_1_parse_refuses_bad_tokens_naming_them(token, complaint):
     with pytest.raises(CardError) as error:
         parse_card(token)

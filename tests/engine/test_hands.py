@@ -5,7 +5,16 @@ from __future__ import annotations
 import pytest
 
 from games.engine.cards import parse_hand
-from games.engine.hands import category, describe, high_value, low_27_value, low_a5_value, wild_set
+from games.engine.hands import (
+    category,
+    describe,
+    high_value,
+    low_27_value,
+    low_a5_value,
+    make_value,
+    ranks_of,
+    wild_set,
+)
 
 
 def value(text: str, wild: str = "", **options) -> int:
@@ -120,3 +129,28 @@ def test_high_value_refuses_bad_hands():
         high_value(("As", "Kd", "Qh", "Jc", "X1"))
     with pytest.raises(ValueError, match="'as' is not a card code"):
         high_value(("as", "Kd", "Qh", "Jc", "9s"))
+
+
+@pytest.mark.parametrize(
+    ("hand", "wild", "words"),
+    [
+        ("X1 X2 9c 9d 9h", "X1 X2", "five of a kind, nines"),
+        ("As Ks Qs Js Ts", "", "royal flush"),
+        ("9s 8s 7s 6s 5s", "", "straight flush, nine high"),
+        ("9s 9h 9d 9c 2c", "", "four of a kind, nines, two kicker"),
+        ("As Ks Qs 9s 2s", "", "flush, ace-king-queen-nine-two"),
+        ("Ts Jh Qd Kc Ac", "", "straight, ace high"),
+        ("7s 7h 7d Kc 2c", "", "three of a kind, sevens, kickers king, two"),
+        ("7s 8h Kd Qc 2c", "", "high card king, then queen, eight, seven, two"),
+    ],
+)
+def test_cm_11_describe_every_category(hand, wild, words):
+    assert describe(value(hand, wild)) == words
+
+
+def test_cm_13_make_value_gives_thresholds():
+    jacks = make_value("pair", ["J"])
+    assert value("Jc Jd 2h 3s 4c") >= jacks > value("Tc Td Ah Ks Qc")
+    assert value("X1 Jd 2h 3s 4c", "X1") >= jacks  # a wild counts towards openers (FD-6)
+    assert ranks_of(value("Kh Kd 9s 9c Ah")) == (13, 9, 14)
+    assert category(make_value("full_house", [3, 2])) == "full_house"

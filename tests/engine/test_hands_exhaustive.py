@@ -10,9 +10,9 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from games.engine.cards import LA_VIUDA_DECK, RANK_VALUE, STANDARD_DECK
+from games.engine.cards import INDEX, LA_VIUDA_DECK, RANK_VALUE, STANDARD_DECK, reduced_pack
 from games.engine.hands import CATEGORIES, high_value, high_values, wild_set
-from tests.engine.exhaustive import combinations, reference
+from tests.engine.exhaustive import ALL_STRAIGHTS, combinations, reference
 
 LA_VIUDA_WILD = wild_set("A")  # X1, X2, Ac, Ad, Ah, As
 CM_15 = {
@@ -34,7 +34,7 @@ def encode(category_index: int, ranks: tuple[int, ...]) -> int:
     return category_index << 24 | sum(rank << (16 - 4 * position) for position, rank in enumerate(ranks))
 
 
-def brute_force(naturals: tuple[int, ...], wilds: int, suited: bool) -> int:
+def brute_force(naturals: tuple[int, ...], wilds: int, suited: bool, straights: frozenset[int] = ALL_STRAIGHTS) -> int:
     """The best value over every substitution of the wilds, each wild any of the 52 cards, repeats allowed.
 
     A 5-card hand's value depends only on its ranks and on whether all five share a suit. A wild
@@ -45,13 +45,13 @@ def brute_force(naturals: tuple[int, ...], wilds: int, suited: bool) -> int:
     best = 0
     for extra in itertools.combinations_with_replacement(range(2, 15), wilds):
         ranks = tuple(sorted(naturals + extra))
-        best = max(best, encode(*reference(ranks, False)))
+        best = max(best, encode(*reference(ranks, False, straights)))
         if suited:
-            best = max(best, encode(*reference(ranks, True)))
+            best = max(best, encode(*reference(ranks, True, straights)))
     return best
 
 
-def classes(hands: np.ndarray, deck: tuple[str, ...], wild: frozenset[str]):
+def classes(hands: np.ndarray, deck: tuple[str, ...], wild: frozenset[str], straights: frozenset[int] = ALL_STRAIGHTS):
     """Group hands by what their value depends on: natural ranks, number of wilds, suited naturals."""
     is_wild = np.array([card in wild for card in deck])
     rank = np.array([2 if card in wild else RANK_VALUE[card[0]] for card in deck], dtype=np.int64)
@@ -63,7 +63,7 @@ def classes(hands: np.ndarray, deck: tuple[str, ...], wild: frozenset[str]):
     for position, row in enumerate(first):
         cards = [deck[index] for index in hands[row]]
         naturals = tuple(sorted(RANK_VALUE[card[0]] for card in cards if card not in wild))
-        expected[position] = brute_force(naturals, 5 - len(naturals), bool(suited[row]))
+        expected[position] = brute_force(naturals, 5 - len(naturals), bool(suited[row]), straights)
     return expected[inverse.reshape(-1)], is_wild[hands].sum(axis=1)
 
 
@@ -113,7 +113,7 @@ def _literal_brute_force(cards: tuple[str, ...], wild: frozenset[str]) -> int:
     return best
 
 
-@pytest.mark.parametrize(("wilds", "samples"), [(1, 4000), (2, 800), (3, 30), (4, 1)])
+@pytest.mark.parametrize(("wilds", "samples"), [(1, 3000), (2, 400), (3, 15), (4, 1)])
 def test_cm_14_random_hands_against_literal_substitution(wilds, samples):
     """CM-14 on random La Viuda hands with the scalar path: substitutions over all 52 cards."""
     rng = random.Random(14 + wilds)
@@ -124,3 +124,82 @@ def test_cm_14_random_hands_against_literal_substitution(wilds, samples):
         hand = tuple(rng.sample(hand, 5))
         value = high_value(hand, LA_VIUDA_WILD)
         assert value == _literal_brute_force(hand, LA_VIUDA_WILD), hand
+
+
+@pytest.mark.parametrize("players", range(2, 8))
+def test_wp_8_every_hand_of_each_reduced_pack(players):
+    """WP-8: from a pack's lowest rank up, only the straights inside it, no wheel (exhaustive)."""
+    deck = reduced_pack(players)
+    lowest = RANK_VALUE[deck[0][0]]
+    straights = frozenset(top for top in range(6, 15) if top - 4 >= lowest)
+    hands = combinations(len(deck), 5)
+    index = np.array([INDEX[card] for card in deck])[hands]
+    values = high_values(index, lowest_rank=lowest)
+    expected, _ = classes(hands, deck, frozenset(), straights)
+    assert np.array_equal(values, expected)
+    sample = hands[:: max(1, len(hands) // 2000)]
+    assert [high_value([deck[i] for i in row], lowest_rank=deck[0][0]) for row in sample] == [
+        int(value) for value in values[:: max(1, len(hands) // 2000)]
+    ]
+    if players == 2:
+        assert Counter(np.asarray(values) >> 24)[4] == 4**5 - 4  # T-J-Q-K-A, not all one suit
+
+
+def test_lv_12_bulk_flush_by_suit_equals_scalar():
+    rng = np.random.default_rng(12)
+    wild = wild_set("9")
+    hands = np.array([rng.choice(54, 5, replace=False) for _ in range(30_000)])
+    # add suited hands so flushes are frequent
+    suited = np.array([rng.choice(13, 5, replace=False) * 4 + rng.integers(4) for _ in range(5_000)])
+    hands = np.vstack([hands, suited])
+    values = high_values(hands, wild, flush_by_suit=True)
+    scalar = [high_value([LA_VIUDA_DECK[i] for i in row], wild, flush_by_suit=True) for row in hands]
+    assert values.tolist() == scalar
+    assert (values >> 24 == 5).sum() > 1000
+
+
+def test_bulk_path_refuses_a_joker_that_is_not_wild():
+    with pytest.raises(ValueError, match="X1 is a joker"):
+        high_values(np.array([[0, 5, 9, 14, 52]]))
+    with pytest.raises(ValueError, match="card indexes run from 0 to 53"):
+        high_values(np.array([[0, 5, 9, 14, 54]]))
+    with pytest.raises(ValueError, match="shape"):
+        high_values(np.array([0, 5, 9, 14, 20]))
+
+
+def _representatives():
+    """One hand for every (natural ranks, number of wilds, naturals suited or not) a hand can have.
+
+    The wilds are the jokers, then cards of a rank that is not among the naturals, so every wild
+    rank and every mix of natural ranks (aces and twos included) is covered.
+    """
+    names = {RANK_VALUE[rank]: rank for rank in RANK_VALUE}
+    for size in range(6):
+        for naturals in itertools.combinations_with_replacement(range(2, 15), size):
+            counts = Counter(naturals)
+            if counts and max(counts.values()) > 4:
+                continue
+            wild_rank = next(rank for rank in range(2, 15) if rank not in counts)
+            wild = frozenset({"X1", "X2", *(names[wild_rank] + suit for suit in "cdhs")})
+            wilds = ["X1", "X2", *(names[wild_rank] + suit for suit in "cdhs")][: 5 - size]
+            used: Counter[int] = Counter()
+            mixed = []
+            for rank in naturals:  # suits in turn, so a repeated rank never repeats a card
+                mixed.append(names[rank] + "cdhs"[used[rank]])
+                used[rank] += 1
+            if size >= 2 and len({card[1] for card in mixed}) > 1:
+                yield tuple(mixed + wilds), wild, naturals, False
+            elif size >= 2 and len(counts) == size:  # all clubs so far: move one to diamonds
+                yield (mixed[0][0] + "d", *mixed[1:], *wilds), wild, naturals, False
+            if len(counts) == size:
+                yield tuple([names[rank] + "s" for rank in naturals] + wilds), wild, naturals, True
+
+
+def test_cm_14_every_kind_of_hand_with_any_wild_rank():
+    """CM-14 for every natural rank multiset, 0-5 wilds, suited or not, with wild ranks other than
+    aces too (the 54-card test above never holds a natural ace with aces wild)."""
+    checked = 0
+    for hand, wild, naturals, suited in _representatives():
+        assert high_value(hand, wild) == brute_force(naturals, 5 - len(naturals), suited), hand
+        checked += 1
+    assert checked > 10_000

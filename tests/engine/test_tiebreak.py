@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from games.engine import fairness
@@ -101,3 +103,40 @@ def test_lv_7_draw_needs_streams():
 
 def test_lv_7_a_single_hand_loses_without_steps():
     assert la_viuda_tie_break([(3, parse_hand("2c 3d 5h 7s 9c"))], ACES_WILD, [3]).losers == (3,)
+
+
+def test_lv_7_three_way_tie_keeps_only_the_worst_at_each_step():
+    """Three high-card hands K Q 9 6 3: seat 0's run Q-K saves it at step 2; at step 3 seat 1's
+    three black lose to seat 2's four red."""
+    hands = [
+        (0, parse_hand("Kh Qh 9c 6s 3s")),
+        (1, parse_hand("Kc Qd 9h 6c 3c")),
+        (2, parse_hand("Kd Qs 9d 6d 3h")),
+    ]
+    assert len({high_value(cards, ACES_WILD) for _, cards in hands}) == 1
+    result = la_viuda_tie_break(hands, ACES_WILD, [0, 1, 2])
+    assert [step.still_tied for step in result.steps] == [(0, 1, 2), (1, 2), (1,)]
+    assert result.losers == (1,)
+    assert "Seat 0 is saved" in result.steps[1].sentence
+
+
+def test_lv_7_random_ties_always_end_with_losers_among_the_tied():
+    """LV-7 on random deals: each step keeps a non-empty subset; a draw always ends with one loser."""
+    rng = random.Random(7)
+    for number in range(300):
+        deck = list(LA_VIUDA_DECK)
+        rng.shuffle(deck)
+        players = rng.randint(2, 4)
+        hands = [(seat, tuple(deck[5 * seat : 5 * seat + 5])) for seat in range(players)]
+        order = rng.sample(range(players), players)
+        streams = fairness.streams(SEED, TABLE, number + 1, "|")
+        result = la_viuda_tie_break(hands, ACES_WILD, order, stock=deck[5 * players :], streams=streams)
+        assert len(result.losers) == 1
+        previous = {seat for seat, _ in hands}
+        for step in result.steps:
+            assert step.still_tied and set(step.still_tied) <= previous
+            assert step.sentence
+            previous = set(step.still_tied)
+        assert set(result.losers) == previous
+        again = la_viuda_tie_break(hands, ACES_WILD, order, stock=deck[5 * players :], streams=streams)
+        assert again == result  # the same stream gives the same answer

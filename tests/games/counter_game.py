@@ -170,7 +170,9 @@ class Counter:
     def configure(self, seats: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
         if not self.min_players <= seats <= self.max_players:
             raise InvalidOptions(f"Counter needs {self.min_players} to {self.max_players} seats, not {seats}.")
-        config = validate_options(self.options, options)
+        given = dict(options or {})
+        money = {key: given.pop(key) for key in ("chip_value", "currency") if key in given}
+        config = {**validate_options(self.options, given), **money}
         if config["start_chips"] < config["hands"] * config["target"]:
             raise InvalidOptions("Option 'start_chips' must be at least hands times target, so no seat runs dry.")
         return {**config, "seats": seats}

@@ -1,6 +1,6 @@
 """Deliberate tampering with append-only rows, for tests and audits that must see it detected.
 
-The triggers of ``games/migrations/0002_event_append_only_triggers.py`` refuse every UPDATE and
+The triggers of ``games/migrations/0002_event_append_only.py`` refuse every UPDATE and
 DELETE (and TRUNCATE on PostgreSQL). Only the table's owner can get past them, and only by
 switching them off:
 

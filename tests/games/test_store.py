@@ -123,3 +123,36 @@ def test_the_cache_serves_the_committed_state_without_reading_snapshots(
     with django_assert_num_queries(1):  # only the events after the cached version
         state, version = store.load(table=counter_table, decider=counter_game)
     assert version == 3 and state == store.replay_from_scratch(counter_table, counter_game)[0]
+
+
+def test_an_empty_append_only_checks_the_version(counter_table, counter_game):
+    play(counter_table, {"type": "start"})
+    with transaction.atomic():
+        assert store.append(table=counter_table, expected_version=2, records=[]) == []
+    with pytest.raises(Conflict), transaction.atomic():
+        store.append(table=counter_table, expected_version=1, records=[])
+
+
+def test_saving_a_stale_table_does_not_move_its_version_back(counter_table, counter_game):
+    stale = type(counter_table).objects.get(pk=counter_table.pk)
+    play(counter_table, {"type": "start"})
+    stale.status = "running"
+    stale.save()
+    counter_table.refresh_from_db()
+    assert (counter_table.version, counter_table.status) == (2, "running")
+    assert store.verify_chain(counter_table) == []
+
+
+def test_a_rolled_back_command_leaves_nothing_in_the_cache(
+    counter_table, counter_game, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        play(counter_table, {"type": "start"})
+        with pytest.raises(RuntimeError), transaction.atomic():
+            add(counter_table, 0)
+            store.load(table=counter_table, decider=counter_game)  # offers version 3 to the cache
+            raise RuntimeError("the ledger refused, say")
+    counter_table.refresh_from_db()
+    state, version = store.load(table=counter_table, decider=counter_game)
+    assert version == counter_table.version == 2
+    assert state.total == 0

@@ -1,5 +1,7 @@
 """Database triggers that make ``games_event`` append-only, so not even raw SQL rewrites history.
 
+Also drops the event table's own index on ``table_id``: the unique ``(table, seq)`` index covers it.
+
 PostgreSQL: row triggers refuse UPDATE and DELETE, a statement trigger refuses TRUNCATE, and all
 three are ``ENABLE ALWAYS`` so they still fire under ``session_replication_role = replica`` (which
 silences ordinary triggers). SQLite: BEFORE UPDATE/DELETE triggers that abort. The table owner can
@@ -9,7 +11,8 @@ SQLite drops a table's triggers when Django rebuilds the table, so a later migra
 ``Event`` on SQLite must install these triggers again (the immutability tests would catch it).
 """
 
-from django.db import migrations
+import django.db.models.deletion
+from django.db import migrations, models
 
 POSTGRES_INSTALL = """
 CREATE FUNCTION games_event_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -72,4 +75,17 @@ def remove(apps, schema_editor):
 class Migration(migrations.Migration):
     dependencies = [("games", "0001_initial")]
 
-    operations = [migrations.RunPython(install, remove)]
+    operations = [
+        # First, because SQLite rebuilds the table to alter it, which would drop the triggers.
+        migrations.AlterField(
+            model_name="event",
+            name="table",
+            field=models.ForeignKey(
+                db_index=False,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="events",
+                to="games.table",
+            ),
+        ),
+        migrations.RunPython(install, remove),
+    ]

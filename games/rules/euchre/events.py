@@ -1,0 +1,205 @@
+"""Euchre's events (past tense, frozen) and its state. Secret fields stay out of every view."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from games.engine.decider import secret_field
+
+Plays = tuple[tuple[int, str], ...]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class MatchStarted:
+    """The table started; ``draws`` are the cards that chose the first dealer (CM-19)."""
+
+    seats: int
+    dealer: int
+    draws: Plays
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class DealPatternChosen:
+    """A seat chose how it deals in packets from now on (EU-3)."""
+
+    seat: int
+    pattern: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class HandStarted:
+    """A new hand was shuffled and dealt (EU-2, EU-3). ``deck`` is the shuffled order, top first."""
+
+    hand_no: int
+    seats: int
+    dealer: int
+    pattern: str
+    commitment: str
+    next_commitment: str | None
+    client_seed: str
+    turned_card: str
+    server_seed: str = secret_field()
+    deck: tuple[str, ...] = secret_field()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ClaimDeclined:
+    """A seat kept its hand when offered the farmer's hand or ace-no-face claim (EU-16, EU-17)."""
+
+    seat: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class FarmersHandSwapped:
+    """A seat showed a hand of nines and tens and swapped three cards with the kitty (EU-16)."""
+
+    seat: int
+    shown: tuple[str, ...]
+    given: tuple[str, ...] = secret_field()
+    taken: tuple[str, ...] = secret_field()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class AceNoFaceDeclared:
+    """A seat showed an ace with only nines and tens; the same dealer deals again (EU-17)."""
+
+    seat: int
+    shown: tuple[str, ...]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Passed:
+    """A seat passed in the given round of bidding (EU-4, EU-5)."""
+
+    seat: int
+    round: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TrumpMade:
+    """A seat ordered up (round 1) or named (round 2) trump; ``suit`` is ``None`` for no trump
+    (EU-18). ``makers`` are the maker's side (EU-6, EU-19); ``sitting_out`` is the lone maker's
+    partner or -1 (EU-7); ``dealer_picks_up`` says whether the dealer takes the turned card (EU-4)."""
+
+    seat: int
+    round: int
+    suit: str | None
+    alone: bool
+    makers: tuple[int, ...]
+    sitting_out: int
+    dealer_picks_up: bool
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class DealerDiscarded:
+    """The dealer discarded one card face down after picking up (EU-4)."""
+
+    seat: int
+    card: str = secret_field()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class CardPlayed:
+    """A card was played to the current trick (EU-10)."""
+
+    seat: int
+    card: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TrickTaken:
+    """A trick was completed and won (EU-11)."""
+
+    trick_no: int
+    winner: int
+    plays: Plays
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class HandEnded:
+    """A hand is over: played (scored, EU-12, EU-13), thrown in (EU-5) or redealt (EU-17). The
+    seed and every card still hidden are revealed (CM-10, EU-20)."""
+
+    hand_no: int
+    outcome: str
+    makers: tuple[int, ...]
+    maker_tricks: int
+    points: tuple[int, ...]
+    scores: tuple[int, ...]
+    server_seed: str
+    hands: tuple[tuple[str, ...], ...]
+    kitty: tuple[str, ...]
+    discard: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class MatchWon:
+    """The match is over: these seats won (EU-14, EU-19)."""
+
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+
+
+EVENT_TYPES = (
+    MatchStarted,
+    DealPatternChosen,
+    HandStarted,
+    ClaimDeclined,
+    FarmersHandSwapped,
+    AceNoFaceDeclared,
+    Passed,
+    TrumpMade,
+    DealerDiscarded,
+    CardPlayed,
+    TrickTaken,
+    HandEnded,
+    MatchWon,
+)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class EuchreState:
+    """A Euchre table. ``phase``: ``waiting``, ``claims``, ``bidding``, ``discard``, ``play``,
+    ``between`` (a hand ended, the next not dealt yet) or ``finished``. ``turn`` is the seat
+    awaited or -1. Per-seat tuples are indexed by seat; in partnerships both partners hold the
+    side's score. ``server_seed``, ``hands``, ``kitty`` and ``discard`` are never shown as such:
+    only ``view`` turns state into what a seat sees."""
+
+    seats: int = 4
+    target_points: int = 10
+    stick_the_dealer: bool = False
+    farmers_hand: bool = False
+    ace_no_face: bool = False
+    no_trump: bool = False
+    cutthroat: bool = False
+    stake: int = 0
+    currency: str | None = None
+    deal_patterns: tuple[str, ...] = ()
+    phase: str = "waiting"
+    hand_no: int = 0
+    dealer: int = -1
+    first_dealer_draws: Plays = ()
+    commitment: str = ""
+    server_seed: str = ""
+    hands: tuple[tuple[str, ...], ...] = ()
+    kitty: tuple[str, ...] = ()
+    turned_card: str = ""
+    turned_down: bool = False
+    turn: int = -1
+    bidding_round: int = 0
+    bids: tuple[tuple[int, str], ...] = ()
+    farmer_swapped: bool = False
+    shown: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    trump: str | None = None
+    maker: int = -1
+    makers: tuple[int, ...] = ()
+    alone: bool = False
+    sitting_out: int = -1
+    picked_up: bool = False
+    discard: str = ""
+    trick: Plays = ()
+    tricks: tuple[Plays, ...] = ()
+    trick_winners: tuple[int, ...] = ()
+    tricks_won: tuple[int, ...] = ()
+    scores: tuple[int, ...] = ()
+    winners: tuple[int, ...] = ()

@@ -1,0 +1,234 @@
+"""Legality, written once: each ``*_refusal`` returns the sentence refusing a move, or ``None``.
+
+``decide`` raises the sentence; ``legal_actions`` lists the candidate moves nobody refuses.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from games.rules.euchre.cards import (
+    SUIT_NAMES,
+    SUIT_ORDER,
+    ace_no_face,
+    effective_suit,
+    left_bower,
+    low_key,
+    only_nines_and_tens,
+    parse_card,
+)
+from games.rules.euchre.events import EuchreState
+
+PHASE_VERBS = {
+    "claims": ("keep_hand", "farmers_swap", "ace_no_face"),
+    "bidding": ("pass", "order_up", "pick_up", "name_trump", "call_no_trump"),
+    "discard": ("discard",),
+    "play": ("play",),
+}
+PHASE_SENTENCES = {
+    "claims": "the farmer's hand and ace-no-face claims are being offered",
+    "bidding": "trump is being made",
+    "discard": "the dealer is discarding",
+    "play": "the hand is being played",
+}
+
+
+def to_act(state: EuchreState) -> tuple[int, ...]:
+    """The seat awaited, if any."""
+    return (state.turn,) if state.phase in PHASE_VERBS and state.turn >= 0 else ()
+
+
+def forced_to_call(state: EuchreState, seat: int) -> bool:
+    """Stick the dealer: the dealer may not pass in the second round (EU-15)."""
+    return state.stick_the_dealer and state.bidding_round == 2 and seat == state.dealer
+
+
+def partner(state: EuchreState, seat: int) -> int | None:
+    """The seat opposite (EU-1); nobody's partner in cutthroat (EU-19)."""
+    return None if state.cutthroat else (seat + 2) % 4
+
+
+def makers_of(state: EuchreState, seat: int) -> tuple[int, ...]:
+    """The maker's side (EU-6): maker and partner, or the maker alone in cutthroat (EU-19)."""
+    mate = partner(state, seat)
+    return (seat,) if mate is None else tuple(sorted((seat, mate)))
+
+
+def parse_suit(value: object) -> str | None:
+    """A suit letter from ``"h"``, ``"H"`` or ``"hearts"``."""
+    if not isinstance(value, str):
+        return None
+    text = value.strip().lower()
+    for letter, name in SUIT_NAMES.items():
+        if text in (letter, name):
+            return letter
+    return None
+
+
+def _alone_refusal(state: EuchreState, command: dict[str, Any]) -> str | None:
+    alone = command.get("alone", False)
+    if not isinstance(alone, bool):
+        return "'alone' must be true or false."
+    if alone and state.cutthroat:
+        return "In cutthroat the maker always plays alone against everyone; leave 'alone' out."
+    return None
+
+
+def claim_refusal(state: EuchreState, seat: int, command: dict[str, Any]) -> str | None:
+    """Farmer's hand (EU-16) and ace-no-face (EU-17) claims, offered one seat at a time."""
+    kind = command["type"]
+    hand = state.hands[seat]
+    if kind == "keep_hand":
+        return None
+    if kind == "ace_no_face":
+        if not state.ace_no_face:
+            return "This table does not play ace-no-face."
+        if not ace_no_face(hand):
+            return "Ace-no-face needs at least one ace and otherwise only nines and tens."
+        return None
+    if not state.farmers_hand:
+        return "This table does not play the farmer's hand."
+    if state.farmer_swapped:
+        return "The farmer's hand was already claimed this deal; only one swap per deal."
+    if not only_nines_and_tens(hand):
+        return "A farmer's hand has only nines and tens."
+    cards = command.get("cards")
+    parsed = [parse_card(card) for card in cards] if isinstance(cards, list) else []
+    if len(parsed) != 3 or len(set(parsed)) != 3 or not all(card in hand for card in parsed):
+        return "Give three different cards from your hand in 'cards'."
+    return None
+
+
+def bid_refusal(state: EuchreState, seat: int, command: dict[str, Any]) -> str | None:
+    """Ordering up, picking up, naming, no trump or passing (EU-4, EU-5, EU-7, EU-15, EU-18)."""
+    kind = command["type"]
+    turned_suit = state.turned_card[1]
+    if kind == "pass":
+        if forced_to_call(state, seat):
+            return "Stick the dealer: everyone else passed, so you must name a suit."
+        return None
+    refusal = _alone_refusal(state, command)
+    if refusal:
+        return refusal
+    if kind in ("order_up", "pick_up"):
+        if state.bidding_round != 1:
+            return f"The turned card was turned down: name a suit other than {SUIT_NAMES[turned_suit]}, or pass."
+        if kind == "pick_up" and seat != state.dealer:
+            return "Only the dealer picks up; you may order it up."
+        return None
+    if kind == "name_trump":
+        if state.bidding_round != 2:
+            return f"In the first round you may only order up {SUIT_NAMES[turned_suit]} or pass."
+        suit = parse_suit(command.get("suit"))
+        if suit is None:
+            return "Name a suit: clubs, diamonds, hearts or spades."
+        if suit == turned_suit:
+            return f"{SUIT_NAMES[suit].capitalize()} was turned down; name another suit."
+        return None
+    if not state.no_trump:
+        return "This table does not play no trump."
+    if not forced_to_call(state, seat):
+        return "Only a dealer forced to call (stick the dealer) may declare no trump."
+    return None
+
+
+def discard_refusal(state: EuchreState, seat: int, command: dict[str, Any]) -> str | None:
+    """The dealer discards one card of their six (EU-4)."""
+    card = parse_card(command.get("card"))
+    if card is None or card not in state.hands[seat]:
+        return f"You do not hold {command.get('card')!r}."
+    return None
+
+
+def play_refusal(state: EuchreState, seat: int, command: dict[str, Any]) -> str | None:
+    """Follow the suit led if you can, by effective suits: the left bower is a trump (EU-10)."""
+    card = parse_card(command.get("card"))
+    hand = state.hands[seat]
+    if card is None or card not in hand:
+        return f"You do not hold {command.get('card')!r}."
+    if not state.trick:
+        return None
+    trump = state.trump
+    led = effective_suit(state.trick[0][1], trump)
+    if effective_suit(card, trump) == led:
+        return None
+    followers = [held for held in hand if effective_suit(held, trump) == led]
+    if not followers:
+        return None
+    name = SUIT_NAMES[led]
+    sentence = f"You must follow {name}: {name} were led and you hold {', '.join(followers)}."
+    bower = left_bower(trump)
+    if card == bower:
+        sentence += (
+            f" {card} is the left bower: this hand it is a {SUIT_NAMES[trump]} card, not a {SUIT_NAMES[card[1]]} one."  # type: ignore[index]
+        )
+    elif bower in followers:
+        sentence += f" ({bower}, the left bower, counts as {name}.)"
+    return sentence
+
+
+REFUSALS = {
+    "claims": claim_refusal,
+    "bidding": bid_refusal,
+    "discard": discard_refusal,
+    "play": play_refusal,
+}
+
+
+def refusal(state: EuchreState, seat: int, command: dict[str, Any]) -> str | None:
+    """Why ``seat`` may not send ``command`` now, or ``None`` if it may."""
+    if state.phase == "waiting":
+        return "The match has not started."
+    if state.phase == "finished":
+        return "The match is over."
+    if seat == state.sitting_out:
+        return "You are sitting out this hand: your partner is playing alone."
+    if seat != state.turn or state.phase not in PHASE_VERBS:
+        return f"It is seat {state.turn}'s turn, not yours." if state.turn >= 0 else "Nobody is to act now."
+    kind = command.get("type")
+    if kind not in PHASE_VERBS[state.phase]:
+        return f"You cannot {kind} now: {PHASE_SENTENCES[state.phase]}."
+    return REFUSALS[state.phase](state, seat, command)
+
+
+def _candidates(state: EuchreState, seat: int) -> list[dict[str, Any]]:
+    hand = state.hands[seat]
+    alones = (False,) if state.cutthroat else (False, True)
+    if state.phase == "claims":
+        swaps = [{"type": "farmers_swap", "cards": list(cards)} for cards in combinations(hand, 3)]
+        return [{"type": "keep_hand"}, *swaps, {"type": "ace_no_face"}]
+    if state.phase == "bidding":
+        verb = "pick_up" if seat == state.dealer else "order_up"
+        bids: list[dict[str, Any]] = [{"type": "pass"}]
+        if state.bidding_round == 1:
+            bids += [{"type": verb, "alone": alone} for alone in alones]
+        else:
+            bids += [{"type": "name_trump", "suit": suit, "alone": alone} for suit in SUIT_ORDER for alone in alones]
+            bids += [{"type": "call_no_trump", "alone": alone} for alone in alones]
+        return bids
+    verb = "discard" if state.phase == "discard" else "play"
+    return [{"type": verb, "card": card} for card in hand]
+
+
+def legal_actions(state: EuchreState, seat: int) -> list[dict[str, Any]]:
+    """The commands ``seat`` may send now, shaped like the API's ``action``."""
+    if seat not in to_act(state):
+        return []
+    return [command for command in _candidates(state, seat) if refusal(state, seat, command) is None]
+
+
+def timeout_action(state: EuchreState, seat: int) -> dict[str, Any]:
+    """What a timed-out seat plays (EU-22): a bidder passes, a forced dealer names the first
+    allowed suit in clubs, diamonds, hearts, spades order; a player plays (and a dealer discards)
+    the lowest legal card by EU-8 order, ties by that suit order; a claim offer is declined."""
+    if state.phase == "claims":
+        return {"type": "keep_hand"}
+    if state.phase == "bidding":
+        if forced_to_call(state, seat):
+            suit = next(suit for suit in SUIT_ORDER if suit != state.turned_card[1])
+            return {"type": "name_trump", "suit": suit, "alone": False}
+        return {"type": "pass"}
+    verb = "discard" if state.phase == "discard" else "play"
+    legal = [action["card"] for action in legal_actions(state, seat)]
+    return {"type": verb, "card": min(legal, key=lambda card: low_key(card, state.trump))}

@@ -1,0 +1,56 @@
+"""Seeded random playouts of both widow games, 200 each, every invariant checked at every event:
+hidden information (WP-9, CM-10), chips by the ledger, cards conserved, replay, JSON round-trip,
+and that every game ends."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.engine.cards import deck, reduced_pack
+from games.rules import la_viuda, whiskey_poker
+from tests.rules.widow_helpers import assert_replay_and_round_trip, random_playout, seeded_tables
+
+GAMES = 200
+
+LV_TABLES = seeded_tables(GAMES, "la-viuda")
+WP_TABLES = seeded_tables(GAMES, "whiskey-poker")
+
+WP_SETUPS = (
+    (4, {"chips_per_player": 2}),
+    (3, {"scoring": "loser_pays", "lives": 2}),
+    (5, {"reduced_pack": True, "target_points": 2}),
+    (2, {"scoring": "points", "target_points": 2, "flush_by_suit": True}),
+    (9, {"chips_per_player": 1, "max_orbits": 1}),
+)
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_wp_9_lv_hidden_information_chips_and_replay_in_200_random_la_viuda_games(chunk):
+    """WP-9 (LV-4 plays the exchange the same way): across 200 seeded random games no view or event
+    served to a seat holds a card it may not see then, nor the seed before the hand ends (CM-10);
+    the ledger's chips equal the state's; replay and JSON round-trip are exact; every game ends
+    with one player holding chips (LV-11)."""
+    game = la_viuda.DECIDER
+    for index, table in enumerate(LV_TABLES[chunk::4]):
+        seats = 4 + (index % 4)
+        config = game.configure(seats, {"chips_per_player": 1 + index % 3, "flush_by_suit": index % 2 == 0})
+        state, events, watcher = random_playout(
+            game, config, table, deck(jokers=True), extra=lambda s: {"can_afford_widow": {0: False}}
+        )
+        assert state.finished and sum(1 for seat in range(seats) if not state.out[seat]) == 1
+        assert state.chips[state.winner] > 0 and watcher.checked > 0
+        assert_replay_and_round_trip(game, config, state, events)
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_wp_9_hidden_information_chips_and_replay_in_200_random_whiskey_poker_games(chunk):
+    """WP-9: across 200 seeded random Whiskey Poker games (every scoring, the reduced pack) nothing
+    served leaks a card; chips by the ledger equal the state's; replay and round-trip are exact."""
+    game = whiskey_poker.DECIDER
+    for index, table in enumerate(WP_TABLES[chunk::4]):
+        seats, options = WP_SETUPS[index % len(WP_SETUPS)]
+        config = game.configure(seats, options)
+        pack = reduced_pack(seats) if options.get("reduced_pack") else deck()
+        state, events, _ = random_playout(game, config, table, pack)
+        assert state.finished and state.winners
+        assert_replay_and_round_trip(game, config, state, events)
