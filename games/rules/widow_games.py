@@ -216,6 +216,26 @@ class WidowGame:
         """True once the game has ended."""
         return bool(state.finished)
 
+    # Optional audit hooks (games.engine.decider.Auditable), in games.rules.widow_audit.
+
+    def audit_deck(self, config: Mapping[str, Any], hand: Sequence[Any]) -> str | None:
+        """The named deck the hand shuffled (CM-3, CM-9)."""
+        from games.rules import widow_audit
+
+        return widow_audit.deck_name(hand)
+
+    def audit_deal(self, config: Mapping[str, Any], deck: Sequence[str], hand: Sequence[Any]) -> list[str]:
+        """How the recorded deal differs from dealing ``deck`` in turn order (WX-1)."""
+        from games.rules import widow_audit
+
+        return widow_audit.deal_differences(deck, hand)
+
+    def showdown(self, config: Mapping[str, Any], hand: Sequence[Any]) -> list[dict[str, Any]]:
+        """The shown hands with category, description, outcome and tie-break steps (LV-13)."""
+        from games.rules import widow_audit
+
+        return widow_audit.showdown(config, hand)
+
 
 def bad_seats(seats: Any, low: int, high: int) -> bool:
     """True unless ``seats`` is a whole number in ``[low, high]``."""
