@@ -21,7 +21,7 @@ from games.engine.fairness import shuffled
 from games.errors import Conflict, Forbidden, NotFound
 from games.models import Event, HandSeed, Seat, Table
 from ledger import payouts as ledger_payouts
-from ledger.models import Payout, PayoutDecision, Posting, Transaction
+from ledger.models import FollowUp, Payout, PayoutDecision, Posting, Transaction
 from ledger.units import format_amount
 
 AUDITORS = "auditors"
@@ -165,6 +165,7 @@ def table_payouts(table: Table) -> list[dict[str, Any]]:
                 "created_at": payout.created_at.isoformat(),
                 "decided_at": payout.decided_at.isoformat() if payout.decided_at else None,
                 "transaction_id": payout.transaction_id,
+                "follow_up": _follow_up(payout),
                 "decisions": [
                     {
                         "decision": d.decision,
@@ -178,6 +179,17 @@ def table_payouts(table: Table) -> list[dict[str, Any]]:
             }
         )
     return sorted(result, key=lambda item: item["seat"])
+
+
+def _follow_up(payout: Payout) -> dict[str, Any] | None:
+    follow_up = FollowUp.objects.filter(payout=payout).first()
+    if follow_up is None:
+        return None
+    return {
+        "reason": follow_up.reason,
+        "at": follow_up.created_at.isoformat(),
+        "resolved": follow_up.resolved_at is not None,
+    }
 
 
 def last_hand_no(table: Table) -> int:

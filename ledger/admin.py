@@ -13,7 +13,7 @@ from django.utils.html import format_html, format_html_join
 
 from ledger import payouts
 from ledger.errors import GameError
-from ledger.models import Account, Payout, PayoutDecision, Posting, Transaction
+from ledger.models import Account, FollowUp, Payout, PayoutDecision, Posting, Transaction
 from ledger.units import format_amount
 
 
@@ -193,3 +193,18 @@ class PayoutAdmin(ReadOnly, admin.ModelAdmin):
                 "title": "Reject payouts",
             },
         )
+
+
+@admin.register(FollowUp)
+class FollowUpAdmin(ReadOnly, admin.ModelAdmin):
+    """Tables whose money waits for a person: a rejected payout's money is back in escrow."""
+
+    list_display = ("pk", "table_id", "payout", "reason", "created_by", "created_at", "resolved_at")
+    list_filter = ("resolved_at",)
+    readonly_fields = list_display
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(request.user.is_active and request.user.is_staff)
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return bool(request.user.is_active and request.user.is_staff)

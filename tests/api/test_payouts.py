@@ -160,6 +160,10 @@ def test_reject_needs_a_reason_returns_the_money_to_escrow_and_cannot_be_approve
     assert late.status_code == 409 and late.json()["code"] == "payout_decided"
     assert "rejected" in late.json()["detail"]
     assert Transaction.objects.filter(reference=f"payout:{payout.pk}", kind=RETURNED).count() == 1
+    audit = review["alice"].get(f"/api/v1/tables/{review['table_id']}/hands/1/audit/").json()
+    listed = next(p for p in audit["payouts"] if p["id"] == payout.pk)
+    assert listed["follow_up"]["reason"] == "collusion suspected"
+    assert listed["decisions"][0]["decision"] == "reject" and listed["decisions"][0]["by"] == "tina"
     # The books: the escrow holds exactly what the rejection returned; everything balances.
     assert ledger.reconcile().ok
 
@@ -174,6 +178,13 @@ def test_reconcile_names_a_pending_payout_whose_account_was_emptied_behind_its_b
     report = ledger.reconcile()
     assert not report.ok
     assert any(p.code == "payout_unbacked" and p.subject == f"payout:{payout.pk}" for p in report.problems)
+
+
+def test_reconcile_proves_a_finished_tables_escrow_is_empty(review):
+    escrow = keys.escrow_key(review["table_id"], "MXN")
+    ledger.post(key="stray", postings=[(keys.house_cash_key("MXN"), "MXN", -100), (escrow, "MXN", 100)], kind="deposit")
+    codes = {(p.code, p.subject) for p in ledger.reconcile().problems}
+    assert ("escrow_not_empty", f"table:{review['table_id']}") in codes
 
 
 def test_bot_winnings_and_small_payouts_are_decided_automatically_and_recorded(counter_game, task_queue, settings):
