@@ -11,6 +11,8 @@ Checks:
   (the ``audit_deal`` hook).
 - ``replay``: every event of the table up to the end of the hand decodes and folds through the
   rules from the very first event, and the state after the hand equals the stored snapshot + tail.
+- ``outcome``: the game re-decides the hand's outcome from its events, every other random draw
+  recomputed from the seed (the ``audit_outcome`` hook).
 - ``hash_chain``: each event of the hand links to the one before and hashes to its recorded hash.
 - ``ledger``: each event's ledger transaction holds exactly the postings its settlements imply.
 """
@@ -24,6 +26,7 @@ from typing import Any
 
 from games import settlement, store
 from games.audit import Hand, deck_of
+from games.engine import fairness
 from games.engine.cards import named_deck
 from games.engine.decider import decode_event, encode_state, event_types_by_name, hook
 from games.models import Event, Seat
@@ -124,6 +127,18 @@ def check_deal(hand: Hand, name: str | None, deck: list[str]) -> Check:
         return Check("deal", SKIP, f"the game {hand.table.game!r} does not describe its deal (audit_deal)")
     return _check(
         "deal", list(audit_deal(hand.table.config, deck, hand.decoded)), "the dealt cards are the deck dealt in order"
+    )
+
+
+def check_outcome(hand: Hand) -> Check:
+    audit_outcome = hook(hand.decider, "audit_outcome")
+    if audit_outcome is None:
+        return Check("outcome", SKIP, f"the game {hand.table.game!r} does not re-decide its outcomes (audit_outcome)")
+    streams = fairness.streams(hand.server_seed, str(hand.table.pk), hand.hand_no, hand.seed.client_seed)
+    return _check(
+        "outcome",
+        list(audit_outcome(hand.table.config, hand.decoded, streams)),
+        "the recorded outcome re-decides the same, every random draw recomputed from the seed",
     )
 
 
@@ -238,6 +253,7 @@ def verify(hand: Hand) -> Verification:
         check_deck(hand, name, deck),
         check_deal(hand, name, deck),
         check_replay(hand, problems, state),
+        check_outcome(hand),
         check_hash_chain(hand),
         check_ledger(hand, before),
     )

@@ -197,6 +197,13 @@ class Auditable(Protocol):
         Empty when they agree. Each entry is a sentence naming the event and the place, e.g.
         ``"HandStarted: seat 2 holds Kd, the deck deals 7c (deck position 5)"``."""
 
+    def audit_outcome(self, config: Mapping[str, Any], hand: Sequence[Any], streams: Callable[[str], Any]) -> list[str]:
+        """Re-decide what the hand's recorded outcome rests on, from its events alone: every random
+        choice besides the deck recomputed with ``streams`` (``streams(purpose)`` is the hand's
+        :class:`games.engine.fairness.Stream` for that purpose, CM-7, CM-18), and whatever the game
+        can re-evaluate (hand values, tie-breaks, who took the pot). Differences as sentences naming
+        the event; empty when everything agrees."""
+
     def showdown(self, config: Mapping[str, Any], hand: Sequence[Any]) -> list[dict[str, Any]]:
         """One dict per seat shown at the end of the hand: ``seat`` (int), ``cards`` (codes),
         ``category`` (e.g. ``"full house"``, or ``None``), ``description`` (a sentence),
@@ -214,7 +221,7 @@ class Auditable(Protocol):
         or ``None``; ``players`` are the seats' names in seat order."""
 
 
-AUDIT_HOOKS = ("audit_deck", "audit_deal", "showdown", "history_line", "phh")
+AUDIT_HOOKS = ("audit_deck", "audit_deal", "audit_outcome", "showdown", "history_line", "phh")
 
 
 def hook(decider: Any, name: str) -> Callable[..., Any] | None:

@@ -1063,6 +1063,42 @@ class Guerra:
             differences.append(f"MatchStarted: pile sizes {started.pile_sizes}, dealing the deck gives {sizes}")
         return differences
 
+    def audit_outcome(self, config: Mapping[str, Any], hand: Sequence[Any], streams: Any) -> list[str]:
+        """Every stalemate draw and ambush reshuffle recomputed from the seed (CM-8, CM-18, GC-9),
+        and the winners re-decided from the final piles (GC-12)."""
+        started = next((event for event in hand if isinstance(event, MatchStarted)), None)
+        if started is None:
+            return ["no MatchStarted event in the hand"]
+        differences = []
+        for event in hand:
+            if isinstance(event, StalemateDrawn):
+                drawn = event.seats[streams(event.purpose).uniform(len(event.seats))]
+                if drawn != event.seat:
+                    differences.append(
+                        f"StalemateDrawn ({event.purpose}): seat {event.seat} recorded, the seed draws {drawn}"
+                    )
+            elif isinstance(event, PileShuffled):
+                again = fairness.shuffle(canonical(event.cards, started.deck), streams(event.purpose))
+                if tuple(again) != event.cards:
+                    differences.append(
+                        f"PileShuffled ({event.purpose}): the pile is not the seed's shuffle of its cards"
+                    )
+        ended = next((event for event in hand if isinstance(event, MatchEnded)), None)
+        if ended is not None:
+            out = {event.seat for event in hand if isinstance(event, PlayerOut)}
+            inside = [seat for seat in range(started.seats) if seat not in out]
+            most = max((ended.pile_sizes[seat] for seat in inside), default=0)
+            winners = tuple(seat for seat in inside if ended.pile_sizes[seat] == most)
+            if ended.reason == "all_cards":
+                winners = tuple(inside)
+            if tuple(ended.winners) != winners:
+                differences.append(f"MatchEnded: winners {list(ended.winners)}, the final piles make {list(winners)}")
+            if sum(ended.pile_sizes) != len(started.cards):
+                differences.append(
+                    f"MatchEnded: {sum(ended.pile_sizes)} cards in the piles, {len(started.cards)} dealt"
+                )
+        return differences
+
     def showdown(self, config: Mapping[str, Any], hand: Sequence[Any]) -> list[dict[str, Any]]:
         """Every seat's pile at the end (GC-12): who took every card, or most cards, and who was out."""
         ended = next((event for event in hand if isinstance(event, MatchEnded)), None)

@@ -7,7 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.engine.cards import DECKS
+from games.engine import hands as poker
+from games.engine import tiebreak
+from games.engine.cards import DECKS, reduced_pack_ranks
 from games.rules import widow
 from games.rules.widow_games import HandStarted
 
@@ -78,3 +80,54 @@ def showdown(config: Mapping[str, Any], hand: Sequence[Any]) -> list[dict[str, A
             }
         )
     return shown
+
+
+def outcome_differences(config: Mapping[str, Any], hand: Sequence[Any], streams: Any) -> list[str]:
+    """Re-decide the showdown from the shown cards: every hand re-valued by the card engine
+    (CM-11..CM-14, LV-12, WP-8); in La Viuda the worst hand re-found and LV-7's tie-break re-run
+    with the hand's streams (colour card, manotazo); in Whiskey Poker the best and worst re-found."""
+    held = next((event for event in hand if type(event).__name__ == "ShowdownHeld"), None)
+    started = _started(hand)
+    if held is None or started is None:
+        return []  # a hand that ended without a showdown (the match was ended, a player left)
+    la_viuda = hasattr(held, "loser")
+    wild = poker.wild_set(held.wild_rank) if la_viuda else frozenset()
+    lowest = "2"
+    if not la_viuda and config.get("reduced_pack"):
+        lowest = reduced_pack_ranks(int(config["seats"]))[0]
+    differences = []
+    values = {}
+    for entry in held.hands:
+        value = poker.high_value(entry.cards, wild, flush_by_suit=bool(config.get("flush_by_suit")), lowest_rank=lowest)
+        values[entry.seat] = int(value)
+        if int(value) != entry.value or poker.category(value) != entry.category:
+            differences.append(
+                f"ShowdownHeld: seat {entry.seat}'s {' '.join(entry.cards)} recorded as {entry.category} "
+                f"({entry.value}), the engine values it {poker.category(value)} ({int(value)})"
+            )
+    if differences:
+        return differences
+    if la_viuda:
+        worst = min(values.values())
+        tied = tuple(seat for seat in values if values[seat] == worst)
+        if tuple(held.tied) != tied:
+            differences.append(f"ShowdownHeld: tied for worst {list(held.tied)}, re-valued {list(tied)}")
+        loser = tied[0]
+        if len(tied) > 1:
+            cards = {entry.seat: entry.cards for entry in held.hands}
+            again = tiebreak.la_viuda_tie_break(
+                [(seat, cards[seat]) for seat in tied], wild, started.order, stock=started.stock, streams=streams
+            )
+            loser = again.losers[0]
+            if [step.sentence for step in again.steps] != [step.sentence for step in held.steps]:
+                differences.append("ShowdownHeld: LV-7's tie-break steps re-run from the seed differ from the record")
+        if held.loser != loser:
+            differences.append(f"ShowdownHeld: seat {held.loser} recorded as paying, re-decided seat {loser}")
+    else:
+        best = tuple(seat for seat in values if values[seat] == max(values.values()))
+        worst = tuple(seat for seat in values if values[seat] == min(values.values()))
+        if tuple(held.best) != best or tuple(held.worst) != worst:
+            differences.append(
+                f"ShowdownHeld: best {list(held.best)} and worst {list(held.worst)}, re-valued {list(best)} and {list(worst)}"
+            )
+    return differences

@@ -230,6 +230,12 @@ class WidowGame:
 
         return widow_audit.deal_differences(deck, hand)
 
+    def audit_outcome(self, config: Mapping[str, Any], hand: Sequence[Any], streams: Any) -> list[str]:
+        """The showdown re-decided from the shown cards, LV-7's draws recomputed from the seed."""
+        from games.rules import widow_audit
+
+        return widow_audit.outcome_differences(config, hand, streams)
+
     def showdown(self, config: Mapping[str, Any], hand: Sequence[Any]) -> list[dict[str, Any]]:
         """The shown hands with category, description, outcome and tie-break steps (LV-13)."""
         from games.rules import widow_audit

@@ -23,7 +23,7 @@ from tests.games.tamper import tamper_event
 pytestmark = pytest.mark.django_db(transaction=True)
 
 ROOT = Path(__file__).resolve().parents[2]
-CHECKS = ["commitment", "client_seed", "deck", "deal", "replay", "hash_chain", "ledger"]
+CHECKS = ["commitment", "client_seed", "deck", "deal", "replay", "outcome", "hash_chain", "ledger"]
 
 # --- an independent recomputation, standard library only (CM-3, CM-5..CM-9) ---------------------
 
@@ -228,3 +228,14 @@ def test_gc_2_guerra_audit_recomputes_the_whole_deal_and_verify_hand_script_acce
         [sys.executable, str(ROOT / "docs" / "verify_hand.py"), str(path)], capture_output=True, text=True
     )
     assert bad.returncode == 1 and "DIFFERS" in bad.stdout
+
+
+def test_a_recorded_outcome_that_the_rules_would_not_decide_fails_the_outcome_check(counter_played):
+    table_id, clients, _ = counter_played
+    ended = Event.objects.get(table_id=table_id, hand_no=1, type="HandEnded")
+    cheat = 1 - ended.data["winner"]
+    tamper_event(table_id, ended.seq, data={**ended.data, "winner": cheat})
+    checks = {c["name"]: c for c in clients[0].get(f"/api/v1/tables/{table_id}/hands/1/verify/").json()["checks"]}
+    assert checks["outcome"]["status"] == "fail"
+    assert any(line.startswith(f"HandEnded: seat {cheat} won") for line in checks["outcome"]["differences"])
+    assert checks["ledger"]["status"] == "fail"  # the pot went to the real winner's chip account

@@ -281,6 +281,30 @@ class Counter:
             if card != deck[seat]
         ]
 
+    def audit_outcome(self, config: Mapping[str, Any], hand: Sequence[Any], streams: Any) -> list[str]:
+        """Re-add the hand: turns go round from ``first``, totals add up, the seat that reached the
+        target wins the pot, and the cards shown at the end are the cards dealt."""
+        started = next((event for event in hand if isinstance(event, HandStarted)), None)
+        ended = next((event for event in hand if isinstance(event, HandEnded)), None)
+        if started is None or ended is None:
+            return ["the hand has no HandStarted or no HandEnded"]
+        differences = []
+        seats, turn, total, last = len(started.cards), started.first, 0, None
+        for event in hand:
+            if not isinstance(event, Added):
+                continue
+            if event.seat != turn:
+                differences.append(f"Added: seat {event.seat} added on seat {turn}'s turn")
+            total += event.amount
+            if event.total != total:
+                differences.append(f"Added: total {event.total}, the amounts add up to {total}")
+            turn, last = (event.seat + 1) % seats, event.seat
+        if ended.winner != last or ended.pot != total:
+            differences.append(f"HandEnded: seat {ended.winner} won {ended.pot}; re-added, seat {last} wins {total}")
+        if ended.cards != started.cards:
+            differences.append("HandEnded: the cards shown are not the cards dealt")
+        return differences
+
     def showdown(self, config: Mapping[str, Any], hand: Sequence[Any]) -> list[dict[str, Any]]:
         """Every seat's card is shown when the hand ends; the seat that reached the target wins."""
         ended = next((event for event in hand if isinstance(event, HandEnded)), None)
