@@ -1,6 +1,6 @@
 """Reads for auditing finished hands: who may, the hand's audit JSON, and the list of finished hands.
 
-A hand is finished when its server seed is revealed (``HandSeed.revealed_at``); until then nobody,
+Hand 1's audit also holds the table's opening events (``hand_no`` 0). A hand is finished when its server seed is revealed (``HandSeed.revealed_at``); until then nobody,
 staff included, gets its audit. Players who sat at the table, staff and members of the
 ``auditors`` group may read a table's finished hands.
 """
@@ -70,7 +70,12 @@ class Hand:
 def finished_hand(table: Table, hand_no: int) -> Hand:
     """The finished hand ``hand_no``: 404 if it was never dealt, 409 while it is in progress."""
     seed = HandSeed.objects.filter(table=table, hand_no=hand_no).first()
-    rows = list(Event.objects.filter(table=table, hand_no=hand_no).order_by("seq")) if hand_no > 0 else []
+    # The table's opening events (buy-ins, the first-dealer draw from hand 1's stream, CM-19) come
+    # before any hand: they belong to hand 1's audit.
+    hands = [0, 1] if hand_no == 1 else [hand_no]
+    rows = list(Event.objects.filter(table=table, hand_no__in=hands).order_by("seq")) if hand_no > 0 else []
+    if not any(row.hand_no == hand_no for row in rows):
+        rows = []
     if seed is None or not rows:
         raise NotFound(f"Table {table.pk} has no hand {hand_no}.", code="no_such_hand")
     if seed.revealed_at is None:

@@ -9,7 +9,8 @@ from typing import Any
 
 from games.engine import hands as poker
 from games.engine import tiebreak
-from games.engine.cards import DECKS, reduced_pack_ranks
+from games.engine.cards import DECKS, JOKERS, low_rank, reduced_pack_ranks
+from games.engine.fairness import shuffle
 from games.rules import widow
 from games.rules.widow_games import HandStarted
 
@@ -88,8 +89,9 @@ def outcome_differences(config: Mapping[str, Any], hand: Sequence[Any], streams:
     with the hand's streams (colour card, manotazo); in Whiskey Poker the best and worst re-found."""
     held = next((event for event in hand if type(event).__name__ == "ShowdownHeld"), None)
     started = _started(hand)
+    first = first_dealer_differences(hand, streams)
     if held is None or started is None:
-        return []  # a hand that ended without a showdown (the match was ended, a player left)
+        return first  # a hand that ended without a showdown (the match was ended, a player left)
     la_viuda = hasattr(held, "loser")
     wild = poker.wild_set(held.wild_rank) if la_viuda else frozenset()
     lowest = "2"
@@ -106,7 +108,8 @@ def outcome_differences(config: Mapping[str, Any], hand: Sequence[Any], streams:
                 f"({entry.value}), the engine values it {poker.category(value)} ({int(value)})"
             )
     if differences:
-        return differences
+        return first + differences
+    differences = first
     if la_viuda:
         worst = min(values.values())
         tied = tuple(seat for seat in values if values[seat] == worst)
@@ -130,4 +133,29 @@ def outcome_differences(config: Mapping[str, Any], hand: Sequence[Any], streams:
             differences.append(
                 f"ShowdownHeld: best {list(held.best)} and worst {list(held.worst)}, re-valued {list(best)} and {list(worst)}"
             )
+    return differences
+
+
+def first_dealer_differences(hand: Sequence[Any], streams: Any) -> list[str]:
+    """CM-19 re-drawn from hand 1's stream (purpose ``first-dealer``), in the rule's own words: the
+    pack without jokers shuffled, one card to each seat from seat 0, the lowest (aces low) deals,
+    the seats tied for lowest draw again."""
+    drawn = next((event for event in hand if type(event).__name__ == "FirstDealerDrawn"), None)
+    started = _started(hand)
+    name = deck_name(hand)
+    if drawn is None or started is None or name is None:
+        return []
+    cards = shuffle([card for card in DECKS[name] if card not in JOKERS], streams("first-dealer"))
+    drawing, position, draws = list(range(len(started.hands))), 0, []
+    while len(drawing) > 1 and position + len(drawing) <= len(cards):
+        taken = [(seat, cards[position + offset]) for offset, seat in enumerate(drawing)]
+        position += len(drawing)
+        draws.extend(taken)
+        lowest = min(low_rank(card) for _, card in taken)
+        drawing = [seat for seat, card in taken if low_rank(card) == lowest]
+    differences = []
+    if [tuple(draw) for draw in drawn.draws] != draws:
+        differences.append(f"FirstDealerDrawn: draws {list(drawn.draws)}, the seed draws {draws}")
+    if drawn.dealer != drawing[0]:
+        differences.append(f"FirstDealerDrawn: seat {drawn.dealer} deals, the seed makes seat {drawing[0]} (CM-19)")
     return differences

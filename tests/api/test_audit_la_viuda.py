@@ -90,3 +90,15 @@ def test_wp_3_wp_8_whiskey_poker_hands_verify_with_their_pack(options, stake, de
         assert audit["verification"]["ok"] is True, audit["verification"]
         assert {check["status"] for check in audit["verification"]["checks"]} == {"pass"}
         assert any(entry["outcome"] in ("wins", "splits") for entry in audit["showdown"])
+
+
+def test_cm_19_the_first_dealer_draw_is_in_hand_1s_audit_and_re_drawn_from_the_seed(la_viuda_played):
+    table_id, alice = la_viuda_played
+    audit = alice.get(f"/api/v1/tables/{table_id}/hands/1/audit/").json()
+    assert [event["type"] for event in audit["events"][:3]] == ["GameStarted", "FirstDealerDrawn", "HandStarted"]
+    drawn = Event.objects.get(table_id=table_id, type="FirstDealerDrawn")
+    other = (drawn.data["dealer"] + 1) % 4
+    tamper_event(table_id, drawn.seq, data={**drawn.data, "dealer": other})
+    checks = {c["name"]: c for c in alice.get(f"/api/v1/tables/{table_id}/hands/1/verify/").json()["checks"]}
+    assert checks["outcome"]["status"] == "fail"
+    assert any(f"FirstDealerDrawn: seat {other} deals" in line for line in checks["outcome"]["differences"])
