@@ -1,9 +1,9 @@
 """Reads for auditing finished hands: who may, the hand's audit JSON, and the list of finished hands.
 
-Hand 1's audit also holds the table's opening events (``hand_no`` 0). A hand is finished when its server seed is revealed (``HandSeed.revealed_at``); until then nobody,
-staff included, gets its audit. Players who sat at the table, staff and members of the
-``auditors`` group may read a table's finished hands.
-"""
+A hand is finished when its server seed is revealed (``HandSeed.revealed_at``) or its table has
+finished; until then nobody, staff included, gets its audit. Players who sat at the table, staff
+and members of the ``auditors`` group may read a table's finished hands. Hand 1's audit also holds
+the table's opening events (``hand_no`` 0)."""
 
 from __future__ import annotations
 
@@ -78,7 +78,8 @@ def finished_hand(table: Table, hand_no: int) -> Hand:
         rows = []
     if seed is None or not rows:
         raise NotFound(f"Table {table.pk} has no hand {hand_no}.", code="no_such_hand")
-    if seed.revealed_at is None:
+    # A finished table has no hand in progress, even one its last events never revealed (CM-10).
+    if seed.revealed_at is None and table.status != Table.Status.FINISHED:
         raise Conflict(
             f"Hand {hand_no} is still in progress; its audit opens when the hand is over and its seed is revealed.",
             code="hand_in_progress",
@@ -219,7 +220,7 @@ def hand_audit(table: Table, hand_no: int) -> dict[str, Any]:
         "commitment": hand.seed.commitment,
         "server_seed": hand.server_seed.hex(),
         "client_seed": hand.seed.client_seed,
-        "revealed_at": hand.seed.revealed_at.isoformat(),
+        "revealed_at": hand.seed.revealed_at.isoformat() if hand.seed.revealed_at else None,
         "deck": deck,
         "seats": seat_names(table),
         "events": [event_json(row) for row in hand.rows],
@@ -246,11 +247,10 @@ def seat_names(table: Table) -> list[dict[str, Any]]:
 def finished_hand_numbers(table: Table) -> list[int]:
     """Numbers of the table's finished hands, newest first."""
     dealt = Event.objects.filter(table=table, hand_no__gt=0).values("hand_no")
-    return list(
-        HandSeed.objects.filter(table=table, revealed_at__isnull=False, hand_no__in=dealt)
-        .order_by("-hand_no")
-        .values_list("hand_no", flat=True)
-    )
+    seeds = HandSeed.objects.filter(table=table, hand_no__in=dealt)
+    if table.status != Table.Status.FINISHED:
+        seeds = seeds.filter(revealed_at__isnull=False)
+    return list(seeds.order_by("-hand_no").values_list("hand_no", flat=True))
 
 
 def hand_results(table: Table, hand_numbers: Sequence[int]) -> dict[int, list[dict[str, Any]]]:

@@ -239,3 +239,15 @@ def test_a_recorded_outcome_that_the_rules_would_not_decide_fails_the_outcome_ch
     assert checks["outcome"]["status"] == "fail"
     assert any(line.startswith(f"HandEnded: seat {cheat} won") for line in checks["outcome"]["differences"])
     assert checks["ledger"]["status"] == "fail"  # the pot went to the real winner's chip account
+
+
+def test_cm_10_a_finished_table_has_no_hand_in_progress_even_one_never_revealed(counter_played):
+    """Should a game end without an event revealing its last seed, the table's end reveals it."""
+    from games.models import HandSeed
+
+    table_id, clients, _ = counter_played
+    HandSeed.objects.filter(table_id=table_id, hand_no=3).update(revealed_at=None)
+    assert [h["hand_no"] for h in clients[0].get(f"/api/v1/tables/{table_id}/hands/").json()["results"]] == [3, 2, 1]
+    audit = clients[0].get(f"/api/v1/tables/{table_id}/hands/3/audit/").json()
+    assert audit["revealed_at"] is None and audit["verification"]["ok"] is True
+    assert clients[0].get(f"/api/v1/tables/{table_id}/hands/4/audit/").status_code == 404  # seeded, never dealt
