@@ -306,9 +306,26 @@ def hand_results(table: Table, hand_numbers: Sequence[int]) -> dict[int, list[di
     return result
 
 
+def _outcomes(table: Table, hand_no: int) -> dict[int, str]:
+    """Each shown seat's outcome (``wins``, ``pays``, …) by the game's ``showdown`` hook, if it has one."""
+    showdown = hook(registry.get(table.game), "showdown")
+    if showdown is None:
+        return {}
+    try:
+        hand = finished_hand(table, hand_no)
+        return {entry["seat"]: entry["outcome"] for entry in showdown(table.config, hand.decoded)}
+    except Exception:  # a damaged hand still gets its line in the list; its audit says what is wrong
+        return {}
+
+
 def hand_summaries(table: Table, hand_numbers: Sequence[int]) -> list[dict[str, Any]]:
-    """One line per finished hand for the recall list: when, the result per seat, and the links."""
+    """One line per finished hand for the recall list: when, the result per seat (with the showdown's
+    outcome where the game shows hands), and the links."""
     results = hand_results(table, hand_numbers)
+    for hand_no in hand_numbers:
+        outcomes = _outcomes(table, hand_no)
+        for line in results[hand_no]:
+            line["outcome"] = outcomes.get(line["seat"])
     seeds = dict(HandSeed.objects.filter(table=table, hand_no__in=hand_numbers).values_list("hand_no", "revealed_at"))
     base = f"/api/v1/tables/{table.pk}/hands"
     return [
@@ -316,13 +333,20 @@ def hand_summaries(table: Table, hand_numbers: Sequence[int]) -> list[dict[str, 
             "hand_no": hand_no,
             "ended_at": seeds[hand_no].isoformat() if seeds.get(hand_no) else None,
             "result": results[hand_no],
-            "winners": [line["seat"] for line in results[hand_no] if line["chips"] > 0 or _positive(line["money"])],
+            "winners": _winners(results[hand_no]),
             "audit": f"{base}/{hand_no}/audit/",
             "verify": f"{base}/{hand_no}/verify/",
             "history": f"{base}/{hand_no}/history.txt",
         }
         for hand_no in hand_numbers
     ]
+
+
+def _winners(lines: list[dict[str, Any]]) -> list[int]:
+    """Seats the showdown says won; without a showdown, seats that came out ahead."""
+    if any(line["outcome"] for line in lines):
+        return [line["seat"] for line in lines if line["outcome"] in ("wins", "splits")]
+    return [line["seat"] for line in lines if line["chips"] > 0 or _positive(line["money"])]
 
 
 def _positive(amount: str | None) -> bool:

@@ -110,7 +110,8 @@ def test_cm_5_to_cm_9_players_open_every_hand_audit_and_every_check_passes(count
         assert verified["ok"] is True and [c["name"] for c in verified["checks"]] == CHECKS
     # Chips won and lost in each hand add up to nothing: the pot goes to one seat.
     assert all(sum(line["chips"] for line in hand["result"]) == 0 for hand in hands)
-    assert all(len(hand["winners"]) >= 1 for hand in hands)
+    assert all(len(hand["winners"]) == 1 for hand in hands)  # the seat that reached the target
+    assert all(sorted(line["outcome"] for line in hand["result"]) == ["loses", "wins"] for hand in hands)
 
 
 def test_hand_recall_paginates_newest_first(counter_played):

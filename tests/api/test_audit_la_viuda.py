@@ -37,6 +37,7 @@ def test_lv_4_lv_13_cm_5_to_cm_9_a_player_verifies_every_hand_of_a_la_viuda_game
     hands = alice.get(f"/api/v1/tables/{table_id}/hands/?limit=100").json()["results"]
     assert len(hands) >= 2
     for summary in hands:
+        assert [line["outcome"] for line in summary["result"]].count("pays") == 1  # LV-6: the worst hand pays
         audit = alice.get(summary["audit"]).json()
         assert audit["deck_name"] == "english_54"
         assert hashlib.sha256(bytes.fromhex(audit["server_seed"])).hexdigest() == audit["commitment"]

@@ -95,13 +95,19 @@ def main() -> None:
     played = time.perf_counter() - started
     hands = sorted(audit.finished_hand_numbers(table))
     events = Event.objects.filter(table=table).count()
-    print(f"La Viuda, {args.seats} bots, {args.chips} chips each: {len(hands)} hands, {events} events ({played:.1f}s to play)")
+    print(
+        f"La Viuda, {args.seats} bots, {args.chips} chips each: {len(hands)} hands, {events} events ({played:.1f}s to play)"
+    )
     for label, hand_no in (("first", hands[0]), ("middle", hands[len(hands) // 2]), ("last", hands[-1])):
         built = best_of(3, lambda hand_no=hand_no: audit.hand_audit(table, hand_no))
         checked = best_of(3, lambda hand_no=hand_no: verify.verify_hand(table, hand_no))
-        print(f"hand {hand_no:3} ({label:6}): audit JSON {built * 1000:7.1f} ms, verification alone {checked * 1000:7.1f} ms")
+        print(
+            f"hand {hand_no:3} ({label:6}): audit JSON {built * 1000:7.1f} ms, verification alone {checked * 1000:7.1f} ms"
+        )
     whole = best_of(1, lambda: call_command("verify_hands", table=str(table.pk), stdout=io.StringIO()))
-    print(f"RESULT verify_hands over {len(hands)} hands / {events} events: {whole:.2f} s ({whole / len(hands) * 1000:.0f} ms a hand)")
+    print(
+        f"RESULT verify_hands over {len(hands)} hands / {events} events: {whole:.2f} s ({whole / len(hands) * 1000:.0f} ms a hand)"
+    )
 
 
 if __name__ == "__main__":
