@@ -8,7 +8,7 @@ leading or when it can win, lowest when it cannot; bid with three trumps or more
 7): more than 95% of matches won against random, more than 60% against rule-based, a decision
 under 100 ms at the 95th percentile (printed over every bot decision, and over the play
 decisions with more than one legal card, where the sampling runs). 2,000 matches against each
-opponent took about 12 minutes on the 2-core development machine.
+opponent took 9-12 minutes on the shared 2-core development machine.
 """
 
 from __future__ import annotations
