@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -480,7 +479,3 @@ def _after(table: Table, decider, state) -> None:
 def table_state(table: Table, *, at: int | None = None):
     """The replayed state of a table (now, or at an earlier version)."""
     return store.load(table=table, decider=registry.get(table.game), at=at)
-
-
-def ensure_settings() -> None:  # pragma: no cover - import-time guard
-    assert settings.MAX_TASK_COUNTDOWN <= settings.BROKER_VISIBILITY_TIMEOUT

@@ -212,7 +212,9 @@ def _rollout(
         turn = order[(position[turn] + 1) % n]
 
 
-def _winning(trick: list[tuple[int, str]], trump: str | None, suit_of: dict[str, str], key: dict[str, Any]):
+def _winning(
+    trick: list[tuple[int, str]], trump: str | None, suit_of: dict[str, str], key: dict[str, Any]
+) -> tuple[int, str]:
     led = suit_of[trick[0][1]]
     best_seat, best_card = trick[0]
     for seat, card in trick[1:]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import msgspec
@@ -312,6 +312,3 @@ def all_games() -> list[Decider]:
 def event_types_by_name(decider: Decider) -> dict[str, type]:
     """The decider's event classes by stored type name."""
     return {cls.__name__: cls for cls in decider.event_types}
-
-
-DecideFn = Callable[[Any, Mapping[str, Any], Context], list[Any]]

@@ -39,3 +39,25 @@ def test_eu_19_cutthroat_for_three_has_one_winner(task_queue):
     payouts = check_finished_table(table_id)
     assert len([a for a in payouts.values() if a]) == 1
     assert sum(payouts.values()) == 3 * 700
+
+
+def test_eu_22_a_timed_out_seat_passes_or_plays_once_even_when_the_task_runs_twice(task_queue):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games import tasks
+    from games.models import Event, Table
+
+    owner, staff = person("alice"), person("sam", staff=True)
+    spec = Game("euchre", 4, people=(0, 1, 2, 3))
+    table_id, _ = set_up(spec, owner, staff)
+    for _ in range(30):
+        table = Table.objects.get(pk=table_id)
+        Table.objects.filter(pk=table_id).update(deadline_at=timezone.now() - timedelta(seconds=1))
+        assert tasks.expire_deadline(table_id, table.version) is True
+        assert tasks.expire_deadline(table_id, table.version) is False
+        made = list(Event.objects.filter(table_id=table_id, seq__gt=table.version).order_by("seq"))
+        assert made[0].actor == "system"
+        assert made[0].type in {"Passed", "TrumpMade", "CardPlayed", "DealerDiscarded", "ClaimDeclined"}
+        assert made[0].data.get("seat") == table.deadline_command["seat"]

@@ -668,7 +668,7 @@ VARIANTS = [
 @functools.cache
 def _playouts():
     games = []
-    for i in range(120):
+    for i in range(200):
         seats, options = VARIANTS[i % len(VARIANTS)]
         cfg = config(seats, target_points=5, **options)
         rng = random.Random(hashlib.sha256(f"seed{i}".encode()).digest())
@@ -716,7 +716,7 @@ def test_playouts_conserve_cards_replay_round_trip_and_end():
 def test_eu_20_views_and_events_never_leak_hidden_cards():
     """EU-20: no view or event served to a seat holds a card it may not see before the hand ends:
     other hands, the kitty, the dealer's discard."""
-    for cfg, _, log in _playouts()[:60]:
+    for cfg, _, log in _playouts()[:100]:
         state = DECIDER.initial_state(cfg)
         for event in log:
             before = state

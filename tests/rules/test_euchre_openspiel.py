@@ -28,14 +28,12 @@ from __future__ import annotations
 
 import random
 
-import pytest
+import pyspiel  # the peer: a pinned test requirement, so a missing one fails rather than skips
 
 from games.engine.playout_euchre import step
 from games.rules.euchre import DECIDER
 from games.rules.euchre.cards import DECK, SUIT_ORDER, deal_hands
 from games.rules.euchre.events import HandEnded, HandStarted, TrickTaken, TrumpMade
-
-pyspiel = pytest.importorskip("pyspiel")
 
 DEALS = 1000
 PASS, FIRST_SUIT, ALONE, PARTNER = 24, 25, 29, 30
