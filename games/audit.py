@@ -15,7 +15,7 @@ from typing import Any
 from django.db.models import Prefetch
 
 from games.engine import decider as registry
-from games.engine.cards import named_deck
+from games.engine.cards import DECKS, named_deck
 from games.engine.decider import decode_event, event_types_by_name, hook
 from games.engine.fairness import shuffled
 from games.errors import Conflict, Forbidden, NotFound
@@ -96,11 +96,32 @@ def _decoded(types: dict[str, type], row: Event) -> Any:
         return None
 
 
+def recorded_deck(hand: Hand) -> tuple[Event, list[str]] | None:
+    """The fallback for a game without the deck hooks: the first event of the hand whose secret
+    part holds the shuffled deck as ``deck`` (a list of card codes, top first), and that deck."""
+    for row in hand.rows:
+        deck = row.secret.get("deck")
+        if isinstance(deck, list) and deck and all(isinstance(card, str) for card in deck):
+            return row, deck
+    return None
+
+
+def deck_named_by_cards(cards: Sequence[str]) -> str | None:
+    """The named deck (``games.engine.cards.DECKS``) holding exactly ``cards``."""
+    wanted = sorted(cards)
+    return next((name for name, pack in DECKS.items() if sorted(pack) == wanted), None)
+
+
 def deck_of(hand: Hand) -> tuple[str | None, list[str]]:
-    """The deck name the game says the hand shuffled, and the shuffle recomputed from the revealed
-    seed (CM-7..CM-9), top card first; ``(None, [])`` for a game without the ``audit_deck`` hook."""
+    """The deck name the game says the hand shuffled (its ``audit_deck`` hook, else the deck a
+    ``deck`` secret field holds), and the shuffle recomputed from the revealed seed (CM-7..CM-9),
+    top card first; ``(None, [])`` when neither tells."""
     audit_deck = hook(hand.decider, "audit_deck")
-    name = audit_deck(hand.table.config, hand.decoded) if audit_deck else None
+    if audit_deck:
+        name = audit_deck(hand.table.config, hand.decoded)
+    else:
+        found = recorded_deck(hand)
+        name = deck_named_by_cards(found[1]) if found else None
     if not name:
         return None, []
     cards = shuffled(

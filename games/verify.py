@@ -25,7 +25,7 @@ from collections import Counter, defaultdict
 from typing import Any
 
 from games import settlement, store
-from games.audit import Hand, deck_of
+from games.audit import Hand, deck_of, recorded_deck
 from games.engine import fairness
 from games.engine.cards import named_deck
 from games.engine.decider import decode_event, encode_state, event_types_by_name, hook
@@ -123,6 +123,17 @@ def check_deck(hand: Hand, name: str | None, deck: list[str]) -> Check:
 
 def check_deal(hand: Hand, name: str | None, deck: list[str]) -> Check:
     audit_deal = hook(hand.decider, "audit_deal")
+    found = recorded_deck(hand)
+    if name is not None and audit_deal is None and found is not None:
+        row, recorded = found
+        differences = [
+            f"{_where(row)}: deck position {i} is {card}, the seed gives {deck[i] if i < len(deck) else None}"
+            for i, card in enumerate(recorded)
+            if i >= len(deck) or card != deck[i]
+        ]
+        if len(recorded) != len(deck):
+            differences.append(f"{_where(row)}: {len(recorded)} cards recorded, the deck has {len(deck)}")
+        return _check("deal", differences, f"{_where(row)} recorded exactly the recomputed deck")
     if name is None or audit_deal is None:
         return Check("deal", SKIP, f"the game {hand.table.game!r} does not describe its deal (audit_deal)")
     return _check(
