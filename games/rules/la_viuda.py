@@ -32,6 +32,7 @@ from games.rules.widow_games import (
     HandStarted,
     PlayerEliminated,
     ShownHand,
+    TableState,
     WidowGame,
     bad_seats,
     deal_hand,
@@ -177,7 +178,7 @@ class Rules:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class State:
+class State(TableState):
     """A La Viuda table. Options it needs are copied in, since ``decide`` sees no config. The
     current hand's seed and stock are secret (``view`` never shows them)."""
 
@@ -196,46 +197,6 @@ class State:
     finished: bool = False
     winner: int = NOBODY
     last_showdown: ShowdownHeld | None = None
-
-    @property
-    def seats(self) -> int:
-        """The table option ``seats``."""
-        return self.rules.seats
-
-    @property
-    def chips_per_player(self) -> int:
-        """The table option ``chips_per_player``."""
-        return self.rules.chips_per_player
-
-    @property
-    def chip_value(self) -> int:
-        """The table option ``chip_value``."""
-        return self.rules.chip_value
-
-    @property
-    def flush_by_suit(self) -> bool:
-        """The table option ``flush_by_suit``."""
-        return self.rules.flush_by_suit
-
-    @property
-    def max_orbits(self) -> int:
-        """The table option ``max_orbits``."""
-        return self.rules.max_orbits
-
-    @property
-    def currency(self) -> str | None:
-        """The table option ``currency``."""
-        return self.rules.currency
-
-    @property
-    def server_seed(self) -> str:
-        """The hand secret ``server_seed``."""
-        return self.secret.server_seed
-
-    @property
-    def client_seed(self) -> str:
-        """The hand secret ``client_seed``."""
-        return self.secret.client_seed
 
     @property
     def stock(self) -> tuple[str, ...]:

@@ -24,6 +24,7 @@ from games.rules.widow_games import (
     HandStarted,
     PlayerEliminated,
     ShownHand,
+    TableState,
     WidowGame,
     bad_seats,
     deal_hand,
@@ -158,7 +159,7 @@ class Rules:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class State:
+class State(TableState):
     """A Whiskey Poker table. Options it needs are copied in, since ``decide`` sees no config."""
 
     rules: Rules
@@ -178,19 +179,9 @@ class State:
     last_showdown: ShowdownHeld | None = None
 
     @property
-    def seats(self) -> int:
-        """The table option ``seats``."""
-        return self.rules.seats
-
-    @property
     def scoring(self) -> str:
         """The table option ``scoring``."""
         return self.rules.scoring
-
-    @property
-    def chips_per_player(self) -> int:
-        """The table option ``chips_per_player``."""
-        return self.rules.chips_per_player
 
     @property
     def lives(self) -> int:
@@ -206,36 +197,6 @@ class State:
     def reduced_pack(self) -> bool:
         """The table option ``reduced_pack``."""
         return self.rules.reduced_pack
-
-    @property
-    def chip_value(self) -> int:
-        """The table option ``chip_value``."""
-        return self.rules.chip_value
-
-    @property
-    def flush_by_suit(self) -> bool:
-        """The table option ``flush_by_suit``."""
-        return self.rules.flush_by_suit
-
-    @property
-    def max_orbits(self) -> int:
-        """The table option ``max_orbits``."""
-        return self.rules.max_orbits
-
-    @property
-    def currency(self) -> str | None:
-        """The table option ``currency``."""
-        return self.rules.currency
-
-    @property
-    def server_seed(self) -> str:
-        """The hand secret ``server_seed``."""
-        return self.secret.server_seed
-
-    @property
-    def client_seed(self) -> str:
-        """The hand secret ``client_seed``."""
-        return self.secret.client_seed
 
 
 _replace_state = widow.replacer(State)

@@ -86,6 +86,55 @@ class HandSecret:
 NO_SECRET = HandSecret()
 
 
+class TableState:
+    """The table options and hand secrets both widow games' states read, forwarded to the state's
+    ``rules`` and ``secret``. No slots of its own, so a slotted frozen dataclass can inherit it."""
+
+    __slots__ = ()
+    rules: Any
+    secret: HandSecret
+
+    @property
+    def seats(self) -> int:
+        """The table option ``seats``."""
+        return self.rules.seats
+
+    @property
+    def chips_per_player(self) -> int:
+        """The table option ``chips_per_player``."""
+        return self.rules.chips_per_player
+
+    @property
+    def chip_value(self) -> int:
+        """The table option ``chip_value``."""
+        return self.rules.chip_value
+
+    @property
+    def flush_by_suit(self) -> bool:
+        """The table option ``flush_by_suit``."""
+        return self.rules.flush_by_suit
+
+    @property
+    def max_orbits(self) -> int:
+        """The table option ``max_orbits``."""
+        return self.rules.max_orbits
+
+    @property
+    def currency(self) -> str | None:
+        """The table option ``currency``."""
+        return self.rules.currency
+
+    @property
+    def server_seed(self) -> str:
+        """The hand secret ``server_seed``."""
+        return self.secret.server_seed
+
+    @property
+    def client_seed(self) -> str:
+        """The hand secret ``client_seed``."""
+        return self.secret.client_seed
+
+
 SHARED_EVENT_TYPES: tuple[type, ...] = (FirstDealerDrawn, HandStarted, HandEnded, PlayerEliminated)
 
 
