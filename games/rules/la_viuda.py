@@ -83,20 +83,6 @@ class GameStarted:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class TieBreakTaken:
-    """One step of LV-7 as the showdown records it (LV-13); see ``games.engine.tiebreak``."""
-
-    step: int
-    rule: str
-    facts: tuple[tuple[int, str], ...]
-    still_tied: tuple[int, ...]
-    sentence: str
-    card: str | None = None
-    purpose: str | None = None
-    draws: tuple[tuple[int, str], ...] = ()
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
 class ShowdownHeld:
     """Every hand shown with its value, category and wild count; ``tied`` the hands tied for worst
     by value, ``steps`` LV-7's tie-break steps among them, ``loser`` the worst hand (LV-6, LV-7, LV-13)."""
@@ -104,7 +90,7 @@ class ShowdownHeld:
     wild_rank: str
     hands: tuple[ShownHand, ...]
     tied: tuple[int, ...]
-    steps: tuple[TieBreakTaken, ...]
+    steps: tuple[tiebreak.TieBreakStep, ...]
     loser: int
 
 
@@ -394,7 +380,7 @@ class LaViuda(WidowGame):
         shown = show_hands(ex, wild, flush_by_suit=state.flush_by_suit)
         lowest = min(hand.value for hand in shown)
         tied = tuple(hand.seat for hand in shown if hand.value == lowest)
-        steps: tuple[TieBreakTaken, ...] = ()
+        steps: tuple[tiebreak.TieBreakStep, ...] = ()
         loser = tied[0]
         if len(tied) > 1:
             outcome = tiebreak.la_viuda_tie_break(
@@ -406,7 +392,7 @@ class LaViuda(WidowGame):
                     bytes.fromhex(state.server_seed), ctx.table_id, state.hand_no, state.client_seed
                 ),
             )
-            steps = tuple(TieBreakTaken(**_step_fields(step)) for step in outcome.steps)
+            steps = outcome.steps
             loser = outcome.losers[0]
         events: list[Any] = [ShowdownHeld(state.wild_rank, shown, tied, steps, loser)]
         events.append(WorstHandPaid(loser, state.chips[loser] - 1, state.pot + 1))
@@ -531,10 +517,6 @@ class LaViuda(WidowGame):
         if kind is GameEnded and money and event.prize:
             return [Movement(("escrow",), ("payout", event.winner), event.prize, "MONEY", "prize")]
         return []
-
-
-def _step_fields(step: Any) -> dict[str, Any]:
-    return {field.name: getattr(step, field.name) for field in dataclasses.fields(TieBreakTaken)}
 
 
 DECIDER = LaViuda()
