@@ -26,7 +26,7 @@ from games.rules import widow
 from games.rules.widow_games import (
     NO_SECRET,
     SHARED_EVENT_TYPES,
-    FirstDealerDrawn,
+    TURN_COMMANDS,
     HandEnded,
     HandSecret,
     HandStarted,
@@ -39,6 +39,7 @@ from games.rules.widow_games import (
     draw_first_dealer,
     public_event,
     seat_bool,
+    shared_evolvers,
     show_hands,
     stake,
 )
@@ -46,7 +47,6 @@ from games.rules.widow_games import (
 PACK = deck(jokers=True)
 DRAW_PACK = deck()
 STEP = -1  # counterclockwise (LV-3, CM-4)
-TURN_COMMANDS = frozenset({"pass", "knock", "exchange_all", "exchange_one", "timeout"})
 OFFER_COMMANDS = frozenset({"buy_widow", "decline_widow", "offer_expired"})
 NOBODY = -1
 
@@ -197,24 +197,10 @@ def _replace(state: State, **changes: Any) -> State:
     return _replace_state(state, changes)
 
 
-def _evolve_exchange(state: State, event: Any) -> State:
-    return _replace_state(state, {"exchange": widow.evolve(state.exchange, event)})
-
-
-def _evolve_eliminated(state: State, event: PlayerEliminated) -> State:
-    out = list(state.out)
-    out[event.seat] = True
-    return _replace(state, out=tuple(out))
-
-
 def _evolve_game_started(state: State, event: GameStarted) -> State:
     chips = tuple(event.chips_per_player if seat in event.players else 0 for seat in range(state.seats))
     out = tuple(seat not in event.players for seat in range(state.seats))
     return _replace(state, started=True, chips=chips, out=out, pot=event.widow_chip)
-
-
-def _evolve_first_dealer(state: State, event: FirstDealerDrawn) -> State:
-    return _replace(state, dealer=event.dealer)
 
 
 def _evolve_hand_started(state: State, event: HandStarted) -> State:
@@ -229,18 +215,10 @@ def _evolve_hand_started(state: State, event: HandStarted) -> State:
     )
 
 
-def _evolve_showdown(state: State, event: ShowdownHeld) -> State:
-    return _replace(state, last_showdown=event)
-
-
 def _evolve_paid(state: State, event: WorstHandPaid) -> State:
     chips = list(state.chips)
     chips[event.seat] -= 1
     return _replace(state, chips=tuple(chips), pot=state.pot + 1)
-
-
-def _evolve_hand_ended(state: State, event: HandEnded) -> State:
-    return _replace(state, exchange=None, secret=NO_SECRET)
 
 
 def _evolve_offered(state: State, event: WidowOffered) -> State:
@@ -263,17 +241,13 @@ def _evolve_game_ended(state: State, event: GameEnded) -> State:
 
 EVOLVERS: dict[type, Any] = {
     GameStarted: _evolve_game_started,
-    FirstDealerDrawn: _evolve_first_dealer,
     HandStarted: _evolve_hand_started,
-    ShowdownHeld: _evolve_showdown,
     WorstHandPaid: _evolve_paid,
-    HandEnded: _evolve_hand_ended,
     WidowOffered: _evolve_offered,
     WidowBought: _evolve_bought,
     WidowDeclined: _evolve_declined,
-    PlayerEliminated: _evolve_eliminated,
     GameEnded: _evolve_game_ended,
-    **{kind: _evolve_exchange for kind in widow.EVENT_TYPES},
+    **shared_evolvers(_replace_state, ShowdownHeld),
 }
 
 
@@ -354,11 +328,7 @@ class LaViuda(WidowGame):
                     f"Seat {state.offer} must first answer the offer of La Viuda.",
                     legal=self.legal_actions(state, command.get("seat", NOBODY)),
                 )
-            events = widow.turn_events(state.exchange, command, state.max_orbits)
-            after = self.fold(state, events)
-            if after.exchange is not None and after.exchange.turn == widow.OVER:
-                events += self._showdown(after, ctx)
-            return events
+            return self.play_turn(state, command, ctx)
         raise IllegalAction(f"Unknown action {kind!r}.", legal=self.legal_actions(state, command.get("seat", NOBODY)))
 
     def _start(self, state: State, ctx: Context) -> list[Any]:

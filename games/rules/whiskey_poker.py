@@ -18,7 +18,7 @@ from games.rules import widow
 from games.rules.widow_games import (
     NO_SECRET,
     SHARED_EVENT_TYPES,
-    FirstDealerDrawn,
+    TURN_COMMANDS,
     HandEnded,
     HandSecret,
     HandStarted,
@@ -30,13 +30,13 @@ from games.rules.widow_games import (
     deal_hand,
     draw_first_dealer,
     public_event,
+    shared_evolvers,
     show_hands,
     stake,
 )
 
 STEP = 1  # clockwise (WP-3, WP-4)
 POT, LOSER_PAYS, POINTS = "pot", "loser_pays", "points"
-TURN_COMMANDS = frozenset({"pass", "knock", "exchange_all", "exchange_one", "timeout"})
 NO_WILD: frozenset[str] = frozenset()
 NOBODY = -1
 
@@ -206,16 +206,6 @@ def _replace(state: State, **changes: Any) -> State:
     return _replace_state(state, changes)
 
 
-def _evolve_exchange(state: State, event: Any) -> State:
-    return _replace_state(state, {"exchange": widow.evolve(state.exchange, event)})
-
-
-def _evolve_eliminated(state: State, event: PlayerEliminated) -> State:
-    out = list(state.out)
-    out[event.seat] = True
-    return _replace(state, out=tuple(out))
-
-
 def _evolve_game_started(state: State, event: GameStarted) -> State:
     chips = tuple(event.chips if seat in event.players else 0 for seat in range(state.seats))
     out = tuple(seat not in event.players for seat in range(state.seats))
@@ -229,10 +219,6 @@ def _evolve_antes(state: State, event: AntesPaid) -> State:
     return _replace(state, chips=tuple(chips), pot=event.pot)
 
 
-def _evolve_first_dealer(state: State, event: FirstDealerDrawn) -> State:
-    return _replace(state, dealer=event.dealer)
-
-
 def _evolve_hand_started(state: State, event: HandStarted) -> State:
     return dataclasses.replace(
         state,
@@ -242,10 +228,6 @@ def _evolve_hand_started(state: State, event: HandStarted) -> State:
         secret=HandSecret(event.server_seed, event.client_seed),
         last_showdown=None,
     )
-
-
-def _evolve_showdown(state: State, event: ShowdownHeld) -> State:
-    return _replace(state, last_showdown=event)
 
 
 def _evolve_pot_awarded(state: State, event: PotAwarded) -> State:
@@ -266,10 +248,6 @@ def _evolve_points(state: State, event: PointsScored) -> State:
     return _replace(state, points=event.points)
 
 
-def _evolve_hand_ended(state: State, event: HandEnded) -> State:
-    return _replace(state, exchange=None, secret=NO_SECRET)
-
-
 def _evolve_end_requested(state: State, event: MatchEndRequested) -> State:
     return _replace(state, end_requested=True)
 
@@ -284,17 +262,13 @@ def _evolve_game_ended(state: State, event: GameEnded) -> State:
 EVOLVERS: dict[type, Any] = {
     GameStarted: _evolve_game_started,
     AntesPaid: _evolve_antes,
-    FirstDealerDrawn: _evolve_first_dealer,
     HandStarted: _evolve_hand_started,
-    ShowdownHeld: _evolve_showdown,
     PotAwarded: _evolve_pot_awarded,
     LosersPaid: _evolve_losers_paid,
     PointsScored: _evolve_points,
-    HandEnded: _evolve_hand_ended,
-    PlayerEliminated: _evolve_eliminated,
     MatchEndRequested: _evolve_end_requested,
     GameEnded: _evolve_game_ended,
-    **{kind: _evolve_exchange for kind in widow.EVENT_TYPES},
+    **shared_evolvers(_replace_state, ShowdownHeld),
 }
 
 
@@ -411,11 +385,7 @@ class WhiskeyPoker(WidowGame):
                 raise IllegalAction("The match already ends after this hand.")
             return [MatchEndRequested()]
         if kind in TURN_COMMANDS:
-            events = widow.turn_events(state.exchange, command, state.max_orbits)
-            after = self.fold(state, events)
-            if after.exchange is not None and after.exchange.turn == widow.OVER:
-                events += self._showdown(after, ctx)
-            return events
+            return self.play_turn(state, command, ctx)
         raise IllegalAction(f"Unknown action {kind!r}.", legal=self.legal_actions(state, command.get("seat", NOBODY)))
 
     def _pack(self, state: State) -> tuple[str, ...]:

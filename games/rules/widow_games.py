@@ -136,6 +136,38 @@ class TableState:
 
 
 SHARED_EVENT_TYPES: tuple[type, ...] = (FirstDealerDrawn, HandStarted, HandEnded, PlayerEliminated)
+TURN_COMMANDS = frozenset({"pass", "knock", "exchange_all", "exchange_one", "timeout"})
+
+
+def shared_evolvers(replace: Callable[[Any, dict[str, Any]], Any], showdown_type: type) -> dict[type, Callable]:
+    """The evolvers both widow games apply alike: the first dealer, the exchange's events, the
+    showdown kept for the view, the end of a hand and an elimination. ``replace`` is the state's
+    ``widow.replacer``; ``showdown_type`` the game's own showdown event."""
+
+    def first_dealer(state: Any, event: FirstDealerDrawn) -> Any:
+        return replace(state, {"dealer": event.dealer})
+
+    def exchange(state: Any, event: Any) -> Any:
+        return replace(state, {"exchange": widow.evolve(state.exchange, event)})
+
+    def showdown(state: Any, event: Any) -> Any:
+        return replace(state, {"last_showdown": event})
+
+    def hand_ended(state: Any, event: HandEnded) -> Any:
+        return replace(state, {"exchange": None, "secret": NO_SECRET})
+
+    def eliminated(state: Any, event: PlayerEliminated) -> Any:
+        out = list(state.out)
+        out[event.seat] = True
+        return replace(state, {"out": tuple(out)})
+
+    return {
+        FirstDealerDrawn: first_dealer,
+        showdown_type: showdown,
+        HandEnded: hand_ended,
+        PlayerEliminated: eliminated,
+        **{kind: exchange for kind in widow.EVENT_TYPES},
+    }
 
 
 def draw_first_dealer(pack: Sequence[str], ctx: Context, seats: int) -> FirstDealerDrawn:
@@ -225,7 +257,8 @@ def name_of(event: Any) -> str:
 
 
 class WidowGame:
-    """What both widow games' Deciders do the same way. A subclass sets ``evolvers``."""
+    """What both widow games' Deciders do the same way. A subclass sets ``evolvers`` and has a
+    ``_showdown(state, ctx)`` giving the events of its showdown and what follows."""
 
     def chip_counts(self, state: Any) -> dict[tuple[Any, ...], int]:
         """The chips each seat and the pot hold in ``state``: what the table's chip accounts in
@@ -256,6 +289,15 @@ class WidowGame:
         else:
             data.update(widow.private_fields(event, seat))
         return data
+
+    def play_turn(self, state: Any, command: Mapping[str, Any], ctx: Context) -> list[Any]:
+        """An exchange move (WX-2..WX-7) and, once the exchange is over, the game's showdown
+        (``self._showdown``) with every consequence."""
+        events = widow.turn_events(state.exchange, command, state.max_orbits)
+        after = self.fold(state, events)
+        if after.exchange is not None and after.exchange.turn == widow.OVER:
+            events += self._showdown(after, ctx)
+        return events
 
     def pending_system(self, state: Any) -> dict[str, Any] | None:
         """Nothing: ``decide`` chains every automatic consequence."""
