@@ -212,11 +212,15 @@ def _evolve_game_started(state: State, event: GameStarted) -> State:
     return _replace(state, started=True, chips=chips, out=out, points=(0,) * state.seats)
 
 
-def _evolve_antes(state: State, event: AntesPaid) -> State:
+def _each_paid_one(state: State, seats: tuple[int, ...], pot: int) -> State:
     chips = list(state.chips)
-    for seat in event.seats:
+    for seat in seats:
         chips[seat] -= 1
-    return _replace(state, chips=tuple(chips), pot=event.pot)
+    return _replace(state, chips=tuple(chips), pot=pot)
+
+
+def _evolve_antes(state: State, event: AntesPaid) -> State:
+    return _each_paid_one(state, event.seats, event.pot)
 
 
 def _evolve_hand_started(state: State, event: HandStarted) -> State:
@@ -238,10 +242,7 @@ def _evolve_pot_awarded(state: State, event: PotAwarded) -> State:
 
 
 def _evolve_losers_paid(state: State, event: LosersPaid) -> State:
-    chips = list(state.chips)
-    for seat in event.seats:
-        chips[seat] -= 1
-    return _replace(state, chips=tuple(chips), pot=event.pool)
+    return _each_paid_one(state, event.seats, event.pool)
 
 
 def _evolve_points(state: State, event: PointsScored) -> State:
