@@ -24,6 +24,7 @@ from games.engine.decider import (
 )
 from games.rules import widow
 from games.rules.widow_games import (
+    EXCHANGE_OPTIONS,
     NO_SECRET,
     SHARED_EVENT_TYPES,
     TURN_COMMANDS,
@@ -264,14 +265,7 @@ class LaViuda(WidowGame):
     options: ClassVar[tuple[Option, ...]] = (
         Option("chips_per_player", "int", 3, 1, 10, help="Chips each player buys (LV-2)."),
         Option("widow_offer_seconds", "int", 60, 5, 3600, help="Time to answer the offer of La Viuda (LV-10)."),
-        Option("max_orbits", "int", 6, 1, 50, help="Orbits of phase 2 without a knock before one is forced (WX-7)."),
-        Option("turn_seconds", "int", 60, 5, 3600, help="Turn time; a timeout passes or knocks (WX-7)."),
-        Option(
-            "flush_by_suit",
-            "bool",
-            False,
-            help="Flushes compare by suit first: spades, hearts, diamonds, clubs (LV-12).",
-        ),
+        *EXCHANGE_OPTIONS,
     )
     event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES
     state_type: ClassVar[type] = State

@@ -16,6 +16,7 @@ from games.engine.cards import deck, reduced_pack, reduced_pack_ranks
 from games.engine.decider import Context, IllegalAction, InvalidOptions, Movement, Option, validate_options
 from games.rules import widow
 from games.rules.widow_games import (
+    EXCHANGE_OPTIONS,
     NO_SECRET,
     SHARED_EVENT_TYPES,
     TURN_COMMANDS,
@@ -296,14 +297,7 @@ class WhiskeyPoker(WidowGame):
             help="Ten up for 2 players, one rank lower per extra player; 2-7 players; implies points (WP-8).",
         ),
         Option("target_points", "int", 5, 1, 50, help="Points that win, points scoring (WP-8)."),
-        Option("max_orbits", "int", 6, 1, 50, help="Orbits of phase 2 without a knock before one is forced (WX-7)."),
-        Option("turn_seconds", "int", 60, 5, 3600, help="Turn time; a timeout passes or knocks (WX-7)."),
-        Option(
-            "flush_by_suit",
-            "bool",
-            False,
-            help="Flushes compare by suit first: spades, hearts, diamonds, clubs (LV-12).",
-        ),
+        *EXCHANGE_OPTIONS,
     )
     # Sent by the table's owner, seated or not, rather than by a seat (WP-6).
     owner_commands: ClassVar[frozenset[str]] = frozenset({"end_match"})

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from games.engine import fairness, hands
-from games.engine.decider import Context, encode_event, event_type, secret_field
+from games.engine.decider import Context, Option, encode_event, event_type, secret_field
 from games.rules import widow
 
 
@@ -137,6 +137,19 @@ class TableState:
 
 SHARED_EVENT_TYPES: tuple[type, ...] = (FirstDealerDrawn, HandStarted, HandEnded, PlayerEliminated)
 TURN_COMMANDS = frozenset({"pass", "knock", "exchange_all", "exchange_one", "timeout"})
+
+
+# The options of the widow exchange and the showdown, last in both games' option lists.
+EXCHANGE_OPTIONS: tuple[Option, ...] = (
+    Option("max_orbits", "int", 6, 1, 50, help="Orbits of phase 2 without a knock before one is forced (WX-7)."),
+    Option("turn_seconds", "int", 60, 5, 3600, help="Turn time; a timeout passes or knocks (WX-7)."),
+    Option(
+        "flush_by_suit",
+        "bool",
+        False,
+        help="Flushes compare by suit first: spades, hearts, diamonds, clubs (LV-12).",
+    ),
+)
 
 
 def shared_evolvers(replace: Callable[[Any, dict[str, Any]], Any], showdown_type: type) -> dict[type, Callable]:
