@@ -302,18 +302,9 @@ class LaViuda(WidowGame):
 
     # -- decide
 
-    def decide(self, state: State, command: Mapping[str, Any], ctx: Context) -> list[Any]:
-        """The events of one command, with every automatic consequence (showdown, payment, the
-        offer or elimination, the next deal, the end)."""
-        kind = command.get("type")
-        if state.finished:
-            raise IllegalAction("The game is over.", code="game_over")
-        if kind == "start":
-            if state.started:
-                raise IllegalAction("The game has already started.")
-            return self._start(state, ctx)
-        if not state.started:
-            raise IllegalAction("The game has not started yet.", code="not_started")
+    def _play(self, state: State, kind: Any, command: Mapping[str, Any], ctx: Context) -> list[Any]:
+        """The events of a command once the game is under way, with every automatic consequence
+        (showdown, payment, the offer or elimination, the next deal, the end)."""
         if kind in OFFER_COMMANDS:
             return self._answer_offer(state, command, ctx)
         if kind in TURN_COMMANDS:

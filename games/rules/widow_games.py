@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from games.engine import fairness, hands
-from games.engine.decider import Context, Option, encode_event, event_type, secret_field
+from games.engine.decider import Context, IllegalAction, Option, encode_event, event_type, secret_field
 from games.rules import widow
 
 
@@ -270,8 +270,9 @@ def name_of(event: Any) -> str:
 
 
 class WidowGame:
-    """What both widow games' Deciders do the same way. A subclass sets ``evolvers`` and has a
-    ``_showdown(state, ctx)`` giving the events of its showdown and what follows."""
+    """What both widow games' Deciders do the same way. A subclass sets ``evolvers`` and gives
+    the events of its start (``_start(state, ctx)``), of a command once started (``_play(state,
+    kind, command, ctx)``) and of its showdown with what follows (``_showdown(state, ctx)``)."""
 
     def chip_counts(self, state: Any) -> dict[tuple[Any, ...], int]:
         """The chips each seat and the pot hold in ``state``: what the table's chip accounts in
@@ -302,6 +303,20 @@ class WidowGame:
         else:
             data.update(widow.private_fields(event, seat))
         return data
+
+    def decide(self, state: Any, command: Mapping[str, Any], ctx: Context) -> list[Any]:
+        """The events of one command, with every automatic consequence: the start, or a command
+        of the game under way (the subclass's ``_play``)."""
+        kind = command.get("type")
+        if state.finished:
+            raise IllegalAction("The game is over.", code="game_over")
+        if kind == "start":
+            if state.started:
+                raise IllegalAction("The game has already started.")
+            return self._start(state, ctx)
+        if not state.started:
+            raise IllegalAction("The game has not started yet.", code="not_started")
+        return self._play(state, kind, command, ctx)
 
     def play_turn(self, state: Any, command: Mapping[str, Any], ctx: Context) -> list[Any]:
         """An exchange move (WX-2..WX-7) and, once the exchange is over, the game's showdown
