@@ -26,6 +26,7 @@ from games.rules import widow
 from games.rules.widow_games import (
     EXCHANGE_OPTIONS,
     NO_SECRET,
+    NOBODY,
     SHARED_EVENT_TYPES,
     TURN_COMMANDS,
     HandEnded,
@@ -38,7 +39,6 @@ from games.rules.widow_games import (
     bad_seats,
     deal_hand,
     draw_first_dealer,
-    public_event,
     seat_bool,
     shared_evolvers,
     show_hands,
@@ -49,7 +49,6 @@ PACK = deck(jokers=True)
 DRAW_PACK = deck()
 STEP = -1  # counterclockwise (LV-3, CM-4)
 OFFER_COMMANDS = frozenset({"buy_widow", "decline_widow", "offer_expired"})
-NOBODY = -1
 
 
 def wild_rank(pot: int) -> str:
@@ -420,32 +419,15 @@ class LaViuda(WidowGame):
 
     # -- views
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see: its own cards, the widow while face up, the public table (WP-9)."""
-        data: dict[str, Any] = {
-            "game": self.slug,
-            "seats": state.seats,
-            "you": seat,
-            "started": state.started,
-            "hand_no": state.hand_no,
-            "chips": list(state.chips),
-            "pot": state.pot,
-            "out": list(state.out),
-            "dealer": None if state.dealer == NOBODY else state.dealer,
+    def _table_view(self, state: State) -> dict[str, Any]:
+        return {
             "wild_rank": state.wild_rank or None,
             "chips_per_player": state.chips_per_player,
-            "flush_by_suit": state.flush_by_suit,
-            "chip_value": state.chip_value,
-            "currency": state.currency,
             "widow_price": 2 * state.chip_value,
             "widow_bought_by": None if state.widow_bought_by == NOBODY else state.widow_bought_by,
             "offer": None if state.offer == NOBODY else state.offer,
-            "finished": state.finished,
             "winner": None if state.winner == NOBODY else state.winner,
-            "last_showdown": public_event(state.last_showdown) if state.last_showdown is not None else None,
         }
-        data.update(widow.view(state.exchange, seat, state.max_orbits))
-        return data
 
     # -- ledger
 

@@ -18,6 +18,7 @@ from games.rules import widow
 from games.rules.widow_games import (
     EXCHANGE_OPTIONS,
     NO_SECRET,
+    NOBODY,
     SHARED_EVENT_TYPES,
     TURN_COMMANDS,
     HandEnded,
@@ -30,7 +31,6 @@ from games.rules.widow_games import (
     bad_seats,
     deal_hand,
     draw_first_dealer,
-    public_event,
     shared_evolvers,
     show_hands,
     stake,
@@ -39,7 +39,6 @@ from games.rules.widow_games import (
 STEP = 1  # clockwise (WP-3, WP-4)
 POT, LOSER_PAYS, POINTS = "pot", "loser_pays", "points"
 NO_WILD: frozenset[str] = frozenset()
-NOBODY = -1
 
 
 def pack_for(seats: int, reduced: bool) -> tuple[str, ...]:
@@ -465,34 +464,17 @@ class WhiskeyPoker(WidowGame):
 
     # -- views
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see: its own cards, the widow while face up, the public table (WP-9)."""
-        data: dict[str, Any] = {
-            "game": self.slug,
-            "seats": state.seats,
-            "you": seat,
-            "started": state.started,
+    def _table_view(self, state: State) -> dict[str, Any]:
+        return {
             "scoring": state.scoring,
             "reduced_pack": state.reduced_pack,
             "pack_lowest_rank": self._lowest_rank(state),
-            "flush_by_suit": state.flush_by_suit,
             "target_points": state.target_points if state.scoring == POINTS else None,
-            "hand_no": state.hand_no,
-            "chips": list(state.chips),
-            "pot": state.pot,
             "points": list(state.points),
-            "out": list(state.out),
-            "dealer": None if state.dealer == NOBODY else state.dealer,
-            "chip_value": state.chip_value,
-            "currency": state.currency,
             "end_requested": state.end_requested,
-            "finished": state.finished,
             "winners": list(state.winners),
             "losers": list(state.losers),
-            "last_showdown": public_event(state.last_showdown) if state.last_showdown is not None else None,
         }
-        data.update(widow.view(state.exchange, seat, state.max_orbits))
-        return data
 
     # -- ledger
 

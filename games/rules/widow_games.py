@@ -84,6 +84,7 @@ class HandSecret:
 
 
 NO_SECRET = HandSecret()
+NOBODY = -1
 
 
 class TableState:
@@ -272,7 +273,8 @@ def name_of(event: Any) -> str:
 class WidowGame:
     """What both widow games' Deciders do the same way. A subclass sets ``evolvers`` and gives
     the events of its start (``_start(state, ctx)``), of a command once started (``_play(state,
-    kind, command, ctx)``) and of its showdown with what follows (``_showdown(state, ctx)``)."""
+    kind, command, ctx)``) and of its showdown with what follows (``_showdown(state, ctx)``), and
+    what its view adds to the public table (``_table_view(state)``)."""
 
     def chip_counts(self, state: Any) -> dict[tuple[Any, ...], int]:
         """The chips each seat and the pot hold in ``state``: what the table's chip accounts in
@@ -326,6 +328,28 @@ class WidowGame:
         if after.exchange is not None and after.exchange.turn == widow.OVER:
             events += self._showdown(after, ctx)
         return events
+
+    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see: its own cards, the widow while face up, the public table (WP-9)."""
+        data: dict[str, Any] = {
+            "game": self.slug,
+            "seats": state.seats,
+            "you": seat,
+            "started": state.started,
+            "hand_no": state.hand_no,
+            "chips": list(state.chips),
+            "pot": state.pot,
+            "out": list(state.out),
+            "dealer": None if state.dealer == NOBODY else state.dealer,
+            "flush_by_suit": state.flush_by_suit,
+            "chip_value": state.chip_value,
+            "currency": state.currency,
+            "finished": state.finished,
+            "last_showdown": public_event(state.last_showdown) if state.last_showdown is not None else None,
+            **self._table_view(state),
+        }
+        data.update(widow.view(state.exchange, seat, state.max_orbits))
+        return data
 
     def pending_system(self, state: Any) -> dict[str, Any] | None:
         """Nothing: ``decide`` chains every automatic consequence."""
