@@ -24,20 +24,23 @@ from games.engine.decider import (
 )
 from games.rules import widow
 from games.rules.widow_games import (
+    EXCHANGE_OPTIONS,
     NO_SECRET,
+    NOBODY,
     SHARED_EVENT_TYPES,
-    FirstDealerDrawn,
+    TURN_COMMANDS,
     HandEnded,
     HandSecret,
     HandStarted,
     PlayerEliminated,
     ShownHand,
+    TableState,
     WidowGame,
     bad_seats,
     deal_hand,
     draw_first_dealer,
-    public_event,
     seat_bool,
+    shared_evolvers,
     show_hands,
     stake,
 )
@@ -45,9 +48,7 @@ from games.rules.widow_games import (
 PACK = deck(jokers=True)
 DRAW_PACK = deck()
 STEP = -1  # counterclockwise (LV-3, CM-4)
-TURN_COMMANDS = frozenset({"pass", "knock", "exchange_all", "exchange_one", "timeout"})
 OFFER_COMMANDS = frozenset({"buy_widow", "decline_widow", "offer_expired"})
-NOBODY = -1
 
 
 def wild_rank(pot: int) -> str:
@@ -82,20 +83,6 @@ class GameStarted:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class TieBreakTaken:
-    """One step of LV-7 as the showdown records it (LV-13); see ``games.engine.tiebreak``."""
-
-    step: int
-    rule: str
-    facts: tuple[tuple[int, str], ...]
-    still_tied: tuple[int, ...]
-    sentence: str
-    card: str | None = None
-    purpose: str | None = None
-    draws: tuple[tuple[int, str], ...] = ()
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
 class ShowdownHeld:
     """Every hand shown with its value, category and wild count; ``tied`` the hands tied for worst
     by value, ``steps`` LV-7's tie-break steps among them, ``loser`` the worst hand (LV-6, LV-7, LV-13)."""
@@ -103,7 +90,7 @@ class ShowdownHeld:
     wild_rank: str
     hands: tuple[ShownHand, ...]
     tied: tuple[int, ...]
-    steps: tuple[TieBreakTaken, ...]
+    steps: tuple[tiebreak.TieBreakStep, ...]
     loser: int
 
 
@@ -177,7 +164,7 @@ class Rules:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class State:
+class State(TableState):
     """A La Viuda table. Options it needs are copied in, since ``decide`` sees no config. The
     current hand's seed and stock are secret (``view`` never shows them)."""
 
@@ -198,46 +185,6 @@ class State:
     last_showdown: ShowdownHeld | None = None
 
     @property
-    def seats(self) -> int:
-        """The table option ``seats``."""
-        return self.rules.seats
-
-    @property
-    def chips_per_player(self) -> int:
-        """The table option ``chips_per_player``."""
-        return self.rules.chips_per_player
-
-    @property
-    def chip_value(self) -> int:
-        """The table option ``chip_value``."""
-        return self.rules.chip_value
-
-    @property
-    def flush_by_suit(self) -> bool:
-        """The table option ``flush_by_suit``."""
-        return self.rules.flush_by_suit
-
-    @property
-    def max_orbits(self) -> int:
-        """The table option ``max_orbits``."""
-        return self.rules.max_orbits
-
-    @property
-    def currency(self) -> str | None:
-        """The table option ``currency``."""
-        return self.rules.currency
-
-    @property
-    def server_seed(self) -> str:
-        """The hand secret ``server_seed``."""
-        return self.secret.server_seed
-
-    @property
-    def client_seed(self) -> str:
-        """The hand secret ``client_seed``."""
-        return self.secret.client_seed
-
-    @property
     def stock(self) -> tuple[str, ...]:
         """The hand secret ``stock``."""
         return self.secret.stock
@@ -250,24 +197,10 @@ def _replace(state: State, **changes: Any) -> State:
     return _replace_state(state, changes)
 
 
-def _evolve_exchange(state: State, event: Any) -> State:
-    return _replace_state(state, {"exchange": widow.evolve(state.exchange, event)})
-
-
-def _evolve_eliminated(state: State, event: PlayerEliminated) -> State:
-    out = list(state.out)
-    out[event.seat] = True
-    return _replace(state, out=tuple(out))
-
-
 def _evolve_game_started(state: State, event: GameStarted) -> State:
     chips = tuple(event.chips_per_player if seat in event.players else 0 for seat in range(state.seats))
     out = tuple(seat not in event.players for seat in range(state.seats))
     return _replace(state, started=True, chips=chips, out=out, pot=event.widow_chip)
-
-
-def _evolve_first_dealer(state: State, event: FirstDealerDrawn) -> State:
-    return _replace(state, dealer=event.dealer)
 
 
 def _evolve_hand_started(state: State, event: HandStarted) -> State:
@@ -282,18 +215,10 @@ def _evolve_hand_started(state: State, event: HandStarted) -> State:
     )
 
 
-def _evolve_showdown(state: State, event: ShowdownHeld) -> State:
-    return _replace(state, last_showdown=event)
-
-
 def _evolve_paid(state: State, event: WorstHandPaid) -> State:
     chips = list(state.chips)
     chips[event.seat] -= 1
     return _replace(state, chips=tuple(chips), pot=state.pot + 1)
-
-
-def _evolve_hand_ended(state: State, event: HandEnded) -> State:
-    return _replace(state, exchange=None, secret=NO_SECRET)
 
 
 def _evolve_offered(state: State, event: WidowOffered) -> State:
@@ -316,17 +241,13 @@ def _evolve_game_ended(state: State, event: GameEnded) -> State:
 
 EVOLVERS: dict[type, Any] = {
     GameStarted: _evolve_game_started,
-    FirstDealerDrawn: _evolve_first_dealer,
     HandStarted: _evolve_hand_started,
-    ShowdownHeld: _evolve_showdown,
     WorstHandPaid: _evolve_paid,
-    HandEnded: _evolve_hand_ended,
     WidowOffered: _evolve_offered,
     WidowBought: _evolve_bought,
     WidowDeclined: _evolve_declined,
-    PlayerEliminated: _evolve_eliminated,
     GameEnded: _evolve_game_ended,
-    **{kind: _evolve_exchange for kind in widow.EVENT_TYPES},
+    **shared_evolvers(_replace_state, ShowdownHeld),
 }
 
 
@@ -343,14 +264,7 @@ class LaViuda(WidowGame):
     options: ClassVar[tuple[Option, ...]] = (
         Option("chips_per_player", "int", 3, 1, 10, help="Chips each player buys (LV-2)."),
         Option("widow_offer_seconds", "int", 60, 5, 3600, help="Time to answer the offer of La Viuda (LV-10)."),
-        Option("max_orbits", "int", 6, 1, 50, help="Orbits of phase 2 without a knock before one is forced (WX-7)."),
-        Option("turn_seconds", "int", 60, 5, 3600, help="Turn time; a timeout passes or knocks (WX-7)."),
-        Option(
-            "flush_by_suit",
-            "bool",
-            False,
-            help="Flushes compare by suit first: spades, hearts, diamonds, clubs (LV-12).",
-        ),
+        *EXCHANGE_OPTIONS,
     )
     event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES
     state_type: ClassVar[type] = State
@@ -387,18 +301,9 @@ class LaViuda(WidowGame):
 
     # -- decide
 
-    def decide(self, state: State, command: Mapping[str, Any], ctx: Context) -> list[Any]:
-        """The events of one command, with every automatic consequence (showdown, payment, the
-        offer or elimination, the next deal, the end)."""
-        kind = command.get("type")
-        if state.finished:
-            raise IllegalAction("The game is over.", code="game_over")
-        if kind == "start":
-            if state.started:
-                raise IllegalAction("The game has already started.")
-            return self._start(state, ctx)
-        if not state.started:
-            raise IllegalAction("The game has not started yet.", code="not_started")
+    def _play(self, state: State, kind: Any, command: Mapping[str, Any], ctx: Context) -> list[Any]:
+        """The events of a command once the game is under way, with every automatic consequence
+        (showdown, payment, the offer or elimination, the next deal, the end)."""
         if kind in OFFER_COMMANDS:
             return self._answer_offer(state, command, ctx)
         if kind in TURN_COMMANDS:
@@ -407,11 +312,7 @@ class LaViuda(WidowGame):
                     f"Seat {state.offer} must first answer the offer of La Viuda.",
                     legal=self.legal_actions(state, command.get("seat", NOBODY)),
                 )
-            events = widow.turn_events(state.exchange, command, state.max_orbits)
-            after = self.fold(state, events)
-            if after.exchange is not None and after.exchange.turn == widow.OVER:
-                events += self._showdown(after, ctx)
-            return events
+            return self.play_turn(state, command, ctx)
         raise IllegalAction(f"Unknown action {kind!r}.", legal=self.legal_actions(state, command.get("seat", NOBODY)))
 
     def _start(self, state: State, ctx: Context) -> list[Any]:
@@ -433,7 +334,7 @@ class LaViuda(WidowGame):
         shown = show_hands(ex, wild, flush_by_suit=state.flush_by_suit)
         lowest = min(hand.value for hand in shown)
         tied = tuple(hand.seat for hand in shown if hand.value == lowest)
-        steps: tuple[TieBreakTaken, ...] = ()
+        steps: tuple[tiebreak.TieBreakStep, ...] = ()
         loser = tied[0]
         if len(tied) > 1:
             outcome = tiebreak.la_viuda_tie_break(
@@ -445,7 +346,7 @@ class LaViuda(WidowGame):
                     bytes.fromhex(state.server_seed), ctx.table_id, state.hand_no, state.client_seed
                 ),
             )
-            steps = tuple(TieBreakTaken(**_step_fields(step)) for step in outcome.steps)
+            steps = outcome.steps
             loser = outcome.losers[0]
         events: list[Any] = [ShowdownHeld(state.wild_rank, shown, tied, steps, loser)]
         events.append(WorstHandPaid(loser, state.chips[loser] - 1, state.pot + 1))
@@ -518,32 +419,15 @@ class LaViuda(WidowGame):
 
     # -- views
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see: its own cards, the widow while face up, the public table (WP-9)."""
-        data: dict[str, Any] = {
-            "game": self.slug,
-            "seats": state.seats,
-            "you": seat,
-            "started": state.started,
-            "hand_no": state.hand_no,
-            "chips": list(state.chips),
-            "pot": state.pot,
-            "out": list(state.out),
-            "dealer": None if state.dealer == NOBODY else state.dealer,
+    def _table_view(self, state: State) -> dict[str, Any]:
+        return {
             "wild_rank": state.wild_rank or None,
             "chips_per_player": state.chips_per_player,
-            "flush_by_suit": state.flush_by_suit,
-            "chip_value": state.chip_value,
-            "currency": state.currency,
             "widow_price": 2 * state.chip_value,
             "widow_bought_by": None if state.widow_bought_by == NOBODY else state.widow_bought_by,
             "offer": None if state.offer == NOBODY else state.offer,
-            "finished": state.finished,
             "winner": None if state.winner == NOBODY else state.winner,
-            "last_showdown": public_event(state.last_showdown) if state.last_showdown is not None else None,
         }
-        data.update(widow.view(state.exchange, seat, state.max_orbits))
-        return data
 
     # -- ledger
 
@@ -570,10 +454,6 @@ class LaViuda(WidowGame):
         if kind is GameEnded and money and event.prize:
             return [Movement(("escrow",), ("payout", event.winner), event.prize, "MONEY", "prize")]
         return []
-
-
-def _step_fields(step: Any) -> dict[str, Any]:
-    return {field.name: getattr(step, field.name) for field in dataclasses.fields(TieBreakTaken)}
 
 
 DECIDER = LaViuda()

@@ -16,28 +16,29 @@ from games.engine.cards import deck, reduced_pack, reduced_pack_ranks
 from games.engine.decider import Context, IllegalAction, InvalidOptions, Movement, Option, validate_options
 from games.rules import widow
 from games.rules.widow_games import (
+    EXCHANGE_OPTIONS,
     NO_SECRET,
+    NOBODY,
     SHARED_EVENT_TYPES,
-    FirstDealerDrawn,
+    TURN_COMMANDS,
     HandEnded,
     HandSecret,
     HandStarted,
     PlayerEliminated,
     ShownHand,
+    TableState,
     WidowGame,
     bad_seats,
     deal_hand,
     draw_first_dealer,
-    public_event,
+    shared_evolvers,
     show_hands,
     stake,
 )
 
 STEP = 1  # clockwise (WP-3, WP-4)
 POT, LOSER_PAYS, POINTS = "pot", "loser_pays", "points"
-TURN_COMMANDS = frozenset({"pass", "knock", "exchange_all", "exchange_one", "timeout"})
 NO_WILD: frozenset[str] = frozenset()
-NOBODY = -1
 
 
 def pack_for(seats: int, reduced: bool) -> tuple[str, ...]:
@@ -158,7 +159,7 @@ class Rules:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class State:
+class State(TableState):
     """A Whiskey Poker table. Options it needs are copied in, since ``decide`` sees no config."""
 
     rules: Rules
@@ -178,19 +179,9 @@ class State:
     last_showdown: ShowdownHeld | None = None
 
     @property
-    def seats(self) -> int:
-        """The table option ``seats``."""
-        return self.rules.seats
-
-    @property
     def scoring(self) -> str:
         """The table option ``scoring``."""
         return self.rules.scoring
-
-    @property
-    def chips_per_player(self) -> int:
-        """The table option ``chips_per_player``."""
-        return self.rules.chips_per_player
 
     @property
     def lives(self) -> int:
@@ -207,36 +198,6 @@ class State:
         """The table option ``reduced_pack``."""
         return self.rules.reduced_pack
 
-    @property
-    def chip_value(self) -> int:
-        """The table option ``chip_value``."""
-        return self.rules.chip_value
-
-    @property
-    def flush_by_suit(self) -> bool:
-        """The table option ``flush_by_suit``."""
-        return self.rules.flush_by_suit
-
-    @property
-    def max_orbits(self) -> int:
-        """The table option ``max_orbits``."""
-        return self.rules.max_orbits
-
-    @property
-    def currency(self) -> str | None:
-        """The table option ``currency``."""
-        return self.rules.currency
-
-    @property
-    def server_seed(self) -> str:
-        """The hand secret ``server_seed``."""
-        return self.secret.server_seed
-
-    @property
-    def client_seed(self) -> str:
-        """The hand secret ``client_seed``."""
-        return self.secret.client_seed
-
 
 _replace_state = widow.replacer(State)
 
@@ -245,31 +206,21 @@ def _replace(state: State, **changes: Any) -> State:
     return _replace_state(state, changes)
 
 
-def _evolve_exchange(state: State, event: Any) -> State:
-    return _replace_state(state, {"exchange": widow.evolve(state.exchange, event)})
-
-
-def _evolve_eliminated(state: State, event: PlayerEliminated) -> State:
-    out = list(state.out)
-    out[event.seat] = True
-    return _replace(state, out=tuple(out))
-
-
 def _evolve_game_started(state: State, event: GameStarted) -> State:
     chips = tuple(event.chips if seat in event.players else 0 for seat in range(state.seats))
     out = tuple(seat not in event.players for seat in range(state.seats))
     return _replace(state, started=True, chips=chips, out=out, points=(0,) * state.seats)
 
 
-def _evolve_antes(state: State, event: AntesPaid) -> State:
+def _each_paid_one(state: State, seats: tuple[int, ...], pot: int) -> State:
     chips = list(state.chips)
-    for seat in event.seats:
+    for seat in seats:
         chips[seat] -= 1
-    return _replace(state, chips=tuple(chips), pot=event.pot)
+    return _replace(state, chips=tuple(chips), pot=pot)
 
 
-def _evolve_first_dealer(state: State, event: FirstDealerDrawn) -> State:
-    return _replace(state, dealer=event.dealer)
+def _evolve_antes(state: State, event: AntesPaid) -> State:
+    return _each_paid_one(state, event.seats, event.pot)
 
 
 def _evolve_hand_started(state: State, event: HandStarted) -> State:
@@ -283,10 +234,6 @@ def _evolve_hand_started(state: State, event: HandStarted) -> State:
     )
 
 
-def _evolve_showdown(state: State, event: ShowdownHeld) -> State:
-    return _replace(state, last_showdown=event)
-
-
 def _evolve_pot_awarded(state: State, event: PotAwarded) -> State:
     chips = list(state.chips)
     for seat, amount in event.shares:
@@ -295,18 +242,11 @@ def _evolve_pot_awarded(state: State, event: PotAwarded) -> State:
 
 
 def _evolve_losers_paid(state: State, event: LosersPaid) -> State:
-    chips = list(state.chips)
-    for seat in event.seats:
-        chips[seat] -= 1
-    return _replace(state, chips=tuple(chips), pot=event.pool)
+    return _each_paid_one(state, event.seats, event.pool)
 
 
 def _evolve_points(state: State, event: PointsScored) -> State:
     return _replace(state, points=event.points)
-
-
-def _evolve_hand_ended(state: State, event: HandEnded) -> State:
-    return _replace(state, exchange=None, secret=NO_SECRET)
 
 
 def _evolve_end_requested(state: State, event: MatchEndRequested) -> State:
@@ -323,17 +263,13 @@ def _evolve_game_ended(state: State, event: GameEnded) -> State:
 EVOLVERS: dict[type, Any] = {
     GameStarted: _evolve_game_started,
     AntesPaid: _evolve_antes,
-    FirstDealerDrawn: _evolve_first_dealer,
     HandStarted: _evolve_hand_started,
-    ShowdownHeld: _evolve_showdown,
     PotAwarded: _evolve_pot_awarded,
     LosersPaid: _evolve_losers_paid,
     PointsScored: _evolve_points,
-    HandEnded: _evolve_hand_ended,
-    PlayerEliminated: _evolve_eliminated,
     MatchEndRequested: _evolve_end_requested,
     GameEnded: _evolve_game_ended,
-    **{kind: _evolve_exchange for kind in widow.EVENT_TYPES},
+    **shared_evolvers(_replace_state, ShowdownHeld),
 }
 
 
@@ -360,14 +296,7 @@ class WhiskeyPoker(WidowGame):
             help="Ten up for 2 players, one rank lower per extra player; 2-7 players; implies points (WP-8).",
         ),
         Option("target_points", "int", 5, 1, 50, help="Points that win, points scoring (WP-8)."),
-        Option("max_orbits", "int", 6, 1, 50, help="Orbits of phase 2 without a knock before one is forced (WX-7)."),
-        Option("turn_seconds", "int", 60, 5, 3600, help="Turn time; a timeout passes or knocks (WX-7)."),
-        Option(
-            "flush_by_suit",
-            "bool",
-            False,
-            help="Flushes compare by suit first: spades, hearts, diamonds, clubs (LV-12).",
-        ),
+        *EXCHANGE_OPTIONS,
     )
     # Sent by the table's owner, seated or not, rather than by a seat (WP-6).
     owner_commands: ClassVar[frozenset[str]] = frozenset({"end_match"})
@@ -431,18 +360,9 @@ class WhiskeyPoker(WidowGame):
 
     # -- decide
 
-    def decide(self, state: State, command: Mapping[str, Any], ctx: Context) -> list[Any]:
-        """The events of one command, with every automatic consequence (showdown, scoring,
-        eliminations, the next deal, the end)."""
-        kind = command.get("type")
-        if state.finished:
-            raise IllegalAction("The game is over.", code="game_over")
-        if kind == "start":
-            if state.started:
-                raise IllegalAction("The game has already started.")
-            return self._start(state, ctx)
-        if not state.started:
-            raise IllegalAction("The game has not started yet.", code="not_started")
+    def _play(self, state: State, kind: Any, command: Mapping[str, Any], ctx: Context) -> list[Any]:
+        """The events of a command once the game is under way, with every automatic consequence
+        (showdown, scoring, eliminations, the next deal, the end)."""
         if kind == "end_match":
             if state.scoring != POT:
                 raise IllegalAction("Only a pot-scoring match can be ended by the table's owner (WP-6).")
@@ -450,11 +370,7 @@ class WhiskeyPoker(WidowGame):
                 raise IllegalAction("The match already ends after this hand.")
             return [MatchEndRequested()]
         if kind in TURN_COMMANDS:
-            events = widow.turn_events(state.exchange, command, state.max_orbits)
-            after = self.fold(state, events)
-            if after.exchange is not None and after.exchange.turn == widow.OVER:
-                events += self._showdown(after, ctx)
-            return events
+            return self.play_turn(state, command, ctx)
         raise IllegalAction(f"Unknown action {kind!r}.", legal=self.legal_actions(state, command.get("seat", NOBODY)))
 
     def _pack(self, state: State) -> tuple[str, ...]:
@@ -548,34 +464,17 @@ class WhiskeyPoker(WidowGame):
 
     # -- views
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see: its own cards, the widow while face up, the public table (WP-9)."""
-        data: dict[str, Any] = {
-            "game": self.slug,
-            "seats": state.seats,
-            "you": seat,
-            "started": state.started,
+    def _table_view(self, state: State) -> dict[str, Any]:
+        return {
             "scoring": state.scoring,
             "reduced_pack": state.reduced_pack,
             "pack_lowest_rank": self._lowest_rank(state),
-            "flush_by_suit": state.flush_by_suit,
             "target_points": state.target_points if state.scoring == POINTS else None,
-            "hand_no": state.hand_no,
-            "chips": list(state.chips),
-            "pot": state.pot,
             "points": list(state.points),
-            "out": list(state.out),
-            "dealer": None if state.dealer == NOBODY else state.dealer,
-            "chip_value": state.chip_value,
-            "currency": state.currency,
             "end_requested": state.end_requested,
-            "finished": state.finished,
             "winners": list(state.winners),
             "losers": list(state.losers),
-            "last_showdown": public_event(state.last_showdown) if state.last_showdown is not None else None,
         }
-        data.update(widow.view(state.exchange, seat, state.max_orbits))
-        return data
 
     # -- ledger
 

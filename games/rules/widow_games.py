@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from games.engine import fairness, hands
-from games.engine.decider import Context, encode_event, event_type, secret_field
+from games.engine.decider import Context, IllegalAction, Option, encode_event, event_type, secret_field
 from games.rules import widow
 
 
@@ -84,9 +84,104 @@ class HandSecret:
 
 
 NO_SECRET = HandSecret()
+NOBODY = -1
+
+
+class TableState:
+    """The table options and hand secrets both widow games' states read, forwarded to the state's
+    ``rules`` and ``secret``. No slots of its own, so a slotted frozen dataclass can inherit it."""
+
+    __slots__ = ()
+    rules: Any
+    secret: HandSecret
+
+    @property
+    def seats(self) -> int:
+        """The table option ``seats``."""
+        return self.rules.seats
+
+    @property
+    def chips_per_player(self) -> int:
+        """The table option ``chips_per_player``."""
+        return self.rules.chips_per_player
+
+    @property
+    def chip_value(self) -> int:
+        """The table option ``chip_value``."""
+        return self.rules.chip_value
+
+    @property
+    def flush_by_suit(self) -> bool:
+        """The table option ``flush_by_suit``."""
+        return self.rules.flush_by_suit
+
+    @property
+    def max_orbits(self) -> int:
+        """The table option ``max_orbits``."""
+        return self.rules.max_orbits
+
+    @property
+    def currency(self) -> str | None:
+        """The table option ``currency``."""
+        return self.rules.currency
+
+    @property
+    def server_seed(self) -> str:
+        """The hand secret ``server_seed``."""
+        return self.secret.server_seed
+
+    @property
+    def client_seed(self) -> str:
+        """The hand secret ``client_seed``."""
+        return self.secret.client_seed
 
 
 SHARED_EVENT_TYPES: tuple[type, ...] = (FirstDealerDrawn, HandStarted, HandEnded, PlayerEliminated)
+TURN_COMMANDS = frozenset({"pass", "knock", "exchange_all", "exchange_one", "timeout"})
+
+
+# The options of the widow exchange and the showdown, last in both games' option lists.
+EXCHANGE_OPTIONS: tuple[Option, ...] = (
+    Option("max_orbits", "int", 6, 1, 50, help="Orbits of phase 2 without a knock before one is forced (WX-7)."),
+    Option("turn_seconds", "int", 60, 5, 3600, help="Turn time; a timeout passes or knocks (WX-7)."),
+    Option(
+        "flush_by_suit",
+        "bool",
+        False,
+        help="Flushes compare by suit first: spades, hearts, diamonds, clubs (LV-12).",
+    ),
+)
+
+
+def shared_evolvers(replace: Callable[[Any, dict[str, Any]], Any], showdown_type: type) -> dict[type, Callable]:
+    """The evolvers both widow games apply alike: the first dealer, the exchange's events, the
+    showdown kept for the view, the end of a hand and an elimination. ``replace`` is the state's
+    ``widow.replacer``; ``showdown_type`` the game's own showdown event."""
+
+    def first_dealer(state: Any, event: FirstDealerDrawn) -> Any:
+        return replace(state, {"dealer": event.dealer})
+
+    def exchange(state: Any, event: Any) -> Any:
+        return replace(state, {"exchange": widow.evolve(state.exchange, event)})
+
+    def showdown(state: Any, event: Any) -> Any:
+        return replace(state, {"last_showdown": event})
+
+    def hand_ended(state: Any, event: HandEnded) -> Any:
+        return replace(state, {"exchange": None, "secret": NO_SECRET})
+
+    def eliminated(state: Any, event: PlayerEliminated) -> Any:
+        out = list(state.out)
+        out[event.seat] = True
+        return replace(state, {"out": tuple(out)})
+
+    return {
+        FirstDealerDrawn: first_dealer,
+        showdown_type: showdown,
+        HandEnded: hand_ended,
+        PlayerEliminated: eliminated,
+        **{kind: exchange for kind in widow.EVENT_TYPES},
+    }
 
 
 def draw_first_dealer(pack: Sequence[str], ctx: Context, seats: int) -> FirstDealerDrawn:
@@ -176,7 +271,10 @@ def name_of(event: Any) -> str:
 
 
 class WidowGame:
-    """What both widow games' Deciders do the same way. A subclass sets ``evolvers``."""
+    """What both widow games' Deciders do the same way. A subclass sets ``evolvers`` and gives
+    the events of its start (``_start(state, ctx)``), of a command once started (``_play(state,
+    kind, command, ctx)``) and of its showdown with what follows (``_showdown(state, ctx)``), and
+    what its view adds to the public table (``_table_view(state)``)."""
 
     def chip_counts(self, state: Any) -> dict[tuple[Any, ...], int]:
         """The chips each seat and the pot hold in ``state``: what the table's chip accounts in
@@ -206,6 +304,51 @@ class WidowGame:
             data.update(hand_started_private(event, seat))
         else:
             data.update(widow.private_fields(event, seat))
+        return data
+
+    def decide(self, state: Any, command: Mapping[str, Any], ctx: Context) -> list[Any]:
+        """The events of one command, with every automatic consequence: the start, or a command
+        of the game under way (the subclass's ``_play``)."""
+        kind = command.get("type")
+        if state.finished:
+            raise IllegalAction("The game is over.", code="game_over")
+        if kind == "start":
+            if state.started:
+                raise IllegalAction("The game has already started.")
+            return self._start(state, ctx)
+        if not state.started:
+            raise IllegalAction("The game has not started yet.", code="not_started")
+        return self._play(state, kind, command, ctx)
+
+    def play_turn(self, state: Any, command: Mapping[str, Any], ctx: Context) -> list[Any]:
+        """An exchange move (WX-2..WX-7) and, once the exchange is over, the game's showdown
+        (``self._showdown``) with every consequence."""
+        events = widow.turn_events(state.exchange, command, state.max_orbits)
+        after = self.fold(state, events)
+        if after.exchange is not None and after.exchange.turn == widow.OVER:
+            events += self._showdown(after, ctx)
+        return events
+
+    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see: its own cards, the widow while face up, the public table (WP-9)."""
+        data: dict[str, Any] = {
+            "game": self.slug,
+            "seats": state.seats,
+            "you": seat,
+            "started": state.started,
+            "hand_no": state.hand_no,
+            "chips": list(state.chips),
+            "pot": state.pot,
+            "out": list(state.out),
+            "dealer": None if state.dealer == NOBODY else state.dealer,
+            "flush_by_suit": state.flush_by_suit,
+            "chip_value": state.chip_value,
+            "currency": state.currency,
+            "finished": state.finished,
+            "last_showdown": public_event(state.last_showdown) if state.last_showdown is not None else None,
+            **self._table_view(state),
+        }
+        data.update(widow.view(state.exchange, seat, state.max_orbits))
         return data
 
     def pending_system(self, state: Any) -> dict[str, Any] | None:

@@ -29,6 +29,7 @@ from games.rules.widow_games import FirstDealerDrawn, HandStarted, PlayerElimina
 from tests.rules.widow_helpers import TABLE, act, ctx, dealt, expected_first_dealer, fold
 
 WIDOW = "2c 2d 2h 3c 3d"
+FULL_HOUSE_AT_2 = {0: "4c 5d 7h 9s Jc", 1: "Ah Kh Qh Jh 9h", 2: "8s 8h 8d Ks Kd"}
 
 
 def table(hands: dict[int, str], *, options=None, chips=0, scoring="points", pot=0, before=(), seats=3):
@@ -42,6 +43,11 @@ def table(hands: dict[int, str], *, options=None, chips=0, scoring="points", pot
         dealt(dealer, tuple(range(seats)), hands, WIDOW, seats, pot=pot),
     ]
     return config, fold(WP, WP.initial_state(config), given)
+
+
+def pot_table(hands: dict[int, str], *, chips=5, options=None):
+    """Given: a pot-scoring table of three whose players have each anted a chip (WP-5)."""
+    return table(hands, scoring="pot", options=options, chips=chips, pot=3, before=[AntesPaid((0, 1, 2), 3)])
 
 
 def knock_round(state, seats=3):
@@ -133,13 +139,7 @@ def test_wp_5_pot_scoring_antes_and_the_best_hand_takes_the_pot():
     events = WP.decide(WP.initial_state(config), {"type": "start"}, ctx(1, 4))
     antes = of(events, AntesPaid)
     assert sorted(antes.seats) == [0, 1, 2, 3] and antes.pot == 4 and of(events, HandStarted).pot == 4
-    _, state = table(
-        {0: "4c 5d 7h 9s Jc", 1: "Ah Kh Qh Jh 9h", 2: "8s 8h 8d Ks Kd"},
-        scoring="pot",
-        chips=5,
-        pot=3,
-        before=[AntesPaid((0, 1, 2), 3)],
-    )
+    _, state = pot_table(FULL_HOUSE_AT_2)
     events, after = knock_round(state)
     assert of(events, PotAwarded).shares == ((2, 3),)
     assert of(events, ShowdownHeld).best == (2,)
@@ -150,13 +150,7 @@ def test_wp_5_tied_best_hands_split_and_odd_chips_go_from_the_dealers_left():
     """WP-5: tied best hands split the pot; odd chips one at a time from the dealer's left."""
     assert split_pot(7, (0, 2)) == ((0, 4), (2, 3))
     assert split_pot(8, (1, 0, 2)) == ((1, 3), (0, 3), (2, 2))
-    _, state = table(
-        {0: "Ac Kc Qd Jd 9h", 1: "As Ks Qs Js 9d", 2: "4c 5c 7h 8d Tc"},
-        scoring="pot",
-        chips=5,
-        pot=3,
-        before=[AntesPaid((0, 1, 2), 3)],
-    )
+    _, state = pot_table({0: "Ac Kc Qd Jd 9h", 1: "As Ks Qs Js 9d", 2: "4c 5c 7h 8d Tc"})
     events, _ = knock_round(state)
     assert of(events, PotAwarded).shares == ((0, 2), (1, 1))
 
@@ -164,14 +158,7 @@ def test_wp_5_tied_best_hands_split_and_odd_chips_go_from_the_dealers_left():
 def test_wp_6_a_player_who_cannot_ante_is_out_and_the_match_ends_when_one_holds_every_chip():
     """WP-6: a player without chips is out; when one player holds every chip the match ends and
     every player's chips are cashed out at chip_value through payouts."""
-    _, state = table(
-        {0: "4c 5d 7h 9s Jc", 1: "Ah Kh Qh Jh 9h", 2: "8s 8h 8d Ks Kd"},
-        scoring="pot",
-        options={"chip_value": 200, "currency": "MXN"},
-        chips=1,
-        pot=3,
-        before=[AntesPaid((0, 1, 2), 3)],
-    )
+    _, state = pot_table(FULL_HOUSE_AT_2, chips=1, options={"chip_value": 200, "currency": "MXN"})
     events, after = knock_round(state)
     assert PlayerEliminated(0, "cannot ante") in events and PlayerEliminated(1, "cannot ante") in events
     ended = of(events, GameEnded)
@@ -186,13 +173,7 @@ def test_wp_6_a_player_who_cannot_ante_is_out_and_the_match_ends_when_one_holds_
 def test_wp_6_the_owner_ends_the_match_between_hands_and_everyone_cashes_out():
     """WP-6: the table's owner ends the match: it ends when the hand being played is over, and
     each player's chips are cashed out."""
-    _, state = table(
-        {0: "4c 5d 7h 9s Jc", 1: "Ah Kh Qh Jh 9h", 2: "8s 8h 8d Ks Kd"},
-        scoring="pot",
-        chips=5,
-        pot=3,
-        before=[AntesPaid((0, 1, 2), 3)],
-    )
+    _, state = pot_table(FULL_HOUSE_AT_2)
     events = WP.decide(state, {"type": "end_match"}, ctx(2, 3))
     assert events == [MatchEndRequested()]
     state = fold(WP, state, events)
@@ -269,7 +250,7 @@ def test_wp_8_reduced_pack_straights_run_only_inside_the_pack():
 def test_wp_9_views_show_own_hand_face_up_widow_and_given_cards_never_cards_taken_unseen():
     """WP-9: a player sees their own hand; the widow only while face up; the cards someone put
     into the widow; never the cards someone took from a face-down widow, never the stock."""
-    hands = {0: "4c 5d 7h 9s Jc", 1: "Ah Kh Qh Jh 9h", 2: "8s 8h 8d Ks Kd"}
+    hands = FULL_HOUSE_AT_2
     _, state = table(hands)
     assert WP.view(state, 1)["hand"] == hands[1].split() and WP.view(state, 1)["widow"] is None
     assert WP.view(state, None)["hand"] is None
