@@ -9,7 +9,7 @@ from games.engine import fairness, tiebreak
 from games.engine import hands as poker
 from games.engine.cards import LA_VIUDA_DECK
 from games.rules import widow
-from games.rules.la_viuda import ShowdownHeld, TieBreakTaken
+from games.rules.la_viuda import ShowdownHeld
 from games.rules.widow_audit import deal_differences, deck_name, outcome_differences, showdown
 from games.rules.widow_games import HandStarted, ShownHand
 
@@ -35,10 +35,7 @@ def hand_events(*, loser: int | None = None) -> list:
         value = poker.high_value(cards, wild)
         shown.append(ShownHand(seat, cards, int(value), poker.category(value), poker.describe(value), 0))
     outcome = tiebreak.la_viuda_tie_break([(0, HANDS[0]), (1, HANDS[1])], wild, ORDER, stock=STOCK, streams=streams())
-    steps = tuple(
-        TieBreakTaken(**{f.name: getattr(step, f.name) for f in dataclasses.fields(TieBreakTaken)})
-        for step in outcome.steps
-    )
+    steps = outcome.steps
     started = HandStarted(1, 2, ORDER, "c", None, "||", 1, WILD_RANK, SEED.hex(), HANDS, ("X1",) * 5, STOCK)
     held = ShowdownHeld(WILD_RANK, tuple(shown), (0, 1), steps, outcome.losers[0] if loser is None else loser)
     return [started, held]
