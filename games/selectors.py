@@ -65,8 +65,11 @@ def table_view(table: Table, seat: int | None, *, state=None) -> dict[str, Any]:
     """The caller's view of a table: public facts, the game's view for the seat, whose turn it is,
     the deadline and the caller's legal actions."""
     decider = registry.get(table.game)
+    version = table.version
     if state is None:
-        state, _ = store.load(table=table, decider=decider)
+        # The state is loaded after the row was read, so other writers may have moved it on: report
+        # the version the state is at, or a client acting on this view would meet a conflict.
+        state, version = store.load(table=table, decider=decider)
     started = table.status != Table.Status.OPEN
     to_act = list(decider.to_act(state)) if started else []
     next_hand = getattr(state, "hand_no", 0) + 1
@@ -75,7 +78,7 @@ def table_view(table: Table, seat: int | None, *, state=None) -> dict[str, Any]:
         "id": str(table.pk),
         "game": table.game,
         "status": table.status,
-        "version": table.version,
+        "version": version,
         "owner": table.owner.username,
         "config": table.config,
         "seats": seats(table),
