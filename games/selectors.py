@@ -82,7 +82,9 @@ def table_view(table: Table, seat: int | None, *, state=None) -> dict[str, Any]:
     started = table.status != Table.Status.OPEN
     to_act = list(decider.to_act(state)) if started else []
     next_hand = getattr(state, "hand_no", 0) + 1
-    upcoming = HandSeed.objects.filter(table=table, hand_no=next_hand).values_list("commitment", flat=True).first()
+    upcoming = table.__dict__.get("_commitments", {}).get(next_hand)
+    if upcoming is None:
+        upcoming = HandSeed.objects.filter(table=table, hand_no=next_hand).values_list("commitment", flat=True).first()
     return {
         "id": str(table.pk),
         "game": table.game,

@@ -373,6 +373,8 @@ def _context(table: Table, state) -> Context:
     if len(seeds) < 2:
         _ensure_seeds(table, upto=next_hand + 1)
         seeds = {s.hand_no: s for s in HandSeed.objects.filter(table=table, hand_no__in=[next_hand, next_hand + 1])}
+    # The view answering this command shows the next commitment; it is one of these two.
+    table.__dict__["_commitments"] = {number: seed.commitment for number, seed in seeds.items()}
     seat_seeds = {s.number: s.client_seed for s in seat_rows(table)}
     return Context(
         table_id=str(table.pk),
