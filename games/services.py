@@ -439,6 +439,8 @@ def _execute(
         ) from None
     settlement.post_movements(table, rows, movements)
     _record_hands(table, rows)
+    # The next command at this table, in this process, starts from here without reading these back.
+    store.remember(table, decider, table.version, state)
     _after(table, decider, state)
     return Outcome(table=table, state=state, events=all_events, seqs=[row.seq for row in rows], rows=rows)
 
