@@ -13,7 +13,7 @@ Prints, with the targets of issue 4:
 4. A person's action -> the next bot's event recorded (by polling the database) and served (by
    the events endpoint's long-poll). Target: median < 150 ms.
 
-    python tests/benchmarks/bench_tables.py [--quick]
+    python tests/benchmarks/bench_tables.py [--quick] [1 2 3 4]   (sections; all by default)
 
 Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/bench_tables; created
 and migrated if missing), BENCH_BROKER_URL (default redis://127.0.0.1:6379/13).
@@ -541,7 +541,86 @@ def ms(seconds: float) -> str:
     return f"{seconds * 1000:.1f} ms"
 
 
+def report_latency(port: int, rows: list, result: dict) -> None:
+    print("1. POST action -> response")
+    latency = measure_action_latency(port)
+    small = [s[0] for s in latency["samples"]["small"]]
+    big = [s[0] for s in latency["samples"]["big"]]
+    for size, values in (("small", small), ("big", big)):
+        versions = [s[1] for s in latency["samples"][size]]
+        kinds: dict[str, int] = {}
+        for s in latency["samples"][size]:
+            kinds[s[2]] = kinds.get(s[2], 0) + 1
+        print(
+            f"  {size:>5} table, versions {min(versions)}..{max(versions)}: n={len(values)} "
+            f"median {ms(statistics.median(values))}, p95 {ms(p95(values))}; actions {kinds}"
+        )
+    print(
+        f"  cold load of the big table (version {latency['at']}): {ms(latency['cold_no_snapshot'])} "
+        f"replaying all events, {ms(latency['cold_from_snapshot'])} from the snapshot it wrote"
+    )
+    median_ratio = statistics.median(big) / statistics.median(small)
+    p95_ratio = p95(big) / p95(small)
+    rows.append(("action median, 5,000 / 50 events", f"{median_ratio:.2f}", "< 1.5", _met(median_ratio < 1.5)))
+    rows.append(("action p95, 5,000 / 50 events", f"{p95_ratio:.2f}", "< 1.5", _met(p95_ratio < 1.5)))
+    result.update(
+        action_p50_small_ms=f"{statistics.median(small) * 1000:.1f}",
+        action_p50_big_ms=f"{statistics.median(big) * 1000:.1f}",
+        median_ratio=f"{median_ratio:.2f}",
+        p95_ratio=f"{p95_ratio:.2f}",
+    )
+
+
+def report_throughput(port: int, rows: list, result: dict) -> None:
+    print(f"2. throughput, {THREADS} threads, {ROUNDS} alternating rounds of {ROUND_SECONDS:.0f} s")
+    throughput = measure_throughput(port)
+    totals = {"ours": [0, 0, 0.0], "bare": [0, 0, 0.0]}
+    for n, outcome in enumerate(throughput["rounds"], 1):
+        line = []
+        for name in ("ours", "bare"):
+            done, failed, elapsed = outcome[name]
+            totals[name][0] += done
+            totals[name][1] += failed
+            totals[name][2] += elapsed
+            line.append(f"{name} {done / elapsed:.0f}/s ({failed} failed)")
+        print(f"  round {n}: " + ", ".join(line))
+    ours_rate = totals["ours"][0] / totals["ours"][2]
+    bare_rate = totals["bare"][0] / totals["bare"][2]
+    share = ours_rate / bare_rate
+    print(f"  actions {ours_rate:.0f}/s, bare endpoint {bare_rate:.0f}/s")
+    rows.append(("actions/s vs bare endpoint", f"{share:.0%}", ">= 40%", _met(share >= 0.4)))
+    result.update(ours_rps=f"{ours_rate:.0f}", bare_rps=f"{bare_rate:.0f}", share=f"{share:.2f}")
+
+
+def report_replay(port: int, rows: list, result: dict) -> None:
+    print("3. replay, La Viuda, 5 seats")
+    replay = measure_replay(40 if QUICK else 200)
+    print(
+        f"  {replay['events']} events in {replay['streams']} streams: decode + evolve "
+        f"{replay['decode_evolve']:,.0f} events/s; evolve alone {replay['evolve_only']:,.0f} events/s"
+    )
+    speed = replay["decode_evolve"]
+    rows.append(("replay, decode + evolve", f"{speed:,.0f}/s", ">= 100,000/s", _met(speed >= 100_000)))
+    result.update(replay_eps=f"{speed:.0f}")
+
+
+def report_bot_latency(port: int, rows: list, result: dict) -> None:
+    print("4. person's action -> bot's event")
+    bot = measure_bot_latency(port)
+    for kind, values in bot.items():
+        print(f"  {kind:>9}: n={len(values)} median {ms(statistics.median(values))}, p95 {ms(p95(values))}")
+    recorded = statistics.median(bot["db"])
+    served = statistics.median(bot["long_poll"])
+    rows.append(("bot's event recorded, median", ms(recorded), "< 150 ms", _met(recorded < 0.150)))
+    rows.append(("bot's event served (long-poll), median", ms(served), "< 150 ms", _met(served < 0.150)))
+    result.update(bot_recorded_p50_ms=f"{recorded * 1000:.1f}", bot_served_p50_ms=f"{served * 1000:.1f}")
+
+
+SECTIONS = {"1": report_latency, "2": report_throughput, "3": report_replay, "4": report_bot_latency}
+
+
 def main() -> None:
+    chosen = [arg for arg in sys.argv[1:] if arg in SECTIONS] or list(SECTIONS)
     setup_django()
     from games import scheduling
 
@@ -552,73 +631,12 @@ def main() -> None:
     worker = start_worker()
     server = None
     rows: list[tuple[str, str, str, str]] = []
+    result: dict[str, str] = {}
     try:
         server = start_gunicorn(port)
         print(f"PostgreSQL {DATABASE_URL}, broker {BROKER_URL}, gunicorn 2 workers on 127.0.0.1:{port}")
-
-        print("1. POST action -> response")
-        latency = measure_action_latency(port)
-        small = [s[0] for s in latency["samples"]["small"]]
-        big = [s[0] for s in latency["samples"]["big"]]
-        for size, values in (("small", small), ("big", big)):
-            versions = [s[1] for s in latency["samples"][size]]
-            kinds: dict[str, int] = {}
-            for s in latency["samples"][size]:
-                kinds[s[2]] = kinds.get(s[2], 0) + 1
-            print(
-                f"  {size:>5} table, versions {min(versions)}..{max(versions)}: n={len(values)} "
-                f"median {ms(statistics.median(values))}, p95 {ms(p95(values))}; actions {kinds}"
-            )
-        print(
-            f"  cold load of the big table (version {latency['at']}): {ms(latency['cold_no_snapshot'])} "
-            f"replaying all events, {ms(latency['cold_from_snapshot'])} from the snapshot it wrote"
-        )
-        median_ratio = statistics.median(big) / statistics.median(small)
-        p95_ratio = p95(big) / p95(small)
-        rows.append(("action median, 5,000 / 50 events", f"{median_ratio:.2f}", "< 1.5", _met(median_ratio < 1.5)))
-        rows.append(("action p95, 5,000 / 50 events", f"{p95_ratio:.2f}", "< 1.5", _met(p95_ratio < 1.5)))
-
-        print(f"2. throughput, {THREADS} threads, {ROUNDS} alternating rounds of {ROUND_SECONDS:.0f} s")
-        throughput = measure_throughput(port)
-        totals = {"ours": [0, 0, 0.0], "bare": [0, 0, 0.0]}
-        for n, result in enumerate(throughput["rounds"], 1):
-            line = []
-            for name in ("ours", "bare"):
-                done, failed, elapsed = result[name]
-                totals[name][0] += done
-                totals[name][1] += failed
-                totals[name][2] += elapsed
-                line.append(f"{name} {done / elapsed:.0f}/s ({failed} failed)")
-            print(f"  round {n}: " + ", ".join(line))
-        ours_rate = totals["ours"][0] / totals["ours"][2]
-        bare_rate = totals["bare"][0] / totals["bare"][2]
-        share = ours_rate / bare_rate
-        print(f"  actions {ours_rate:.0f}/s, bare endpoint {bare_rate:.0f}/s")
-        rows.append(("actions/s vs bare endpoint", f"{share:.0%}", ">= 40%", _met(share >= 0.4)))
-
-        print("3. replay, La Viuda, 5 seats")
-        replay = measure_replay(40 if QUICK else 200)
-        print(
-            f"  {replay['events']} events in {replay['streams']} streams: decode + evolve "
-            f"{replay['decode_evolve']:,.0f} events/s; evolve alone {replay['evolve_only']:,.0f} events/s"
-        )
-        rows.append(
-            (
-                "replay, decode + evolve",
-                f"{replay['decode_evolve']:,.0f}/s",
-                ">= 100,000/s",
-                _met(replay["decode_evolve"] >= 100_000),
-            )
-        )
-
-        print("4. person's action -> bot's event")
-        bot = measure_bot_latency(port)
-        for kind, values in bot.items():
-            print(f"  {kind:>9}: n={len(values)} median {ms(statistics.median(values))}, p95 {ms(p95(values))}")
-        bot_median = statistics.median(bot["db"])
-        rows.append(("bot's event recorded, median", ms(bot_median), "< 150 ms", _met(bot_median < 0.150)))
-        served = statistics.median(bot["long_poll"])
-        rows.append(("bot's event served (long-poll), median", ms(served), "< 150 ms", _met(served < 0.150)))
+        for section in chosen:
+            SECTIONS[section](port, rows, result)
     finally:
         if server is not None:
             stop(server)
@@ -628,11 +646,7 @@ def main() -> None:
     print(f"{'figure':<40} {'measured':>12} {'target':>14}  met")
     for name, value, target, met in rows:
         print(f"{name:<40} {value:>12} {target:>14}  {met}")
-    print(
-        f"RESULT action_p50_small_ms={statistics.median(small) * 1000:.1f} action_p50_big_ms={statistics.median(big) * 1000:.1f} "
-        f"median_ratio={median_ratio:.2f} p95_ratio={p95_ratio:.2f} ours_rps={ours_rate:.0f} bare_rps={bare_rate:.0f} "
-        f"share={share:.2f} replay_eps={replay['decode_evolve']:.0f} bot_p50_ms={bot_median * 1000:.1f}"
-    )
+    print("RESULT " + " ".join(f"{key}={value}" for key, value in result.items()))
 
 
 def _met(ok: bool) -> str:
