@@ -441,6 +441,10 @@ def _execute(
     _record_hands(table, rows)
     # The next command at this table, in this process, starts from here without reading these back.
     store.remember(table, decider, table.version, state)
+    # Loads served from the cache never replay enough to write a snapshot themselves: without this,
+    # a process starting cold would replay the table's whole history.
+    if version // settings.SNAPSHOT_EVERY != table.version // settings.SNAPSHOT_EVERY:
+        store.save_snapshot(table, table.version, state)
     _after(table, decider, state)
     return Outcome(table=table, state=state, events=all_events, seqs=[row.seq for row in rows], rows=rows)
 
