@@ -5,8 +5,8 @@ Prints, with the targets of issue 4:
 1. POST action -> response, median and p95, at tables of ~50 events and one of ~5,000 events
    (9-seat Whiskey Poker, points to 50, one person and eight bots; the person's own actions, timed
    interleaved between the two sizes; bots answer through the worker). Target: ratio < 1.5.
-2. Actions per second with 8 client threads on 8 tables of people only (each thread drives every
-   seat of its table) against a bare DRF endpoint that validates a small body and inserts one row,
+2. Actions per second with 8 client threads on 8 tables of people only (4-seat Whiskey Poker, pot
+   scoring, so antes and pots go through the ledger; each thread drives every seat of its table) against a bare DRF endpoint that validates a small body and inserts one row,
    served by the same gunicorn with the same settings, in alternating rounds. Target: >= 40%.
 3. Replay speed of La Viuda event streams in the pure engine (decode + evolve, as the store loads;
    evolve alone via ``bench_bots_viuda.replay_speed``). Target: >= 100,000 events/s.
@@ -214,9 +214,7 @@ def make_people(prefix: str, count: int) -> list[tuple[Any, str]]:
 # --- building tables in-process ------------------------------------------------------------------
 
 
-def build_table(
-    owner, *, seats: int, options: dict, people: dict[int, Any], bots: bool, target: int, rng: random.Random
-):
+def build_table(owner, *, seats: int, options: dict, people: dict[int, Any], bots: bool, target: int):
     """A running table, played through the services in this process until its version reaches
     ``target`` at a moment when the person at seat PERSON is awaited (bots' turns played here too)."""
     from games import services
@@ -311,7 +309,6 @@ def measure_action_latency(port: int) -> dict:
         people={PERSON: people[0][0]},
         bots=True,
         target=BIG_VERSION,
-        rng=rng,
     )
     print(f"  built a {LONG_SEATS}-seat table to version {big.version} in {time.perf_counter() - started:.0f} s")
     smalls = [
@@ -322,7 +319,6 @@ def measure_action_latency(port: int) -> dict:
             people={PERSON: person},
             bots=True,
             target=SMALL_VERSION,
-            rng=rng,
         )
         for person, _ in people[1:]
     ]
@@ -494,7 +490,7 @@ def measure_bot_latency(port: int) -> dict:
     owner = get_user_model().objects.create_user(username=f"botowner{time.time_ns()}")
     ((person, token),) = make_people("bl", 1)
     rng = random.Random(7)
-    table = build_table(owner, seats=2, options=LONG_OPTIONS, people={PERSON: person}, bots=True, target=2, rng=rng)
+    table = build_table(owner, seats=2, options=LONG_OPTIONS, people={PERSON: person}, bots=True, target=2)
     client = Client(port, token)
     table_id = str(table.pk)
     samples: dict[str, list[float]] = {"db": [], "long_poll": []}
