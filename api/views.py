@@ -169,11 +169,7 @@ class ClientSeedView(APIView):
 def action_response(outcome, seat: int | None) -> dict:
     """What an action returns: the new version, the caller's view of the events it appended, and
     the table as the caller now sees it."""
-    events = (
-        selectors.events_view(outcome.table, seat, after=outcome.seqs[0] - 1, limit=len(outcome.seqs))
-        if outcome.seqs
-        else []
-    )
+    events = selectors.appended_events_view(outcome.table, seat, outcome.rows, outcome.events)
     return {
         "version": outcome.table.version,
         "events": events,

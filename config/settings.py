@@ -59,7 +59,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
-ROOT_URLCONF = "config.urls"
+# The benchmark serves its reference endpoint beside the API through its own urlconf.
+ROOT_URLCONF = os.environ.get("ROOT_URLCONF", "config.urls")
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"
 

@@ -48,8 +48,17 @@ def seat_of(table: Table, user) -> int | None:
     return Seat.objects.filter(table=table, user=user).values_list("number", flat=True).first()
 
 
+def seat_rows(table: Table) -> list[Seat]:
+    """The table's seats with their users, read once per ``Table`` instance: a command and the view
+    it answers with ask for them several times, and seats do not change while a game runs."""
+    rows = table.__dict__.get("_seat_rows")
+    if rows is None:
+        rows = table.__dict__["_seat_rows"] = list(Seat.objects.filter(table=table).select_related("user"))
+    return rows
+
+
 def seats(table: Table) -> list[dict[str, Any]]:
-    by_number = {s.number: s for s in Seat.objects.filter(table=table).select_related("user")}
+    by_number = {s.number: s for s in seat_rows(table)}
     return [
         {
             "seat": n,
@@ -65,17 +74,22 @@ def table_view(table: Table, seat: int | None, *, state=None) -> dict[str, Any]:
     """The caller's view of a table: public facts, the game's view for the seat, whose turn it is,
     the deadline and the caller's legal actions."""
     decider = registry.get(table.game)
+    version = table.version
     if state is None:
-        state, _ = store.load(table=table, decider=decider)
+        # The state is loaded after the row was read, so other writers may have moved it on: report
+        # the version the state is at, or a client acting on this view would meet a conflict.
+        state, version = store.load(table=table, decider=decider)
     started = table.status != Table.Status.OPEN
     to_act = list(decider.to_act(state)) if started else []
     next_hand = getattr(state, "hand_no", 0) + 1
-    upcoming = HandSeed.objects.filter(table=table, hand_no=next_hand).values_list("commitment", flat=True).first()
+    upcoming = table.__dict__.get("_commitments", {}).get(next_hand)
+    if upcoming is None:
+        upcoming = HandSeed.objects.filter(table=table, hand_no=next_hand).values_list("commitment", flat=True).first()
     return {
         "id": str(table.pk),
         "game": table.game,
         "status": table.status,
-        "version": table.version,
+        "version": version,
         "owner": table.owner.username,
         "config": table.config,
         "seats": seats(table),
@@ -95,22 +109,35 @@ def events_view(table: Table, seat: int | None, *, after: int = 0, limit: int = 
     """The caller's view of the events after ``after``: each through the game's ``view_event``."""
     decider = registry.get(table.game)
     types = event_types_by_name(decider)
-    result = []
-    for seq, type_name, data, secret, actor, hand_no, created_at in store.events_after(
-        table, after, limit=limit
-    ).values_list("seq", "type", "data", "secret", "actor", "hand_no", "created_at"):
-        event = decode_event(types, type_name, data, secret)
-        result.append(
-            {
-                "seq": seq,
-                "type": type_name,
-                "hand_no": hand_no,
-                "actor": actor,
-                "created_at": created_at.isoformat(),
-                "data": decider.view_event(event, seat),
-            }
+    return [
+        _event_item(
+            decider, seat, seq, type_name, hand_no, actor, created_at, decode_event(types, type_name, data, secret)
         )
-    return result
+        for seq, type_name, data, secret, actor, hand_no, created_at in store.events_after(
+            table, after, limit=limit
+        ).values_list("seq", "type", "data", "secret", "actor", "hand_no", "created_at")
+    ]
+
+
+def appended_events_view(table: Table, seat: int | None, rows, events) -> list[dict[str, Any]]:
+    """``events_view`` of the events a command just appended: its stored ``rows`` with the game's
+    ``events`` they were encoded from, without reading them back."""
+    decider = registry.get(table.game)
+    return [
+        _event_item(decider, seat, row.seq, row.type, row.hand_no, row.actor, row.created_at, event)
+        for row, event in zip(rows, events, strict=True)
+    ]
+
+
+def _event_item(decider, seat, seq, type_name, hand_no, actor, created_at, event) -> dict[str, Any]:
+    return {
+        "seq": seq,
+        "type": type_name,
+        "hand_no": hand_no,
+        "actor": actor,
+        "created_at": created_at.isoformat(),
+        "data": decider.view_event(event, seat),
+    }
 
 
 def wait_for_events(table: Table, after: int, wait: float) -> Table:

@@ -13,10 +13,11 @@ import json
 import random
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -28,7 +29,7 @@ from games.engine import fairness
 from games.engine.decider import Context, IllegalAction, InvalidOptions, encode_event
 from games.errors import Conflict, Forbidden, IdempotencyMismatch, Illegal, InvalidRequest, NotFound
 from games.models import CommandRecord, HandSeed, Seat, Table
-from games.selectors import table_uuid
+from games.selectors import seat_rows, table_uuid
 
 SYSTEM = "system"
 MAX_CHAINED_SYSTEM_COMMANDS = 50
@@ -42,6 +43,7 @@ class Outcome:
     state: Any
     events: list[Any]
     seqs: list[int]
+    rows: list[Any] = field(default_factory=list)
 
 
 # --- creating and seating ---------------------------------------------------------------------
@@ -109,7 +111,8 @@ def _locked_table(table_id) -> Table:
     # The row lock serialises every writer of this table: two commands never decide on the same
     # version, and a seat cannot be taken twice.
     try:
-        return Table.objects.select_for_update().get(pk=table_uuid(table_id))
+        # The owner comes along for the response's view; only the table's row is locked.
+        return Table.objects.select_for_update(of=("self",)).select_related("owner").get(pk=table_uuid(table_id))
     except Table.DoesNotExist:
         raise NotFound(f"There is no table {table_id}.") from None
 
@@ -248,20 +251,22 @@ def act(
             raise Conflict(
                 f"The table is {table.status}, not running.", code="table_not_running", current_version=table.version
             )
-        seat = Seat.objects.filter(table=table, user=user).first()
+        seat = next((s for s in seat_rows(table) if s.user_id == user.pk), None)
         if action.get("type") in getattr(registry.get(table.game), "owner_commands", ()):
             # Commands of the table's owner rather than of a seat (ending a Whiskey Poker match).
             if table.owner_id != user.pk:
                 raise Forbidden(f"Only the table's owner can send '{action['type']}'.")
             command = {"type": action["type"]}
+            loaded = None
         else:
             if seat is None:
                 raise Forbidden("You have no seat at this table.")
             if "seat" in action and action["seat"] != seat.number:
                 raise Forbidden("You can act only for your own seat.")
-            _check_action_fields(table, action)
+            loaded = store.load(table=table, decider=registry.get(table.game))
+            _check_action_fields(table, action, loaded[0])
             command = {**action, "seat": seat.number}
-        outcome = _execute(table, command, expected_version=expected_version, actor=f"user:{user.pk}")
+        outcome = _execute(table, command, expected_version=expected_version, actor=f"user:{user.pk}", loaded=loaded)
         number = seat.number if seat else None
         response = respond(outcome, number) if respond else {"version": outcome.table.version}
         if idempotency_key:
@@ -276,13 +281,12 @@ def act(
         return 200, response
 
 
-def _check_action_fields(table: Table, action: Mapping[str, Any]) -> None:
-    """Refuse fields no legal action has, so a typo ("amout") is an error and not a silent default."""
+def _check_action_fields(table: Table, action: Mapping[str, Any], state) -> None:
+    """Refuse fields no legal action of any seat has, so a typo ("amout") is an error and not a
+    silent default."""
     decider = registry.get(table.game)
-    state, _ = store.load(table=table, decider=decider)
-    seat = Seat.objects.filter(table=table, user__isnull=False).values_list("number", flat=True)
     known = {"type", "seat"}
-    for number in seat:
+    for number in range(table.seats):
         for legal in decider.legal_actions(state, number):
             known.update(legal)
     unknown = sorted(set(action) - known)
@@ -377,9 +381,14 @@ def sweep_deadlines(*, limit: int = 100) -> int:
 def _context(table: Table, state) -> Context:
     """The seeds of the next hand to be dealt and the commitment of the one after (CM-5, CM-6)."""
     next_hand = getattr(state, "hand_no", 0) + 1
-    _ensure_seeds(table, upto=next_hand + 1)
+    # Every earlier hand got its seeds when it was next; only these two can be missing.
     seeds = {s.hand_no: s for s in HandSeed.objects.filter(table=table, hand_no__in=[next_hand, next_hand + 1])}
-    seat_seeds = dict(Seat.objects.filter(table=table).values_list("number", "client_seed"))
+    if len(seeds) < 2:
+        _ensure_seeds(table, upto=next_hand + 1)
+        seeds = {s.hand_no: s for s in HandSeed.objects.filter(table=table, hand_no__in=[next_hand, next_hand + 1])}
+    # The view answering this command shows the next commitment; it is one of these two.
+    table.__dict__["_commitments"] = {number: seed.commitment for number, seed in seeds.items()}
+    seat_seeds = {s.number: s.client_seed for s in seat_rows(table)}
     return Context(
         table_id=str(table.pk),
         now=timezone.now().timestamp(),
@@ -391,16 +400,24 @@ def _context(table: Table, state) -> Context:
     )
 
 
-def _execute(table: Table, command: dict[str, Any], *, expected_version: int, actor: str) -> Outcome:
+def _execute(
+    table: Table,
+    command: dict[str, Any],
+    *,
+    expected_version: int,
+    actor: str,
+    loaded: tuple[Any, int] | None = None,
+) -> Outcome:
     """Decide, append and settle one command (and the system commands it makes due) in the
-    caller's transaction, with the table row already locked."""
+    caller's transaction, with the table row already locked; ``loaded`` is the table's
+    ``(state, version)`` if the caller has loaded it under that lock already."""
     if table.version != expected_version:
         raise Conflict(
             f"The table is at version {table.version}, not {expected_version}; reload and try again.",
             current_version=table.version,
         )
     decider = registry.get(table.game)
-    state, version = store.load(table=table, decider=decider)
+    state, version = loaded if loaded is not None else store.load(table=table, decider=decider)
     all_events: list[Any] = []
     records: list[store.NewEvent] = []
     movements: list[list[Any]] = []
@@ -436,8 +453,14 @@ def _execute(table: Table, command: dict[str, Any], *, expected_version: int, ac
     store.remember(table, decider, table.version, state)
     settlement.post_movements(table, rows, movements)
     _record_hands(table, rows)
+    # The next command at this table, in this process, starts from here without reading these back.
+    store.remember(table, decider, table.version, state)
+    # Loads served from the cache never replay enough to write a snapshot themselves: without this,
+    # a process starting cold would replay the table's whole history.
+    if version // settings.SNAPSHOT_EVERY != table.version // settings.SNAPSHOT_EVERY:
+        store.save_snapshot(table, table.version, state)
     _after(table, decider, state)
-    return Outcome(table=table, state=state, events=all_events, seqs=[row.seq for row in rows])
+    return Outcome(table=table, state=state, events=all_events, seqs=[row.seq for row in rows], rows=rows)
 
 
 def _record_hands(table: Table, rows) -> None:
@@ -469,7 +492,7 @@ def _after(table: Table, decider, state) -> None:
     if table.status == Table.Status.FINISHED:
         payouts.open_for_finished_table(table)
         return
-    bots = set(Seat.objects.filter(table=table).exclude(bot="").values_list("number", flat=True))
+    bots = {s.number for s in seat_rows(table) if s.bot}
     if bots.intersection(decider.to_act(state)):
         scheduling.schedule("games.tasks.play_bot", table.pk, table.version)
     if due is not None:

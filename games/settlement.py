@@ -11,6 +11,7 @@ from games.engine import decider as registry
 from games.engine.decider import Movement
 from games.errors import GameError, InsufficientFunds, InvalidRequest
 from games.models import Event, Seat, Table
+from games.selectors import seat_rows
 from ledger import keys, selectors, units
 from ledger import services as ledger
 
@@ -122,7 +123,7 @@ def account_key(table: Table, name: Sequence[Any], unit: str, seats: Mapping[int
 def post_movements(table: Table, rows: Sequence[Event], movements: Sequence[Sequence[Movement]]) -> None:
     """Post each event's movements as one balanced ledger transaction keyed by the event, in the
     command's transaction, so an event and its money are written together or not at all."""
-    seats = {seat.number: seat for seat in Seat.objects.filter(table=table)}
+    seats = {seat.number: seat for seat in seat_rows(table)}
     for row, moves in zip(rows, movements, strict=True):
         if not moves:
             continue

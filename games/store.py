@@ -333,7 +333,9 @@ def load(*, table: Table, decider: Decider, at: int | None = None, cache: bool =
             base = (0, decider.initial_state(table.config))
         else:
             base = (snapshot[0], decode_state(decider.state_type, snapshot[1]))
-    rows = _tail(table_id, base[0], at)
+    # The caller read the table's version (under its lock, when writing): a cached state that has
+    # reached it needs no look for newer events.
+    rows = [] if from_cache and base[0] >= table.version else _tail(table_id, base[0], at)
     state, version = _fold(decider, base[1], base[0], rows)
     if at is None:
         if len(rows) >= settings.SNAPSHOT_EVERY:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from django.db import IntegrityError
 from django.db import transaction as db_transaction
-from django.db.models import F
+from django.db.models import BigIntegerField, Case, F, Value, When
 
 from ledger import keys
 from ledger.errors import (
@@ -218,9 +218,11 @@ def _post(
 
     with db_transaction.atomic():
         given = {account_key: obj for account_key, obj, _, _ in lines if obj is not None}
+        wanted = sorted({line[0] for line in lines})
+        found = {acc.key: acc for acc in Account.objects.filter(key__in=[k for k in wanted if k not in given])}
         # New accounts are created in key order: two posts inserting the same new keys in opposite
         # orders would each wait on the other's uncommitted insert (deadlock).
-        by_key = {k: given.get(k) or account(key=k) for k in sorted({line[0] for line in lines})}
+        by_key = {k: given.get(k) or found.get(k) or account(key=k) for k in wanted}
         for account_key, _, unit, _ in lines:
             if by_key[account_key].unit != unit:
                 raise UnbalancedTransaction(f"Account {account_key} holds {by_key[account_key].unit}, not {unit}.")
@@ -276,9 +278,15 @@ def _post(
             Posting(transaction=txn, account=by_key[account_key], unit=unit, amount=amount)
             for account_key, _, unit, amount in lines
         )
-        for pk, delta in deltas.items():
-            if delta:
-                Account.objects.filter(pk=pk).update(balance=F("balance") + delta)
+        changed = {pk: delta for pk, delta in deltas.items() if delta}
+        if changed:
+            # One statement for every touched account, each moved relative to its locked balance.
+            Account.objects.filter(pk__in=changed).update(
+                balance=F("balance")
+                + Case(
+                    *(When(pk=pk, then=Value(delta)) for pk, delta in changed.items()), output_field=BigIntegerField()
+                )
+            )
         return txn
 
 
