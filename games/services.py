@@ -450,7 +450,6 @@ def _execute(
         raise Conflict(
             "Another action reached the table first; reload and try again.", current_version=table.version
         ) from None
-    store.remember(table, decider, table.version, state)
     settlement.post_movements(table, rows, movements)
     _record_hands(table, rows)
     # The next command at this table, in this process, starts from here without reading these back.
