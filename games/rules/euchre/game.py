@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import msgspec
@@ -17,6 +17,7 @@ from games.engine.decider import (
     validate_options,
 )
 from games.engine.fairness import commitment, shuffled
+from games.rules.euchre import audit
 from games.rules.euchre.cards import DECK, deal_hands, draw_first_dealer, parse_card, trick_winner
 from games.rules.euchre.events import (
     EVENT_TYPES,
@@ -374,6 +375,28 @@ class Euchre:
                 for i, seat in enumerate(winners)
             ]
         return []
+
+    # Optional audit hooks (games.engine.decider.Auditable), in games.rules.euchre.audit.
+
+    def audit_deck(self, config: Mapping[str, Any], hand: Sequence[Any]) -> str | None:
+        """``euchre_24``: the deck every hand shuffles (EU-2, CM-9)."""
+        return audit.deck_name(hand)
+
+    def audit_deal(self, config: Mapping[str, Any], deck: Sequence[str], hand: Sequence[Any]) -> list[str]:
+        """How the recorded deal and the cards the hand's events show differ from dealing ``deck`` (EU-3)."""
+        return audit.deal_differences(deck, hand)
+
+    def audit_outcome(self, config: Mapping[str, Any], hand: Sequence[Any], streams: Any) -> list[str]:
+        """The first dealer re-drawn (CM-19), the tricks re-played and the points re-scored (EU-8..EU-14)."""
+        return audit.outcome_differences(config, hand, streams)
+
+    def showdown(self, config: Mapping[str, Any], hand: Sequence[Any]) -> list[dict[str, Any]]:
+        """Every seat's cards, side and result once the hand is over (EU-20)."""
+        return audit.showdown(config, hand)
+
+    def history_line(self, event: Any, actor: str) -> str | None:
+        """The event in words: "alice orders up hearts", "bot (seat 2) plays Jh"."""
+        return audit.history_line(event, actor)
 
 
 DECIDER = Euchre()
