@@ -126,9 +126,8 @@ def _locked(payout_id: int) -> Payout:
 def _check_reviewer(payout: Payout, by: User) -> None:
     if not getattr(by, "is_staff", False):
         raise Forbidden("Only staff can decide payouts.")
-    from games.models import Seat  # the ledger asks the games who sat at the table
-
-    if Seat.objects.filter(table_id=payout.table_id, user=by).exists():
+    # Everyone who sat at a money table paid in from their wallet, so the books know who played.
+    if Posting.objects.filter(transaction__table_id=payout.table_id, account__user=by).exists():
         raise Forbidden("You played at this table, so you cannot decide its payouts; ask another staff member.")
 
 
