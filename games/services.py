@@ -12,6 +12,7 @@ import hashlib
 import json
 import random
 import secrets
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -381,23 +382,53 @@ def sweep_deadlines(*, limit: int = 100) -> int:
 def _context(table: Table, state) -> Context:
     """The seeds of the next hand to be dealt and the commitment of the one after (CM-5, CM-6)."""
     next_hand = getattr(state, "hand_no", 0) + 1
-    # Every earlier hand got its seeds when it was next; only these two can be missing.
-    seeds = {s.hand_no: s for s in HandSeed.objects.filter(table=table, hand_no__in=[next_hand, next_hand + 1])}
-    if len(seeds) < 2:
-        _ensure_seeds(table, upto=next_hand + 1)
-        seeds = {s.hand_no: s for s in HandSeed.objects.filter(table=table, hand_no__in=[next_hand, next_hand + 1])}
+    seeds = _hand_seeds(table, next_hand, next_hand + 1)
     # The view answering this command shows the next commitment; it is one of these two.
-    table.__dict__["_commitments"] = {number: seed.commitment for number, seed in seeds.items()}
+    table.__dict__["_commitments"] = {number: commitment for number, (_, commitment) in seeds.items()}
     seat_seeds = {s.number: s.client_seed for s in seat_rows(table)}
     return Context(
         table_id=str(table.pk),
         now=timezone.now().timestamp(),
         hand_no=next_hand,
-        server_seed=bytes(seeds[next_hand].server_seed),
+        server_seed=seeds[next_hand][0],
         client_seed=fairness.hand_client_seed([seat_seeds.get(n) for n in range(table.seats)]),
-        next_commitment=seeds[next_hand + 1].commitment,
+        next_commitment=seeds[next_hand + 1][1],
         extra=settlement.context_extra(table),
     )
+
+
+# A hand's server seed and commitment never change once made (only its client seed and reveal time
+# are filled in later, and commands do not read those), so each process keeps the committed ones:
+# most commands then need no seed query. Keyed by (table id, hand number).
+_SEED_CACHE_SIZE = 4096
+_seed_cache: dict[tuple[Any, int], tuple[bytes, str]] = {}
+_seed_cache_lock = threading.Lock()
+
+
+def _hand_seeds(table: Table, *hands: int) -> dict[int, tuple[bytes, str]]:
+    """``{hand_no: (server_seed, commitment)}`` of ``hands``, made if missing."""
+    with _seed_cache_lock:
+        seeds = {n: _seed_cache[(table.pk, n)] for n in hands if (table.pk, n) in _seed_cache}
+    if len(seeds) == len(hands):
+        return seeds
+    # Every earlier hand got its seeds when it was next; only these can be missing.
+    wanted = [n for n in hands if n not in seeds]
+    read = HandSeed.objects.filter(table=table, hand_no__in=wanted).values_list("hand_no", "server_seed", "commitment")
+    found = {n: (bytes(seed), commitment) for n, seed, commitment in read}
+    if len(found) < len(wanted):
+        _ensure_seeds(table, upto=max(hands))
+        found = {n: (bytes(seed), commitment) for n, seed, commitment in read.all()}
+    seeds.update(found)
+
+    def keep() -> None:
+        # Only once committed: a rolled-back command's new seeds never existed.
+        with _seed_cache_lock:
+            if len(_seed_cache) + len(found) > _SEED_CACHE_SIZE:
+                _seed_cache.clear()
+            _seed_cache.update({(table.pk, n): seed for n, seed in found.items()})
+
+    transaction.on_commit(keep)
+    return seeds
 
 
 def _execute(
