@@ -211,11 +211,8 @@ def _post(
     lines = _checked(postings)
     normal: _Normal = tuple(sorted((account_key, unit, amount) for account_key, _, unit, amount in lines))
 
-    # Fast path for a retry: no locks, no writes.
-    existing = Transaction.objects.filter(idempotency_key=key).first()
-    if existing is not None:
-        return _repeat(existing, kind, normal, on_repeat)
-
+    # A retry is found under the locks below (and the unique key backs that up): no look before
+    # them, which would cost every first post a query to spare a rare retry its locks.
     with db_transaction.atomic():
         given = {account_key: obj for account_key, obj, _, _ in lines if obj is not None}
         wanted = sorted({line[0] for line in lines})
@@ -223,9 +220,6 @@ def _post(
         # New accounts are created in key order: two posts inserting the same new keys in opposite
         # orders would each wait on the other's uncommitted insert (deadlock).
         by_key = {k: given.get(k) or found.get(k) or account(key=k) for k in wanted}
-        for account_key, _, unit, _ in lines:
-            if by_key[account_key].unit != unit:
-                raise UnbalancedTransaction(f"Account {account_key} holds {by_key[account_key].unit}, not {unit}.")
 
         # Lock every touched account, always in id order: two transactions moving money between
         # the same accounts in opposite directions would otherwise each hold one lock and wait for
@@ -234,10 +228,13 @@ def _post(
         ids = sorted({acc.pk for acc in by_key.values()})
         locked = {acc.pk: acc for acc in Account.objects.select_for_update().filter(pk__in=ids).order_by("pk")}
 
-        # A twin with the same key may have committed while we waited for the locks.
+        # A retry, or a twin with the same key that committed while we waited for the locks.
         existing = Transaction.objects.filter(idempotency_key=key).first()
         if existing is not None:
             return _repeat(existing, kind, normal, on_repeat)
+        for account_key, _, unit, _ in lines:
+            if by_key[account_key].unit != unit:
+                raise UnbalancedTransaction(f"Account {account_key} holds {by_key[account_key].unit}, not {unit}.")
 
         deltas: dict[int, int] = defaultdict(int)
         for account_key, _, _, amount in lines:
