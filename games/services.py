@@ -476,7 +476,9 @@ def _execute(
         if follow is not None:
             commands.append((follow, SYSTEM))
     try:
-        rows = store.append(table=table, expected_version=version, records=records)
+        # The next deadline and status ride along with the version's compare-and-set.
+        changes, due = _next_row(table, decider, state, version + len(records))
+        rows = store.append(table=table, expected_version=version, records=records, also=changes)
     except IntegrityError:
         raise Conflict(
             "Another action reached the table first; reload and try again.", current_version=table.version
@@ -489,7 +491,7 @@ def _execute(
     # a process starting cold would replay the table's whole history.
     if version // settings.SNAPSHOT_EVERY != table.version // settings.SNAPSHOT_EVERY:
         store.save_snapshot(table, table.version, state)
-    _after(table, decider, state)
+    _after(table, decider, state, due)
     return Outcome(table=table, state=state, events=all_events, seqs=[row.seq for row in rows], rows=rows)
 
 
@@ -504,21 +506,29 @@ def _record_hands(table: Table, rows) -> None:
             )
 
 
-def _after(table: Table, decider, state) -> None:
-    """Store the next deadline and status, and schedule bots and the deadline after commit."""
-    fields = ["deadline_at", "deadline_version", "deadline_command", "updated_at"]
+def _next_row(table: Table, decider, state, version: int) -> tuple[dict[str, Any], tuple[float, Any] | None]:
+    """The table row's next deadline and status once the command's events are in (``version``),
+    and the game's ``(seconds, timed command)`` deadline, if any."""
+    changes: dict[str, Any] = {"updated_at": timezone.now()}
     if decider.is_finished(state):
-        table.status = Table.Status.FINISHED
-        fields.append("status")
-    due = None if table.status == Table.Status.FINISHED else decider.deadline(state, table.config)
+        changes["status"] = Table.Status.FINISHED
+    finished = changes.get("status", table.status) == Table.Status.FINISHED
+    due = None if finished else decider.deadline(state, table.config)
     if due is None:
-        table.deadline_at = table.deadline_version = table.deadline_command = None
+        changes.update(deadline_at=None, deadline_version=None, deadline_command=None)
     else:
         seconds, timed = due
-        table.deadline_at = timezone.now() + timedelta(seconds=seconds)
-        table.deadline_version = table.version
-        table.deadline_command = timed
-    table.save(update_fields=fields)
+        changes.update(
+            deadline_at=changes["updated_at"] + timedelta(seconds=seconds),
+            deadline_version=version,
+            deadline_command=timed,
+        )
+    return changes, due
+
+
+def _after(table: Table, decider, state, due: tuple[float, Any] | None) -> None:
+    """Schedule bots and the deadline after commit (the row already holds them), or open the
+    payouts of a finished table."""
     if table.status == Table.Status.FINISHED:
         payouts.open_for_finished_table(table)
         return

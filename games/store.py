@@ -142,7 +142,9 @@ def _table_id(table: Table | UUID | str) -> Any:
 # --- writing ------------------------------------------------------------------------------
 
 
-def append(*, table: Table, expected_version: int, records: Sequence[NewEvent]) -> list[Recorded]:
+def append(
+    *, table: Table, expected_version: int, records: Sequence[NewEvent], also: Mapping[str, Any] | None = None
+) -> list[Recorded]:
     """Record one command's events after ``expected_version``, or raise ``Conflict``.
 
     Must run inside the caller's ``transaction.atomic()`` (the ledger postings of the same command
@@ -153,6 +155,10 @@ def append(*, table: Table, expected_version: int, records: Sequence[NewEvent]) 
     of one table queue there, as with ``select_for_update``; the second finds the version moved).
     Append is the hot path, so on PostgreSQL the compare-and-set, the read of the chain head, the
     hashes and the inserts are one statement (one round trip); elsewhere two.
+
+    ``also`` sets other fields of the table row (``{field name: value}``) in the same compare-and-set,
+    so that a command's other changes to the row (its next deadline) cost no statement of their
+    own; they are set on ``table`` too.
     """
     if not connection.in_atomic_block:
         raise RuntimeError("append() must run inside transaction.atomic(), with the command's other writes.")
@@ -162,7 +168,7 @@ def append(*, table: Table, expected_version: int, records: Sequence[NewEvent]) 
     ]
     write = _append_postgres if connection.vendor == "postgresql" and records else _append_portable
     try:
-        events = write(table.pk, expected_version, records, bodies)
+        events = write(table.pk, expected_version, records, bodies, _row_changes(also))
     except IntegrityError as error:
         # Someone wrote this table without its lock; the unique (table, seq) stopped them. The
         # transaction is unusable now (PostgreSQL aborted it), so tell Django it must roll back;
@@ -182,18 +188,41 @@ def append(*, table: Table, expected_version: int, records: Sequence[NewEvent]) 
             current_version=current,
         )
     table.version = expected_version + len(records)
+    for name, value in (also or {}).items():
+        setattr(table, name, value)
     return events
 
 
+def _row_changes(also: Mapping[str, Any] | None) -> tuple[tuple[str, ...], list[Any]]:
+    """The columns and database values of the table row's fields in ``also``."""
+    if not also:
+        return (), []
+    fields = [Table._meta.get_field(name) for name in also]
+    if any(field.primary_key or field.name == "version" for field in fields):
+        raise ValueError("append() moves the version itself and never changes the table's id.")
+    columns = tuple(field.column for field in fields)
+    return columns, [field.get_db_prep_save(value, connection) for field, value in zip(fields, also.values())]
+
+
+def _set_clause(columns: tuple[str, ...], placeholder) -> str:
+    return "".join(f", {connection.ops.quote_name(column)} = {placeholder(i)}" for i, column in enumerate(columns))
+
+
 def _append_postgres(
-    table_id: Any, version: int, records: Sequence[NewEvent], bodies: list[str]
+    table_id: Any,
+    version: int,
+    records: Sequence[NewEvent],
+    bodies: list[str],
+    changes: tuple[tuple[str, ...], list[Any]],
 ) -> list[Recorded] | None:
     now = timezone.now()
     # Each event travels once, as the canonical body it is hashed from; the database takes its
     # columns from that body, so nothing else needs encoding here.
     params = {"to": version + len(records), "table": table_id, "at": version, "genesis": GENESIS, "now": now}
     params.update(zip(_body_names(len(records)), bodies))
-    sql = _postgres_append_sql(len(records))
+    columns, values = changes
+    params.update((f"c{i}", value) for i, value in enumerate(values))
+    sql = _postgres_append_sql(len(records), columns)
     if connection.queries_logged or connection.execute_wrappers:
         # Someone is watching the queries (DEBUG, a test counting them): go through Django.
         with connection.cursor() as cursor:
@@ -226,16 +255,20 @@ def _append_postgres(
 
 
 def _append_portable(
-    table_id: Any, version: int, records: Sequence[NewEvent], bodies: list[str]
+    table_id: Any,
+    version: int,
+    records: Sequence[NewEvent],
+    bodies: list[str],
+    changes: tuple[tuple[str, ...], list[Any]],
 ) -> list[Recorded] | None:
     now = timezone.now()
     db_table_id = Table._meta.pk.get_db_prep_value(table_id, connection)
     table, event = Table._meta.db_table, Event._meta.db_table
     with connection.cursor() as cursor:
         cursor.execute(
-            f"UPDATE {table} SET version = %s WHERE id = %s AND version = %s "
+            f"UPDATE {table} SET version = %s{_set_clause(changes[0], lambda i: '%s')} WHERE id = %s AND version = %s "
             f"RETURNING (SELECT hash FROM {event} WHERE table_id = %s AND seq = %s)",
-            [version + len(records), db_table_id, version, db_table_id, version],
+            [version + len(records), *changes[1], db_table_id, version, db_table_id, version],
         )
         head = cursor.fetchone()
         if head is None:
@@ -268,13 +301,14 @@ def _body_names(n: int) -> tuple[str, ...]:
 
 
 @functools.cache
-def _postgres_append_sql(n: int) -> str:
+def _postgres_append_sql(n: int, columns: tuple[str, ...] = ()) -> str:
     """One statement appending ``n`` events: h0 moves the version (compare-and-set, row lock) and
     yields the chain head; h1..hn hash each event's canonical body onto the one before it, and the
     event's columns are read from that same body."""
     table, event = Table._meta.db_table, Event._meta.db_table
     hashes = [
-        f"h0 AS (UPDATE {table} SET version = %(to)s WHERE id = %(table)s AND version = %(at)s "
+        f"h0 AS (UPDATE {table} SET version = %(to)s{_set_clause(columns, lambda i: f'%(c{i})s')} "
+        f"WHERE id = %(table)s AND version = %(at)s "
         f"RETURNING coalesce((SELECT hash FROM {event} WHERE table_id = %(table)s AND seq = %(at)s), "
         f"%(genesis)s::text) AS h)"
     ]
