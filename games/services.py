@@ -20,7 +20,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from games import payouts, scheduling, settlement, store
@@ -30,7 +30,7 @@ from games.engine import fairness
 from games.engine.decider import Context, IllegalAction, InvalidOptions, encode_event
 from games.errors import Conflict, Forbidden, IdempotencyMismatch, Illegal, InvalidRequest, NotFound
 from games.models import CommandRecord, HandSeed, Seat, Table
-from games.selectors import seat_rows, table_uuid
+from games.selectors import joined_rows, lock_clause, seat_rows, table_uuid
 
 SYSTEM = "system"
 MAX_CHAINED_SYSTEM_COMMANDS = 50
@@ -111,11 +111,12 @@ def _ensure_seeds(table: Table, *, upto: int) -> None:
 def _locked_table(table_id) -> Table:
     # The row lock serialises every writer of this table: two commands never decide on the same
     # version, and a seat cannot be taken twice.
-    try:
-        # The owner comes along for the response's view; only the table's row is locked.
-        return Table.objects.select_for_update(of=("self",)).select_related("owner").get(pk=table_uuid(table_id))
-    except Table.DoesNotExist:
-        raise NotFound(f"There is no table {table_id}.") from None
+    # The owner comes along for the response's view; only the table's row is locked.
+    key = Table._meta.pk.get_db_prep_value(table_uuid(table_id), connection)
+    found = joined_rows(Table, "owner", f"a.id = %s{lock_clause()}", [key])
+    if not found:
+        raise NotFound(f"There is no table {table_id}.")
+    return found[0]
 
 
 def join_table(*, table_id, user: AbstractBaseUser, seat: int | None = None) -> Seat:
