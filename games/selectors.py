@@ -3,20 +3,20 @@ through the game's ``view`` and ``view_event``."""
 
 from __future__ import annotations
 
-import functools
 import time
 import uuid
 from typing import Any
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import Model, Q, QuerySet
+from django.db.models import Q, QuerySet
 
 from games import store
 from games.engine import decider as registry
 from games.engine.decider import decode_event, event_types_by_name
 from games.errors import NotFound
 from games.models import HandSeed, Seat, Table
+from ledger.rows import select_rows
 
 
 def table_uuid(table_id) -> uuid.UUID:
@@ -56,57 +56,10 @@ def seat_rows(table: Table) -> list[Seat]:
     rows = table.__dict__.get("_seat_rows")
     if rows is None:
         key = Table._meta.pk.get_db_prep_value(table.pk, connection)
-        rows = table.__dict__["_seat_rows"] = joined_rows(Seat, "user", "a.table_id = %s ORDER BY a.number", [key])
+        rows = table.__dict__["_seat_rows"] = select_rows(
+            Seat, "a.table_id = %s ORDER BY a.number", [key], related="user"
+        )
     return rows
-
-
-@functools.cache
-def _joined_layout(model: type[Model], related: str, vendor: str) -> tuple[str, list, list]:
-    fk = model._meta.get_field(related)
-    other = fk.related_model
-    qn = connection.ops.quote_name
-    own, theirs = model._meta.concrete_fields, other._meta.concrete_fields
-    columns = [f"a.{qn(f.column)}" for f in own] + [f"b.{qn(f.column)}" for f in theirs]
-    sql = (
-        f"SELECT {', '.join(columns)} FROM {qn(model._meta.db_table)} a LEFT OUTER JOIN {qn(other._meta.db_table)} b "
-        f"ON b.{qn(other._meta.pk.column)} = a.{qn(fk.column)} WHERE "
-    )
-    converters = []
-    for alias, fields in (("a", own), ("b", theirs)):
-        for field in fields:
-            col = field.get_col(alias)
-            found = connection.ops.get_db_converters(col) + col.get_db_converters(connection)
-            converters.append((col, found))
-    their_pk = [f.attname for f in theirs].index(other._meta.pk.attname)
-    return sql, converters, [fk, other, [f.attname for f in own], [f.attname for f in theirs], their_pk]
-
-
-def lock_clause() -> str:
-    """``FOR UPDATE`` of the ``a`` table of ``joined_rows``, where the database has row locks."""
-    if not connection.features.has_select_for_update:
-        return ""
-    return " FOR UPDATE OF a" if connection.features.has_select_for_update_of else " FOR UPDATE"
-
-
-def joined_rows(model: type[Model], related: str, where: str, params: list[Any]) -> list[Any]:
-    """``model.objects.filter(...).select_related(related)`` for the hot reads of a command, with
-    the SQL built once per process: Django's compiling of such a query costs several times the
-    round trip. ``where`` uses ``a`` for the model's table (and may end in ORDER BY / FOR UPDATE)."""
-    sql, converters, (fk, other, own_names, their_names, their_pk) = _joined_layout(model, related, connection.vendor)
-    with connection.cursor() as cursor:
-        cursor.execute(sql + where, params)
-        fetched = cursor.fetchall()
-    alias, split, found = connection.alias, len(own_names), []
-    for row in fetched:
-        values = list(row)
-        for i, (col, steps) in enumerate(converters):
-            for step in steps:
-                values[i] = step(values[i], col, connection)
-        instance = model.from_db(alias, own_names, values[:split])
-        theirs = values[split:]
-        fk.set_cached_value(instance, None if theirs[their_pk] is None else other.from_db(alias, their_names, theirs))
-        found.append(instance)
-    return found
 
 
 def seats(table: Table) -> list[dict[str, Any]]:

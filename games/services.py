@@ -30,7 +30,8 @@ from games.engine import fairness
 from games.engine.decider import Context, IllegalAction, InvalidOptions, encode_event
 from games.errors import Conflict, Forbidden, IdempotencyMismatch, Illegal, InvalidRequest, NotFound
 from games.models import CommandRecord, HandSeed, Seat, Table
-from games.selectors import joined_rows, lock_clause, seat_rows, table_uuid
+from games.selectors import seat_rows, table_uuid
+from ledger.rows import lock_clause, select_rows
 
 SYSTEM = "system"
 MAX_CHAINED_SYSTEM_COMMANDS = 50
@@ -113,7 +114,7 @@ def _locked_table(table_id) -> Table:
     # version, and a seat cannot be taken twice.
     # The owner comes along for the response's view; only the table's row is locked.
     key = Table._meta.pk.get_db_prep_value(table_uuid(table_id), connection)
-    found = joined_rows(Table, "owner", f"a.id = %s{lock_clause()}", [key])
+    found = select_rows(Table, f"a.id = %s{lock_clause()}", [key], related="owner")
     if not found:
         raise NotFound(f"There is no table {table_id}.")
     return found[0]
