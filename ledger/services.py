@@ -9,7 +9,7 @@ from __future__ import annotations
 import uuid
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, connection
 from django.db import transaction as db_transaction
@@ -28,6 +28,7 @@ from ledger.errors import (
 )
 from ledger.models import Account, Posting, Transaction
 from ledger.reconcile import Problem, Report, reconcile, register_checker
+from ledger.rows import lock_clause, placeholders, select_rows
 from ledger.units import MAX_MINOR, exponent, format_amount
 from ledger.units import currency as currency_code
 
@@ -215,7 +216,8 @@ def _post(
     with db_transaction.atomic():
         given = {account_key: obj for account_key, obj, _, _ in lines if obj is not None}
         wanted = sorted({line[0] for line in lines})
-        found = {acc.key: acc for acc in Account.objects.filter(key__in=[k for k in wanted if k not in given])}
+        lookup = [k for k in wanted if k not in given]
+        found = {acc.key: acc for acc in _accounts("key", lookup, "")} if lookup else {}
         # New accounts are created in key order: two posts inserting the same new keys in opposite
         # orders would each wait on the other's uncommitted insert (deadlock).
         by_key = {k: given.get(k) or found.get(k) or account(key=k) for k in wanted}
@@ -225,10 +227,10 @@ def _post(
         # the other (deadlock). Under the lock, the balance we check is the balance we update, so
         # concurrent withdrawals cannot both spend the same money.
         ids = sorted({acc.pk for acc in by_key.values()})
-        locked = {acc.pk: acc for acc in Account.objects.select_for_update().filter(pk__in=ids).order_by("pk")}
+        locked = {acc.pk: acc for acc in _accounts("id", ids, f" ORDER BY a.id{lock_clause()}")}
 
         # A retry, or a twin with the same key that committed while we waited for the locks.
-        existing = Transaction.objects.filter(idempotency_key=key).first()
+        existing = _posted(key)
         if existing is not None:
             return _repeat(existing, kind, normal, on_repeat)
         for account_key, _, unit, _ in lines:
@@ -278,6 +280,18 @@ def _post(
         if changed:
             _move_balances(changed)
         return txn
+
+
+def _accounts(column: str, values: list[Any], tail: str) -> list[Account]:
+    """The accounts whose ``column`` (``key`` or ``id``) is one of ``values``, then ``tail``."""
+    quoted = connection.ops.quote_name(column)
+    return select_rows(Account, f"a.{quoted} IN ({placeholders(len(values))}){tail}", list(values))
+
+
+def _posted(key: str) -> Transaction | None:
+    """The transaction recorded under idempotency ``key``, if any."""
+    found = select_rows(Transaction, f"a.{connection.ops.quote_name('idempotency_key')} = %s", [key])
+    return found[0] if found else None
 
 
 def _move_balances(changed: dict[int, int]) -> None:
