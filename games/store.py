@@ -28,7 +28,7 @@ from uuid import UUID
 
 import psycopg
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
@@ -223,23 +223,32 @@ def _append_postgres(
     columns, values = changes
     params.update((f"c{i}", value) for i, value in enumerate(values))
     sql = _postgres_append_sql(len(records), columns)
-    if connection.queries_logged or connection.execute_wrappers:
+    db = connections[DEFAULT_DB_ALIAS]  # one look-up of this thread's connection, not one per use
+    if db.queries_logged or db.execute_wrappers:
         # Someone is watching the queries (DEBUG, a test counting them): go through Django.
-        with connection.cursor() as cursor:
+        with db.cursor() as cursor:
             cursor.execute(sql, params)
             rows = cursor.fetchall()
     else:
         # The hot path: psycopg directly, parameters bound by the server and the statement prepared
         # once per connection, which saves most of the client's and the server's work per append.
-        raw = connection.connection
-        if raw.prepare_threshold is None:
-            # Django turns preparing off (for transaction-pooling proxies). Its own cursors bind on
-            # the client and never prepare whatever this says; only ``prepare=True`` below does.
-            raw.prepare_threshold = _ONLY_WHEN_ASKED
-        with connection.wrap_database_errors, psycopg.Cursor(raw) as cursor:
+        raw = db.connection
+        # Kept on this thread's connection wrapper for the next append, until Django reconnects.
+        kept = db.__dict__.get("_append_cursor")
+        if kept is not None and kept[0] is raw:
+            cursor = kept[1]
+        else:
+            if raw.prepare_threshold is None:
+                # Django turns preparing off (for transaction-pooling proxies). Its own cursors bind
+                # on the client and never prepare whatever this says; only ``prepare=True`` does.
+                raw.prepare_threshold = _ONLY_WHEN_ASKED
+            cursor = psycopg.Cursor(raw)
+            db.__dict__["_append_cursor"] = (raw, cursor)
+        with db.wrap_database_errors:
             cursor.execute(sql, params, prepare=True)
             rows = cursor.fetchall()
-    rows.sort(key=lambda row: row[1])
+    if len(rows) > 1:
+        rows.sort(key=lambda row: row[1])
     if not rows:
         return None
     events = []
