@@ -8,6 +8,7 @@ import uuid
 from typing import Any
 
 from django.conf import settings
+from django.db import connection
 from django.db.models import Q, QuerySet
 
 from games import store
@@ -15,6 +16,7 @@ from games.engine import decider as registry
 from games.engine.decider import decode_event, event_types_by_name
 from games.errors import NotFound
 from games.models import HandSeed, Seat, Table
+from ledger.rows import select_rows
 
 
 def table_uuid(table_id) -> uuid.UUID:
@@ -53,7 +55,10 @@ def seat_rows(table: Table) -> list[Seat]:
     it answers with ask for them several times, and seats do not change while a game runs."""
     rows = table.__dict__.get("_seat_rows")
     if rows is None:
-        rows = table.__dict__["_seat_rows"] = list(Seat.objects.filter(table=table).select_related("user"))
+        key = Table._meta.pk.get_db_prep_value(table.pk, connection)
+        rows = table.__dict__["_seat_rows"] = select_rows(
+            Seat, "a.table_id = %s ORDER BY a.number", [key], related="user"
+        )
     return rows
 
 

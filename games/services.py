@@ -12,6 +12,7 @@ import hashlib
 import json
 import random
 import secrets
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -19,7 +20,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from games import payouts, scheduling, settlement, store
@@ -30,6 +31,7 @@ from games.engine.decider import Context, IllegalAction, InvalidOptions, encode_
 from games.errors import Conflict, Forbidden, IdempotencyMismatch, Illegal, InvalidRequest, NotFound
 from games.models import CommandRecord, HandSeed, Seat, Table
 from games.selectors import seat_rows, table_uuid
+from ledger.rows import lock_clause, select_rows
 
 SYSTEM = "system"
 MAX_CHAINED_SYSTEM_COMMANDS = 50
@@ -110,11 +112,12 @@ def _ensure_seeds(table: Table, *, upto: int) -> None:
 def _locked_table(table_id) -> Table:
     # The row lock serialises every writer of this table: two commands never decide on the same
     # version, and a seat cannot be taken twice.
-    try:
-        # The owner comes along for the response's view; only the table's row is locked.
-        return Table.objects.select_for_update(of=("self",)).select_related("owner").get(pk=table_uuid(table_id))
-    except Table.DoesNotExist:
-        raise NotFound(f"There is no table {table_id}.") from None
+    # The owner comes along for the response's view; only the table's row is locked.
+    key = Table._meta.pk.get_db_prep_value(table_uuid(table_id), connection)
+    found = select_rows(Table, f"a.id = %s{lock_clause()}", [key], related="owner")
+    if not found:
+        raise NotFound(f"There is no table {table_id}.")
+    return found[0]
 
 
 def join_table(*, table_id, user: AbstractBaseUser, seat: int | None = None) -> Seat:
@@ -381,23 +384,53 @@ def sweep_deadlines(*, limit: int = 100) -> int:
 def _context(table: Table, state) -> Context:
     """The seeds of the next hand to be dealt and the commitment of the one after (CM-5, CM-6)."""
     next_hand = getattr(state, "hand_no", 0) + 1
-    # Every earlier hand got its seeds when it was next; only these two can be missing.
-    seeds = {s.hand_no: s for s in HandSeed.objects.filter(table=table, hand_no__in=[next_hand, next_hand + 1])}
-    if len(seeds) < 2:
-        _ensure_seeds(table, upto=next_hand + 1)
-        seeds = {s.hand_no: s for s in HandSeed.objects.filter(table=table, hand_no__in=[next_hand, next_hand + 1])}
+    seeds = _hand_seeds(table, next_hand, next_hand + 1)
     # The view answering this command shows the next commitment; it is one of these two.
-    table.__dict__["_commitments"] = {number: seed.commitment for number, seed in seeds.items()}
+    table.__dict__["_commitments"] = {number: commitment for number, (_, commitment) in seeds.items()}
     seat_seeds = {s.number: s.client_seed for s in seat_rows(table)}
     return Context(
         table_id=str(table.pk),
         now=timezone.now().timestamp(),
         hand_no=next_hand,
-        server_seed=bytes(seeds[next_hand].server_seed),
+        server_seed=seeds[next_hand][0],
         client_seed=fairness.hand_client_seed([seat_seeds.get(n) for n in range(table.seats)]),
-        next_commitment=seeds[next_hand + 1].commitment,
+        next_commitment=seeds[next_hand + 1][1],
         extra=settlement.context_extra(table),
     )
+
+
+# A hand's server seed and commitment never change once made (only its client seed and reveal time
+# are filled in later, and commands do not read those), so each process keeps the committed ones:
+# most commands then need no seed query. Keyed by (table id, hand number).
+_SEED_CACHE_SIZE = 4096
+_seed_cache: dict[tuple[Any, int], tuple[bytes, str]] = {}
+_seed_cache_lock = threading.Lock()
+
+
+def _hand_seeds(table: Table, *hands: int) -> dict[int, tuple[bytes, str]]:
+    """``{hand_no: (server_seed, commitment)}`` of ``hands``, made if missing."""
+    with _seed_cache_lock:
+        seeds = {n: _seed_cache[(table.pk, n)] for n in hands if (table.pk, n) in _seed_cache}
+    if len(seeds) == len(hands):
+        return seeds
+    # Every earlier hand got its seeds when it was next; only these can be missing.
+    wanted = [n for n in hands if n not in seeds]
+    read = HandSeed.objects.filter(table=table, hand_no__in=wanted).values_list("hand_no", "server_seed", "commitment")
+    found = {n: (bytes(seed), commitment) for n, seed, commitment in read}
+    if len(found) < len(wanted):
+        _ensure_seeds(table, upto=max(hands))
+        found = {n: (bytes(seed), commitment) for n, seed, commitment in read.all()}
+    seeds.update(found)
+
+    def keep() -> None:
+        # Only once committed: a rolled-back command's new seeds never existed.
+        with _seed_cache_lock:
+            if len(_seed_cache) + len(found) > _SEED_CACHE_SIZE:
+                _seed_cache.clear()
+            _seed_cache.update({(table.pk, n): seed for n, seed in found.items()})
+
+    transaction.on_commit(keep)
+    return seeds
 
 
 def _execute(
@@ -445,7 +478,9 @@ def _execute(
         if follow is not None:
             commands.append((follow, SYSTEM))
     try:
-        rows = store.append(table=table, expected_version=version, records=records)
+        # The next deadline and status ride along with the version's compare-and-set.
+        changes, due = _next_row(table, decider, state, version + len(records))
+        rows = store.append(table=table, expected_version=version, records=records, also=changes)
     except IntegrityError:
         raise Conflict(
             "Another action reached the table first; reload and try again.", current_version=table.version
@@ -458,7 +493,7 @@ def _execute(
     # a process starting cold would replay the table's whole history.
     if version // settings.SNAPSHOT_EVERY != table.version // settings.SNAPSHOT_EVERY:
         store.save_snapshot(table, table.version, state)
-    _after(table, decider, state)
+    _after(table, decider, state, due)
     return Outcome(table=table, state=state, events=all_events, seqs=[row.seq for row in rows], rows=rows)
 
 
@@ -473,21 +508,29 @@ def _record_hands(table: Table, rows) -> None:
             )
 
 
-def _after(table: Table, decider, state) -> None:
-    """Store the next deadline and status, and schedule bots and the deadline after commit."""
-    fields = ["deadline_at", "deadline_version", "deadline_command", "updated_at"]
+def _next_row(table: Table, decider, state, version: int) -> tuple[dict[str, Any], tuple[float, Any] | None]:
+    """The table row's next deadline and status once the command's events are in (``version``),
+    and the game's ``(seconds, timed command)`` deadline, if any."""
+    changes: dict[str, Any] = {"updated_at": timezone.now()}
     if decider.is_finished(state):
-        table.status = Table.Status.FINISHED
-        fields.append("status")
-    due = None if table.status == Table.Status.FINISHED else decider.deadline(state, table.config)
+        changes["status"] = Table.Status.FINISHED
+    finished = changes.get("status", table.status) == Table.Status.FINISHED
+    due = None if finished else decider.deadline(state, table.config)
     if due is None:
-        table.deadline_at = table.deadline_version = table.deadline_command = None
+        changes.update(deadline_at=None, deadline_version=None, deadline_command=None)
     else:
         seconds, timed = due
-        table.deadline_at = timezone.now() + timedelta(seconds=seconds)
-        table.deadline_version = table.version
-        table.deadline_command = timed
-    table.save(update_fields=fields)
+        changes.update(
+            deadline_at=changes["updated_at"] + timedelta(seconds=seconds),
+            deadline_version=version,
+            deadline_command=timed,
+        )
+    return changes, due
+
+
+def _after(table: Table, decider, state, due: tuple[float, Any] | None) -> None:
+    """Schedule bots and the deadline after commit (the row already holds them), or open the
+    payouts of a finished table."""
     if table.status == Table.Status.FINISHED:
         payouts.open_for_finished_table(table)
         return

@@ -26,8 +26,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 from uuid import UUID
 
+import psycopg
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
@@ -39,10 +40,14 @@ GENESIS = "0" * 64
 CACHE_SIZE = 2048
 
 
+_canonical_encode = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
+
+
 def canonical_json(obj: Any) -> str:
     """The one JSON text of a value that hashes agree on: keys sorted, no spaces, UTF-8 kept as is
     (not ``\\u`` escaped), no NaN or infinities."""
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    # One encoder for every call: json.dumps with options builds a new one each time.
+    return _canonical_encode(obj)
 
 
 def event_hash(
@@ -102,6 +107,24 @@ class NewEvent:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class Recorded:
+    """An event as ``append`` recorded it: the stored row's fields, without the cost of a model
+    instance on the hot path (callers read fields only)."""
+
+    pk: Any
+    table_id: Any
+    seq: int
+    type: str
+    data: Mapping[str, Any]
+    secret: Mapping[str, Any]
+    actor: str
+    hand_no: int
+    created_at: Any
+    prev_hash: str
+    hash: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class ChainProblem:
     """One way a table's stored history differs from what was recorded."""
 
@@ -119,7 +142,9 @@ def _table_id(table: Table | UUID | str) -> Any:
 # --- writing ------------------------------------------------------------------------------
 
 
-def append(*, table: Table, expected_version: int, records: Sequence[NewEvent]) -> list[Event]:
+def append(
+    *, table: Table, expected_version: int, records: Sequence[NewEvent], also: Mapping[str, Any] | None = None
+) -> list[Recorded]:
     """Record one command's events after ``expected_version``, or raise ``Conflict``.
 
     Must run inside the caller's ``transaction.atomic()`` (the ledger postings of the same command
@@ -130,6 +155,10 @@ def append(*, table: Table, expected_version: int, records: Sequence[NewEvent]) 
     of one table queue there, as with ``select_for_update``; the second finds the version moved).
     Append is the hot path, so on PostgreSQL the compare-and-set, the read of the chain head, the
     hashes and the inserts are one statement (one round trip); elsewhere two.
+
+    ``also`` sets other fields of the table row (``{field name: value}``) in the same compare-and-set,
+    so that a command's other changes to the row (its next deadline) cost no statement of their
+    own; they are set on ``table`` too.
     """
     if not connection.in_atomic_block:
         raise RuntimeError("append() must run inside transaction.atomic(), with the command's other writes.")
@@ -139,7 +168,7 @@ def append(*, table: Table, expected_version: int, records: Sequence[NewEvent]) 
     ]
     write = _append_postgres if connection.vendor == "postgresql" and records else _append_portable
     try:
-        events = write(table.pk, expected_version, records, bodies)
+        events = write(table.pk, expected_version, records, bodies, _row_changes(also))
     except IntegrityError as error:
         # Someone wrote this table without its lock; the unique (table, seq) stopped them. The
         # transaction is unusable now (PostgreSQL aborted it), so tell Django it must roll back;
@@ -159,18 +188,67 @@ def append(*, table: Table, expected_version: int, records: Sequence[NewEvent]) 
             current_version=current,
         )
     table.version = expected_version + len(records)
+    for name, value in (also or {}).items():
+        setattr(table, name, value)
     return events
 
 
-def _append_postgres(table_id: Any, version: int, records: Sequence[NewEvent], bodies: list[str]) -> list[Event] | None:
+def _row_changes(also: Mapping[str, Any] | None) -> tuple[tuple[str, ...], list[Any]]:
+    """The columns and database values of the table row's fields in ``also``."""
+    if not also:
+        return (), []
+    fields = [Table._meta.get_field(name) for name in also]
+    if any(field.primary_key or field.name == "version" for field in fields):
+        raise ValueError("append() moves the version itself and never changes the table's id.")
+    columns = tuple(field.column for field in fields)
+    return columns, [field.get_db_prep_save(value, connection) for field, value in zip(fields, also.values())]
+
+
+def _set_clause(columns: tuple[str, ...], placeholder) -> str:
+    return "".join(f", {connection.ops.quote_name(column)} = {placeholder(i)}" for i, column in enumerate(columns))
+
+
+def _append_postgres(
+    table_id: Any,
+    version: int,
+    records: Sequence[NewEvent],
+    bodies: list[str],
+    changes: tuple[tuple[str, ...], list[Any]],
+) -> list[Recorded] | None:
     now = timezone.now()
-    params: list[Any] = [version + len(records), table_id, version, table_id, version, GENESIS, *bodies]
-    for seq, record in enumerate(records, start=version + 1):
-        data, secret = json.dumps(record.data), json.dumps(record.secret)
-        params += [table_id, seq, record.type, data, secret, record.actor, record.hand_no, now]
-    with connection.cursor() as cursor:
-        cursor.execute(_postgres_append_sql(len(records)), params)
-        rows = sorted(cursor.fetchall(), key=lambda row: row[1])
+    # Each event travels once, as the canonical body it is hashed from; the database takes its
+    # columns from that body, so nothing else needs encoding here.
+    params = {"to": version + len(records), "table": table_id, "at": version, "genesis": GENESIS, "now": now}
+    params.update(zip(_body_names(len(records)), bodies))
+    columns, values = changes
+    params.update((f"c{i}", value) for i, value in enumerate(values))
+    sql = _postgres_append_sql(len(records), columns)
+    db = connections[DEFAULT_DB_ALIAS]  # one look-up of this thread's connection, not one per use
+    if db.queries_logged or db.execute_wrappers:
+        # Someone is watching the queries (DEBUG, a test counting them): go through Django.
+        with db.cursor() as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
+    else:
+        # The hot path: psycopg directly, parameters bound by the server and the statement prepared
+        # once per connection, which saves most of the client's and the server's work per append.
+        raw = db.connection
+        # Kept on this thread's connection wrapper for the next append, until Django reconnects.
+        kept = db.__dict__.get("_append_cursor")
+        if kept is not None and kept[0] is raw:
+            cursor = kept[1]
+        else:
+            if raw.prepare_threshold is None:
+                # Django turns preparing off (for transaction-pooling proxies). Its own cursors bind
+                # on the client and never prepare whatever this says; only ``prepare=True`` does.
+                raw.prepare_threshold = _ONLY_WHEN_ASKED
+            cursor = psycopg.Cursor(raw)
+            db.__dict__["_append_cursor"] = (raw, cursor)
+        with db.wrap_database_errors:
+            cursor.execute(sql, params, prepare=True)
+            rows = cursor.fetchall()
+    if len(rows) > 1:
+        rows.sort(key=lambda row: row[1])
     if not rows:
         return None
     events = []
@@ -185,15 +263,21 @@ def _append_postgres(table_id: Any, version: int, records: Sequence[NewEvent], b
     return events
 
 
-def _append_portable(table_id: Any, version: int, records: Sequence[NewEvent], bodies: list[str]) -> list[Event] | None:
+def _append_portable(
+    table_id: Any,
+    version: int,
+    records: Sequence[NewEvent],
+    bodies: list[str],
+    changes: tuple[tuple[str, ...], list[Any]],
+) -> list[Recorded] | None:
     now = timezone.now()
     db_table_id = Table._meta.pk.get_db_prep_value(table_id, connection)
     table, event = Table._meta.db_table, Event._meta.db_table
     with connection.cursor() as cursor:
         cursor.execute(
-            f"UPDATE {table} SET version = %s WHERE id = %s AND version = %s "
+            f"UPDATE {table} SET version = %s{_set_clause(changes[0], lambda i: '%s')} WHERE id = %s AND version = %s "
             f"RETURNING (SELECT hash FROM {event} WHERE table_id = %s AND seq = %s)",
-            [version + len(records), db_table_id, version, db_table_id, version],
+            [version + len(records), *changes[1], db_table_id, version, db_table_id, version],
         )
         head = cursor.fetchone()
         if head is None:
@@ -201,61 +285,63 @@ def _append_portable(table_id: Any, version: int, records: Sequence[NewEvent], b
         if not records:
             return []
         prev_hash = head[0] or GENESIS
-        events, params = [], []
+        chain, params = [], []
         for seq, record, body in zip(range(version + 1, version + len(records) + 1), records, bodies, strict=True):
             digest = _sha256(prev_hash, body)
-            events.append(_recorded(None, table_id, seq, record, now, prev_hash, digest))
+            chain.append((seq, record, prev_hash, digest))
             params += [db_table_id, seq, record.type, json.dumps(record.data), json.dumps(record.secret)]
             params += [record.actor, record.hand_no, connection.ops.adapt_datetimefield_value(now), prev_hash, digest]
             prev_hash = digest
         values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"] * len(records))
         cursor.execute(f"INSERT INTO {event} ({_EVENT_COLUMNS}) VALUES {values} RETURNING id", params)
-        for recorded, (pk,) in zip(events, cursor.fetchall(), strict=True):
-            recorded.pk = pk
-    return events
+        return [
+            _recorded(pk, table_id, seq, record, now, prev, digest)
+            for (seq, record, prev, digest), (pk,) in zip(chain, cursor.fetchall(), strict=True)
+        ]
 
 
+_ONLY_WHEN_ASKED = 2**31 - 1
 _EVENT_COLUMNS = "table_id, seq, type, data, secret, actor, hand_no, created_at, prev_hash, hash"
 
 
 @functools.cache
-def _postgres_append_sql(n: int) -> str:
+def _body_names(n: int) -> tuple[str, ...]:
+    return tuple(f"b{i}" for i in range(1, n + 1))
+
+
+@functools.cache
+def _postgres_append_sql(n: int, columns: tuple[str, ...] = ()) -> str:
     """One statement appending ``n`` events: h0 moves the version (compare-and-set, row lock) and
-    yields the chain head; h1..hn hash each event's canonical body onto the one before it."""
+    yields the chain head; h1..hn hash each event's canonical body onto the one before it, and the
+    event's columns are read from that same body."""
     table, event = Table._meta.db_table, Event._meta.db_table
     hashes = [
-        f"h0 AS (UPDATE {table} SET version = %s WHERE id = %s AND version = %s "
-        f"RETURNING coalesce((SELECT hash FROM {event} WHERE table_id = %s AND seq = %s), %s::text) AS h)"
+        f"h0 AS (UPDATE {table} SET version = %(to)s{_set_clause(columns, lambda i: f'%(c{i})s')} "
+        f"WHERE id = %(table)s AND version = %(at)s "
+        f"RETURNING coalesce((SELECT hash FROM {event} WHERE table_id = %(table)s AND seq = %(at)s), "
+        f"%(genesis)s::text) AS h)"
     ]
     hashes += [
-        f"h{i} AS (SELECT encode(sha256(convert_to(h{i - 1}.h || %s::text, 'UTF8')), 'hex') AS h FROM h{i - 1})"
+        f"h{i} AS (SELECT encode(sha256(convert_to(h{i - 1}.h || %(b{i})s::text, 'UTF8')), 'hex') AS h, "
+        f"%(b{i})s::jsonb AS e FROM h{i - 1})"
         for i in range(1, n + 1)
     ]
-    row = "%s::uuid, %s::integer, %s, %s::jsonb, %s::jsonb, %s, %s::integer, %s::timestamptz"
-    selects = [f"SELECT {row}, h{i - 1}.h, h{i}.h FROM h{i - 1}, h{i}" for i in range(1, n + 1)]
+    selects = [
+        f"SELECT %(table)s::uuid, (h{i}.e->>'seq')::integer, h{i}.e->>'type', h{i}.e->'data', h{i}.e->'secret', "
+        f"h{i}.e->>'actor', (h{i}.e->>'hand_no')::integer, %(now)s::timestamptz, h{i - 1}.h, h{i}.h "
+        f"FROM h{i - 1}, h{i}"
+        for i in range(1, n + 1)
+    ]
     return (
         f"WITH {', '.join(hashes)} INSERT INTO {event} ({_EVENT_COLUMNS}) "
         f"{' UNION ALL '.join(selects)} RETURNING id, seq, prev_hash, hash"
     )
 
 
-def _recorded(pk: Any, table_id: Any, seq: int, record: NewEvent, now: Any, prev_hash: str, digest: str) -> Event:
-    event = Event(
-        id=pk,
-        table_id=table_id,
-        seq=seq,
-        type=record.type,
-        data=record.data,
-        secret=record.secret,
-        actor=record.actor,
-        hand_no=record.hand_no,
-        created_at=now,
-        prev_hash=prev_hash,
-        hash=digest,
+def _recorded(pk: Any, table_id: Any, seq: int, record: NewEvent, now: Any, prev_hash: str, digest: str) -> Recorded:
+    return Recorded(
+        pk, table_id, seq, record.type, record.data, record.secret, record.actor, record.hand_no, now, prev_hash, digest
     )
-    event._state.adding = False
-    event._state.db = connection.alias
-    return event
 
 
 # --- reading ------------------------------------------------------------------------------

@@ -9,11 +9,10 @@ from __future__ import annotations
 import uuid
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from django.db import IntegrityError
+from django.db import IntegrityError, connection
 from django.db import transaction as db_transaction
-from django.db.models import BigIntegerField, Case, F, Value, When
 
 from ledger import keys
 from ledger.errors import (
@@ -29,6 +28,7 @@ from ledger.errors import (
 )
 from ledger.models import Account, Posting, Transaction
 from ledger.reconcile import Problem, Report, reconcile, register_checker
+from ledger.rows import lock_clause, placeholders, select_rows
 from ledger.units import MAX_MINOR, exponent, format_amount
 from ledger.units import currency as currency_code
 
@@ -211,33 +211,31 @@ def _post(
     lines = _checked(postings)
     normal: _Normal = tuple(sorted((account_key, unit, amount) for account_key, _, unit, amount in lines))
 
-    # Fast path for a retry: no locks, no writes.
-    existing = Transaction.objects.filter(idempotency_key=key).first()
-    if existing is not None:
-        return _repeat(existing, kind, normal, on_repeat)
-
+    # A retry is found under the locks below (and the unique key backs that up): no look before
+    # them, which would cost every first post a query to spare a rare retry its locks.
     with db_transaction.atomic():
         given = {account_key: obj for account_key, obj, _, _ in lines if obj is not None}
         wanted = sorted({line[0] for line in lines})
-        found = {acc.key: acc for acc in Account.objects.filter(key__in=[k for k in wanted if k not in given])}
+        lookup = [k for k in wanted if k not in given]
+        found = {acc.key: acc for acc in _accounts("key", lookup, "")} if lookup else {}
         # New accounts are created in key order: two posts inserting the same new keys in opposite
         # orders would each wait on the other's uncommitted insert (deadlock).
         by_key = {k: given.get(k) or found.get(k) or account(key=k) for k in wanted}
-        for account_key, _, unit, _ in lines:
-            if by_key[account_key].unit != unit:
-                raise UnbalancedTransaction(f"Account {account_key} holds {by_key[account_key].unit}, not {unit}.")
 
         # Lock every touched account, always in id order: two transactions moving money between
         # the same accounts in opposite directions would otherwise each hold one lock and wait for
         # the other (deadlock). Under the lock, the balance we check is the balance we update, so
         # concurrent withdrawals cannot both spend the same money.
         ids = sorted({acc.pk for acc in by_key.values()})
-        locked = {acc.pk: acc for acc in Account.objects.select_for_update().filter(pk__in=ids).order_by("pk")}
+        locked = {acc.pk: acc for acc in _accounts("id", ids, f" ORDER BY a.id{lock_clause()}")}
 
-        # A twin with the same key may have committed while we waited for the locks.
-        existing = Transaction.objects.filter(idempotency_key=key).first()
+        # A retry, or a twin with the same key that committed while we waited for the locks.
+        existing = _posted(key)
         if existing is not None:
             return _repeat(existing, kind, normal, on_repeat)
+        for account_key, _, unit, _ in lines:
+            if by_key[account_key].unit != unit:
+                raise UnbalancedTransaction(f"Account {account_key} holds {by_key[account_key].unit}, not {unit}.")
 
         deltas: dict[int, int] = defaultdict(int)
         for account_key, _, _, amount in lines:
@@ -280,14 +278,35 @@ def _post(
         )
         changed = {pk: delta for pk, delta in deltas.items() if delta}
         if changed:
-            # One statement for every touched account, each moved relative to its locked balance.
-            Account.objects.filter(pk__in=changed).update(
-                balance=F("balance")
-                + Case(
-                    *(When(pk=pk, then=Value(delta)) for pk, delta in changed.items()), output_field=BigIntegerField()
-                )
-            )
+            _move_balances(changed)
         return txn
+
+
+def _accounts(column: str, values: list[Any], tail: str) -> list[Account]:
+    """The accounts whose ``column`` (``key`` or ``id``) is one of ``values``, then ``tail``."""
+    quoted = connection.ops.quote_name(column)
+    return select_rows(Account, f"a.{quoted} IN ({placeholders(len(values))}){tail}", list(values))
+
+
+def _posted(key: str) -> Transaction | None:
+    """The transaction recorded under idempotency ``key``, if any."""
+    found = select_rows(Transaction, f"a.{connection.ops.quote_name('idempotency_key')} = %s", [key])
+    return found[0] if found else None
+
+
+def _move_balances(changed: dict[int, int]) -> None:
+    """One statement for every touched account, each moved relative to its locked balance. Written
+    out rather than built from F/Case/When, whose compiling cost more than the statement."""
+    qn = connection.ops.quote_name
+    pk, balance = qn(Account._meta.pk.column), qn(Account._meta.get_field("balance").column)
+    cases = " ".join(["WHEN %s THEN %s"] * len(changed))
+    listed = ", ".join(["%s"] * len(changed))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {qn(Account._meta.db_table)} SET {balance} = {balance} + CASE {pk} {cases} END "
+            f"WHERE {pk} IN ({listed})",
+            [value for item in changed.items() for value in item] + list(changed),
+        )
 
 
 def _checked(postings: Sequence[PostingLine]) -> list[tuple[str, Account | None, str, int]]:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.db import transaction
+from django.utils import timezone
 
 from games import store
 from games.engine.decider import decode_event, encode_state, event_types_by_name, replay
 from games.errors import Conflict
-from games.models import Event, Snapshot
+from games.models import Event, Snapshot, Table
 from tests.games.play import make_table, play
 
 
@@ -156,3 +159,33 @@ def test_a_rolled_back_command_leaves_nothing_in_the_cache(
     state, version = store.load(table=counter_table, decider=counter_game)
     assert version == counter_table.version == 2
     assert state.total == 0
+
+
+@pytest.mark.parametrize("events", [0, 1, 2])
+def test_append_sets_other_fields_of_the_table_row_with_its_version(counter_table, counter_game, events):
+    play(counter_table, {"type": "start"})
+    record = store.NewEvent(type="Added", data={"seat": 0, "amount": 1, "total": 1}, actor="user:0", hand_no=1)
+    due = timezone.now() + timedelta(seconds=30)
+    changes = {"deadline_at": due, "deadline_version": 2 + events, "deadline_command": {"type": "timeout", "seat": 1}}
+    with transaction.atomic():
+        store.append(table=counter_table, expected_version=2, records=[record] * events, also=changes)
+    assert (counter_table.version, counter_table.deadline_at, counter_table.deadline_command) == (
+        2 + events,
+        due,
+        {"type": "timeout", "seat": 1},
+    )
+    row = Table.objects.get(pk=counter_table.pk)
+    assert (row.version, row.deadline_at, row.deadline_version, row.deadline_command) == (
+        2 + events,
+        due,
+        2 + events,
+        {"type": "timeout", "seat": 1},
+    )
+    with transaction.atomic():
+        store.append(table=counter_table, expected_version=2 + events, records=[], also={"deadline_command": None})
+    assert Table.objects.get(pk=counter_table.pk).deadline_command is None
+
+
+def test_append_refuses_to_set_the_version_through_other_fields(counter_table, counter_game):
+    with pytest.raises(ValueError, match="version"), transaction.atomic():
+        store.append(table=counter_table, expected_version=0, records=[], also={"version": 7})
