@@ -183,6 +183,8 @@ def _broker() -> tuple[str, dict]:
         "data_folder_out": str(folder / "out"),
         "processed_folder": str(folder / "processed"),
         "store_processed": False,
+        # The worker looks for new message files this often; a bot answers within this delay.
+        "polling_interval": float(os.environ.get("BROKER_POLLING_INTERVAL", "0.1")),
     }
 
 
