@@ -154,7 +154,12 @@ class StartView(APIView):
     def post(self, request, table_id):
         outcome = services.start_table(table_id=table_id, user=request.user)
         return Response(
-            selectors.table_view(outcome.table, selectors.seat_of(outcome.table, request.user), state=outcome.state)
+            selectors.table_view(
+                outcome.table,
+                selectors.seat_of(outcome.table, request.user),
+                state=outcome.state,
+                next_commitment=outcome.next_commitment,
+            )
         )
 
 
@@ -173,7 +178,9 @@ def action_response(outcome, seat: int | None) -> dict:
     return {
         "version": outcome.table.version,
         "events": events,
-        "table": selectors.table_view(outcome.table, seat, state=outcome.state),
+        "table": selectors.table_view(
+            outcome.table, seat, state=outcome.state, next_commitment=outcome.next_commitment
+        ),
     }
 
 

@@ -75,7 +75,7 @@ def seats(table: Table) -> list[dict[str, Any]]:
     ]
 
 
-def table_view(table: Table, seat: int | None, *, state=None) -> dict[str, Any]:
+def table_view(table: Table, seat: int | None, *, state=None, next_commitment: str | None = None) -> dict[str, Any]:
     """The caller's view of a table: public facts, the game's view for the seat, whose turn it is,
     the deadline and the caller's legal actions."""
     decider = registry.get(table.game)
@@ -87,7 +87,7 @@ def table_view(table: Table, seat: int | None, *, state=None) -> dict[str, Any]:
     started = table.status != Table.Status.OPEN
     to_act = list(decider.to_act(state)) if started else []
     next_hand = getattr(state, "hand_no", 0) + 1
-    upcoming = table.__dict__.get("_commitments", {}).get(next_hand)
+    upcoming = next_commitment
     if upcoming is None:
         upcoming = HandSeed.objects.filter(table=table, hand_no=next_hand).values_list("commitment", flat=True).first()
     return {

@@ -46,6 +46,8 @@ class Outcome:
     events: list[Any]
     seqs: list[int]
     rows: list[Any] = field(default_factory=list)
+    # The commitment of the next hand to be dealt after this command, for the view that answers it.
+    next_commitment: str | None = None
 
 
 # --- creating and seating ---------------------------------------------------------------------
@@ -385,8 +387,6 @@ def _context(table: Table, state) -> Context:
     """The seeds of the next hand to be dealt and the commitment of the one after (CM-5, CM-6)."""
     next_hand = getattr(state, "hand_no", 0) + 1
     seeds = _hand_seeds(table, next_hand, next_hand + 1)
-    # The view answering this command shows the next commitment; it is one of these two.
-    table.__dict__["_commitments"] = {number: commitment for number, (_, commitment) in seeds.items()}
     seat_seeds = {s.number: s.client_seed for s in seat_rows(table)}
     return Context(
         table_id=str(table.pk),
@@ -494,7 +494,18 @@ def _execute(
     if version // settings.SNAPSHOT_EVERY != table.version // settings.SNAPSHOT_EVERY:
         store.save_snapshot(table, table.version, state)
     _after(table, decider, state, due)
-    return Outcome(table=table, state=state, events=all_events, seqs=[row.seq for row in rows], rows=rows)
+    # The context held the seed of the hand that was next before the command; if the command dealt
+    # it, the next one is the hand after it, whose commitment the context also held.
+    dealt = getattr(state, "hand_no", 0) >= ctx.hand_no
+    upcoming = ctx.next_commitment if dealt else fairness.commitment(ctx.server_seed)
+    return Outcome(
+        table=table,
+        state=state,
+        events=all_events,
+        seqs=[row.seq for row in rows],
+        rows=rows,
+        next_commitment=upcoming,
+    )
 
 
 def _record_hands(table: Table, rows) -> None:

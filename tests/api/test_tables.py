@@ -255,3 +255,25 @@ def test_bad_table_requests(alice):
         assert response.status_code == 400, body
         assert words in str(response.json()), (body, response.json())
     assert not Table.objects.exists()
+
+
+def test_cm_5_every_answer_shows_the_commitment_of_the_next_hand(alice, bob):
+    """Before a hand is dealt its commitment is published (CM-5): each action's answer names the
+    commitment of the hand after the current one, also across a hand boundary."""
+    from games.models import HandSeed
+
+    table_id = started_pair(alice, bob, options={"hands": 3, "target": 5})
+    boundaries = 0
+    for _ in range(40):
+        view = table(alice, table_id)
+        if view["status"] == "finished":
+            break
+        mover = alice if view["to_act"][0] == 0 else bob
+        mine = table(mover, table_id)
+        answer = act(mover, table_id, mine["legal_actions"][-1], mine["version"]).json()
+        hand_no = answer["table"]["state"]["hand_no"]
+        boundaries += any(e["type"] == "HandStarted" for e in answer["events"])
+        expected = HandSeed.objects.get(table_id=table_id, hand_no=hand_no + 1).commitment
+        assert answer["table"]["next_commitment"] == expected
+        assert table(alice, table_id)["next_commitment"] == expected
+    assert boundaries >= 2
