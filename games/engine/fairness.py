@@ -127,15 +127,21 @@ def first_dealer(
     """Draw the table's first dealer (CM-19) from hand 1's stream, purpose ``first-dealer``.
 
     ``deck`` is the table's deck in canonical order (jokers are left out here); ``seats`` the seated
-    seats. One card to each seat in seat order; the lowest card deals (aces low, suits do not
-    count); seats tied for lowest take the next cards, in seat order, until one is lowest. Should
-    the pack run out first (not possible in practice), the first of the tied seats deals.
+    seats; the draw itself is :func:`draw_for_dealer`.
     """
-    if not seats:
-        raise ValueError("the first-dealer draw needs at least one seat")
     cards = shuffled(
         [card for card in deck if card not in JOKERS], server_seed, table_id, 1, client_seed, "first-dealer"
     )
+    return draw_for_dealer(cards, seats)
+
+
+def draw_for_dealer(cards: Sequence[str], seats: Sequence[int]) -> FirstDealer:
+    """The CM-19 draw from ``cards`` already shuffled: one card to each seat in seat order; the
+    lowest card deals (aces low, suits do not count); seats tied for lowest take the next cards,
+    in seat order, until one is lowest. Should the pack run out first (not possible with these
+    decks), the first of the tied seats deals."""
+    if not seats:
+        raise ValueError("the first-dealer draw needs at least one seat")
     drawing = sorted(seats)
     draws: list[tuple[int, str]] = []
     position = 0

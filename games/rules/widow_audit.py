@@ -9,8 +9,8 @@ from typing import Any
 
 from games.engine import hands as poker
 from games.engine import tiebreak
-from games.engine.cards import DECKS, JOKERS, low_rank, reduced_pack_ranks
-from games.engine.fairness import shuffle
+from games.engine.cards import DECKS, JOKERS, reduced_pack_ranks
+from games.engine.fairness import draw_for_dealer, shuffle
 from games.rules import widow
 from games.rules.widow_games import HandStarted
 
@@ -146,16 +146,11 @@ def first_dealer_differences(hand: Sequence[Any], streams: Any) -> list[str]:
     if drawn is None or started is None or name is None:
         return []
     cards = shuffle([card for card in DECKS[name] if card not in JOKERS], streams("first-dealer"))
-    drawing, position, draws = list(range(len(started.hands))), 0, []
-    while len(drawing) > 1 and position + len(drawing) <= len(cards):
-        taken = [(seat, cards[position + offset]) for offset, seat in enumerate(drawing)]
-        position += len(drawing)
-        draws.extend(taken)
-        lowest = min(low_rank(card) for _, card in taken)
-        drawing = [seat for seat, card in taken if low_rank(card) == lowest]
+    redrawn = draw_for_dealer(cards, range(len(started.hands)))
+    draws = list(redrawn.draws)
     differences = []
     if [tuple(draw) for draw in drawn.draws] != draws:
         differences.append(f"FirstDealerDrawn: draws {list(drawn.draws)}, the seed draws {draws}")
-    if drawn.dealer != drawing[0]:
-        differences.append(f"FirstDealerDrawn: seat {drawn.dealer} deals, the seed makes seat {drawing[0]} (CM-19)")
+    if drawn.dealer != redrawn.dealer:
+        differences.append(f"FirstDealerDrawn: seat {drawn.dealer} deals, the seed makes seat {redrawn.dealer} (CM-19)")
     return differences

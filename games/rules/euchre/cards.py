@@ -7,6 +7,7 @@ jacks are ordinary jacks.
 from __future__ import annotations
 
 from games.engine.cards import deck
+from games.engine.fairness import draw_for_dealer
 
 DECK = deck("9TJQKA")
 SUIT_ORDER = "cdhs"
@@ -97,25 +98,10 @@ def deal_hands(
     return tuple(tuple(hand) for hand in hands), tuple(cards[position:])
 
 
-def first_dealer_value(card: str) -> int:
-    """A card's value when drawing for the first dealer: aces low, suits do not count (CM-19)."""
-    return 1 if card[0] == "A" else PLAIN_RANK[card[0]]
-
-
 def draw_first_dealer(cards: list[str], seats: int) -> tuple[int, tuple[tuple[int, str], ...]]:
-    """The first dealer and the draws that chose them: one card each from seat 0 on, the lowest
-    deals, seats tied for lowest draw again in seat order (CM-19)."""
-    contenders = list(range(seats))
-    draws: list[tuple[int, str]] = []
-    position = 0
-    while len(contenders) > 1 and position + len(contenders) <= len(cards):
-        round_draws = [(seat, cards[position + i]) for i, seat in enumerate(contenders)]
-        position += len(contenders)
-        draws.extend(round_draws)
-        lowest = min(first_dealer_value(card) for _, card in round_draws)
-        contenders = [seat for seat, card in round_draws if first_dealer_value(card) == lowest]
-    # Six rounds of four-way ties would exhaust the deck; the lowest tied seat deals then.
-    return contenders[0], tuple(draws)
+    """The first dealer and the draws that chose them, from ``cards`` already shuffled (CM-19)."""
+    drawn = draw_for_dealer(cards, range(seats))
+    return drawn.dealer, drawn.draws
 
 
 def only_nines_and_tens(hand: tuple[str, ...]) -> bool:
