@@ -176,36 +176,37 @@ def hand_transactions(hand: Hand) -> list[dict[str, Any]]:
 def table_payouts(table: Table) -> list[dict[str, Any]]:
     """The table's payouts with every decision (who, when, why) and the transaction that settled each."""
     decisions = Prefetch("decisions", queryset=PayoutDecision.objects.select_related("by").order_by("at", "pk"))
-    result = []
-    for payout in Payout.objects.filter(table_id=table.pk).select_related("user").prefetch_related(decisions):
-        result.append(
+    rows = Payout.objects.filter(table_id=table.pk).select_related("user").prefetch_related(decisions)
+    return sorted((payout_record(payout) for payout in rows), key=lambda item: item["seat"])
+
+
+def payout_record(payout: Payout) -> dict[str, Any]:
+    """One payout as the audit and the review show it: amount, status, and every decision."""
+    return {
+        "id": payout.pk,
+        "seat": payout.seat,
+        "player": payout.user.get_username() if payout.user else None,
+        "currency": payout.currency,
+        "amount": format_amount(payout.amount, payout.currency),
+        "status": payout.status,
+        "automatic": payout.automatic,
+        "approvals_needed": payout.approvals_needed,
+        "pending_account": payout.pending_key,
+        "created_at": payout.created_at.isoformat(),
+        "decided_at": payout.decided_at.isoformat() if payout.decided_at else None,
+        "transaction_id": payout.transaction_id,
+        "follow_up": _follow_up(payout),
+        "decisions": [
             {
-                "id": payout.pk,
-                "seat": payout.seat,
-                "player": payout.user.get_username() if payout.user else None,
-                "currency": payout.currency,
-                "amount": format_amount(payout.amount, payout.currency),
-                "status": payout.status,
-                "automatic": payout.automatic,
-                "approvals_needed": payout.approvals_needed,
-                "pending_account": payout.pending_key,
-                "created_at": payout.created_at.isoformat(),
-                "decided_at": payout.decided_at.isoformat() if payout.decided_at else None,
-                "transaction_id": payout.transaction_id,
-                "follow_up": _follow_up(payout),
-                "decisions": [
-                    {
-                        "decision": d.decision,
-                        "by": d.by.get_username() if d.by else None,
-                        "automatic": d.by is None,
-                        "reason": d.reason,
-                        "at": d.at.isoformat(),
-                    }
-                    for d in payout.decisions.all()
-                ],
+                "decision": d.decision,
+                "by": d.by.get_username() if d.by else None,
+                "automatic": d.by is None,
+                "reason": d.reason,
+                "at": d.at.isoformat(),
             }
-        )
-    return sorted(result, key=lambda item: item["seat"])
+            for d in payout.decisions.all()
+        ],
+    }
 
 
 def _follow_up(payout: Payout) -> dict[str, Any] | None:

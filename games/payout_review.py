@@ -62,29 +62,7 @@ def table_summary(table_id) -> dict[str, Any]:
 
 
 def payout_json(payout: Payout, *, with_table: bool = True) -> dict[str, Any]:
-    data = {
-        "id": payout.pk,
-        "table_id": str(payout.table_id),
-        "seat": payout.seat,
-        "player": payout.user.get_username() if payout.user else None,
-        "currency": payout.currency,
-        "amount": format_amount(payout.amount, payout.currency),
-        "status": payout.status,
-        "automatic": payout.automatic,
-        "approvals_needed": payout.approvals_needed,
-        "created_at": payout.created_at.isoformat(),
-        "decided_at": payout.decided_at.isoformat() if payout.decided_at else None,
-        "decisions": [
-            {
-                "decision": d.decision,
-                "by": d.by.get_username() if d.by else None,
-                "reason": d.reason,
-                "at": d.at.isoformat(),
-            }
-            for d in payout.decisions.all()
-        ],
-        "ledger_trail": ledger_trail(payout),
-    }
+    data = {**audit.payout_record(payout), "table_id": str(payout.table_id), "ledger_trail": ledger_trail(payout)}
     if with_table:
         data["table"] = table_summary(payout.table_id)
     return data
