@@ -407,6 +407,12 @@ _seed_cache: dict[tuple[Any, int], tuple[bytes, str]] = {}
 _seed_cache_lock = threading.Lock()
 
 
+def forget_seeds() -> None:
+    """Drop the process's remembered seeds (after a database is restored or recreated)."""
+    with _seed_cache_lock:
+        _seed_cache.clear()
+
+
 def _hand_seeds(table: Table, *hands: int) -> dict[int, tuple[bytes, str]]:
     """``{hand_no: (server_seed, commitment)}`` of ``hands``, made if missing."""
     with _seed_cache_lock:

@@ -89,9 +89,9 @@ def context_extra(table: Table) -> dict[str, Any]:
     if not table.chip_value:
         return {}
     price = 2 * table.chip_value
-    afford: dict[int, bool] = {}
-    for number, user_id in Seat.objects.filter(table=table).values_list("number", "user_id"):
-        afford[number] = user_id is None or selectors.balance_of(key=keys.wallet_key(user_id, table.currency)) >= price
+    people = {seat.number: keys.wallet_key(seat.user_id, table.currency) for seat in seat_rows(table) if seat.user_id}
+    held = selectors.balances_of(keys=list(people.values()))
+    afford = {seat.number: seat.user_id is None or held[people[seat.number]] >= price for seat in seat_rows(table)}
     return {"can_afford_widow": afford}
 
 

@@ -36,6 +36,12 @@ def balance_of(*, key: str) -> int:
     return Account.objects.filter(key=key).values_list("balance", flat=True).first() or 0
 
 
+def balances_of(*, keys: list[str]) -> dict[str, int]:
+    """The balances of the accounts ``keys`` name, in one query; 0 for an account never used."""
+    found = dict(Account.objects.filter(key__in=keys).values_list("key", "balance"))
+    return {key: found.get(key, 0) for key in keys}
+
+
 def transactions_for(*, user: User) -> QuerySet[Transaction]:
     """Every transaction that touched one of ``user``'s accounts, newest first, postings attached."""
     touched = Posting.objects.filter(account__user=user).values("transaction_id")

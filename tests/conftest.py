@@ -67,3 +67,14 @@ def counter_table(db, counter_game):
     from tests.games.play import make_table
 
     return make_table("counter", seats=2)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_process_caches():
+    """Each test starts with empty per-process caches: tests reuse table ids across databases,
+    which a running service never does (database restores call for a restart, docs/operations.md)."""
+    from games import services, store
+
+    store.forget()
+    services.forget_seeds()
+    yield

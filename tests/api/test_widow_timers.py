@@ -42,9 +42,9 @@ def expire_twice(table: Table) -> list[Event]:
     return list(Event.objects.filter(table=table, seq__gt=version).order_by("seq"))
 
 
-def absent_player_game(owner, task_queue, options):
+def absent_player_game(owner, task_queue, options, stake=None):
     """Alice at seat 0 never acts; three bots play. Returns the table and what her timers did."""
-    table = services.create_table(user=owner, game="la-viuda", seats=4, options=options)
+    table = services.create_table(user=owner, game="la-viuda", seats=4, options=options, stake=stake)
     services.join_table(table_id=table.pk, user=owner, seat=0)
     for _ in range(3):
         services.add_bot(table_id=table.pk, user=owner)
@@ -88,3 +88,24 @@ def test_wx_7_lv_10_an_absent_player_is_passed_knocked_for_and_eliminated_once(f
         if len(seen) == 3:
             return
     pytest.fail(f"30 games did not show every timer; they showed {sorted(seen)}")
+
+
+def test_lv_8_a_broke_player_whose_wallet_cannot_pay_la_viuda_is_declined_at_once(fixed_randomness, task_queue):
+    """The service tells the game what the wallet holds: with exactly the buy-in deposited, alice
+    cannot pay twice the chip value when she goes broke, so the offer is declined at once."""
+    from ledger import services as ledger
+
+    owner = get_user_model().objects.create_user(username="alice")
+    staff = get_user_model().objects.create_user(username="sam", is_staff=True)
+    for salt in range(30):
+        fixed_randomness["salt"] = salt
+        ledger.deposit(user=owner, currency="MXN", amount_minor=100, by=staff, idempotency_key=f"buy-in {salt}")
+        table, _ = absent_player_game(
+            owner, task_queue, {"chips_per_player": 1}, {"currency": "MXN", "chip_value": "1.00"}
+        )
+        declined = [e for e in Event.objects.filter(table=table, type="WidowDeclined") if e.data["seat"] == 0]
+        if declined:
+            assert [e.data["reason"] for e in declined] == ["cannot_afford"]
+            assert not Event.objects.filter(table=table, type="WidowOffered", data__seat=0).exists()
+            return
+    pytest.fail("in 30 games alice never went broke while La Viuda was on offer")
