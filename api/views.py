@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 from api import serializers as s
 from api.errors import ServiceError
 from games import selectors, services
-from games.engine import decider as registry
+from games.engine import registry
 
 ERRORS = {
     400: s.ErrorSerializer,
@@ -73,9 +73,9 @@ class GamesView(APIView):
                     "slug": game.slug,
                     "name": game.name,
                     "players": {"min": game.min_players, "max": game.max_players},
-                    "money": getattr(game, "money", "chips"),
+                    "money": game.money,
                     "options": [option.to_json() for option in game.options],
-                    "refused_combinations": list(getattr(game, "refused_combinations", ())),
+                    "refused_combinations": list(game.refused_combinations),
                 }
                 for game in registry.all_games()
             ]

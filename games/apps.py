@@ -8,9 +8,6 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         # Importing the rules package registers every game with the engine's registry.
         import games.rules  # noqa: F401
-        from games.bots import install
-
-        install()
         from games.payouts import finished_tables
         from games.reconcile import all_tables
         from ledger.services import register_checker

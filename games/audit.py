@@ -14,9 +14,10 @@ from typing import Any
 
 from django.db.models import Prefetch
 
-from games.engine import decider as registry
+from games.engine import registry
 from games.engine.cards import DECKS, named_deck
-from games.engine.decider import decode_event, event_types_by_name, hook
+from games.engine.codec import decode_event
+from games.engine.decider import event_types_by_name
 from games.engine.fairness import shuffled
 from games.errors import Conflict, Forbidden, NotFound
 from games.models import Event, HandSeed, Seat, Table
@@ -116,7 +117,7 @@ def deck_of(hand: Hand) -> tuple[str | None, list[str]]:
     """The deck name the game says the hand shuffled (its ``audit_deck`` hook, else the deck a
     ``deck`` secret field holds), and the shuffle recomputed from the revealed seed (CM-7..CM-9),
     top card first; ``(None, [])`` when neither tells."""
-    audit_deck = hook(hand.decider, "audit_deck")
+    audit_deck = hand.decider.audit.audit_deck if hand.decider.audit else None
     if audit_deck:
         name = audit_deck(hand.table.config, hand.decoded)
     else:
@@ -230,7 +231,7 @@ def hand_audit(table: Table, hand_no: int) -> dict[str, Any]:
 
     hand = finished_hand(table, hand_no)
     deck_name, deck = deck_of(hand)
-    showdown = hook(hand.decider, "showdown")
+    showdown = hand.decider.audit.showdown if hand.decider.audit else None
     money_closed = table.status == Table.Status.FINISHED and hand_no == last_hand_no(table)
     decided = Transaction.objects.filter(table_id=table.pk, kind__in=ledger_payouts.KINDS)
     return {
@@ -330,7 +331,7 @@ def hand_results(table: Table, hand_numbers: Sequence[int]) -> dict[int, list[di
 
 def _outcomes(table: Table, hand_no: int) -> dict[int, str]:
     """Each shown seat's outcome (``wins``, ``pays``, …) by the game's ``showdown`` hook, if it has one."""
-    showdown = hook(registry.get(table.game), "showdown")
+    showdown = registry.get(table.game).audit.showdown if registry.get(table.game).audit else None
     if showdown is None:
         return {}
     try:

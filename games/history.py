@@ -10,8 +10,9 @@ from django.contrib.auth import get_user_model
 
 from games import store
 from games.audit import Hand, finished_hand
-from games.engine import decider as registry
-from games.engine.decider import decode_event, event_types_by_name, hook
+from games.engine import registry
+from games.engine.codec import decode_event
+from games.engine.decider import event_types_by_name
 from games.errors import Forbidden, InvalidRequest, NotFound
 from games.models import Event, Seat, Table
 
@@ -56,7 +57,7 @@ def history_text(hand: Hand) -> str:
     table = hand.table
     decider = hand.decider
     names = actor_names(table)
-    line_for = hook(decider, "history_line")
+    line_for = decider.audit.history_line if decider.audit else None
     lines = [
         f"{decider.name} - table {table.pk} - hand {hand.hand_no}",
         f"Commitment: {hand.seed.commitment}",
@@ -81,7 +82,7 @@ def hand_history(table: Table, hand_no: int) -> str:
 def hand_phh(table: Table, hand_no: int) -> str:
     """The hand in PHH, for games that provide it (poker games); 404 otherwise."""
     hand = finished_hand(table, hand_no)
-    phh = hook(hand.decider, "phh")
+    phh = hand.decider.audit.phh if hand.decider.audit else None
     text = phh(table.config, hand.decoded, _players(table)) if phh else None
     if not text:
         raise NotFound(f"{hand.decider.name} has no PHH export; use history.txt.", code="no_phh")

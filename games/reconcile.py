@@ -9,8 +9,9 @@ from collections.abc import Iterator
 from django.db.models import Q
 
 from games import settlement, store
-from games.engine import decider as registry
-from games.engine.decider import decode_event, event_types_by_name
+from games.engine import registry
+from games.engine.codec import decode_event
+from games.engine.decider import event_types_by_name
 from games.models import Seat, Table
 from ledger.models import Account, Posting
 from ledger.payouts import KINDS as PAYOUT_KINDS
@@ -48,8 +49,9 @@ def table_problems(table: Table) -> Iterator[Problem]:
                 f"table:{table.pk}",
                 f"{key} holds {actual.get(key, 0)}, the events imply {expected.get(key, 0)}",
             )
-    if hasattr(decider, "chip_counts"):
-        for name, chips in decider.chip_counts(state).items():
+    counts = decider.chip_counts(state)
+    if counts is not None:
+        for name, chips in counts.items():
             key = settlement.account_key(table, name, settlement.CHIP, seats)
             if actual.get(key, 0) != chips:
                 yield Problem(

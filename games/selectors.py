@@ -12,8 +12,9 @@ from django.db import connection
 from django.db.models import Q, QuerySet
 
 from games import store
-from games.engine import decider as registry
-from games.engine.decider import decode_event, event_types_by_name
+from games.engine import registry
+from games.engine.codec import decode_event
+from games.engine.decider import event_types_by_name
 from games.errors import NotFound
 from games.models import HandSeed, Seat, Table
 from ledger.rows import select_rows
@@ -86,7 +87,7 @@ def table_view(table: Table, seat: int | None, *, state=None, next_commitment: s
         state, version = store.load(table=table, decider=decider)
     started = table.status != Table.Status.OPEN
     to_act = list(decider.to_act(state)) if started else []
-    next_hand = getattr(state, "hand_no", 0) + 1
+    next_hand = decider.hand_no(state) + 1
     upcoming = next_commitment
     if upcoming is None:
         upcoming = HandSeed.objects.filter(table=table, hand_no=next_hand).values_list("commitment", flat=True).first()

@@ -24,10 +24,10 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from games import payouts, scheduling, settlement, store
-from games.bots import policy_for
-from games.engine import decider as registry
-from games.engine import fairness
-from games.engine.decider import Context, IllegalAction, InvalidOptions, encode_event
+from games.engine import fairness, registry
+from games.engine.codec import encode_event
+from games.engine.decider import Context
+from games.engine.errors import IllegalAction, InvalidOptions
 from games.errors import Conflict, Forbidden, IdempotencyMismatch, Illegal, InvalidRequest, NotFound
 from games.models import CommandRecord, HandSeed, Seat, Table
 from games.selectors import seat_rows, table_uuid
@@ -257,7 +257,7 @@ def act(
                 f"The table is {table.status}, not running.", code="table_not_running", current_version=table.version
             )
         seat = next((s for s in seat_rows(table) if s.user_id == user.pk), None)
-        if action.get("type") in getattr(registry.get(table.game), "owner_commands", ()):
+        if action.get("type") in registry.get(table.game).owner_commands:
             # Commands of the table's owner rather than of a seat (ending a Whiskey Poker match).
             if table.owner_id != user.pk:
                 raise Forbidden(f"Only the table's owner can send '{action['type']}'.")
@@ -341,7 +341,7 @@ def choose_for(table: Table, decider, state, seat: int) -> dict[str, Any]:
     and version so a retried task chooses the same."""
     legal = decider.legal_actions(state, seat)
     rng = random.Random(f"{table.pk}:{table.version}:{seat}")
-    action = policy_for(table.game)(decider.view(state, seat), legal, rng)
+    action = decider.bot(decider.view(state, seat), legal, rng)
     action = dict(action)
     action.pop("seat", None)
     return action
@@ -383,9 +383,9 @@ def sweep_deadlines(*, limit: int = 100) -> int:
 # --- the one write path --------------------------------------------------------------------------
 
 
-def _context(table: Table, state) -> Context:
+def _context(table: Table, decider, state) -> Context:
     """The seeds of the next hand to be dealt and the commitment of the one after (CM-5, CM-6)."""
-    next_hand = getattr(state, "hand_no", 0) + 1
+    next_hand = decider.hand_no(state) + 1
     seeds = _hand_seeds(table, next_hand, next_hand + 1)
     seat_seeds = {s.number: s.client_seed for s in seat_rows(table)}
     return Context(
@@ -465,7 +465,7 @@ def _execute(
         if not commands:
             break
         current, who = commands.pop()
-        ctx = _context(table, state)
+        ctx = _context(table, decider, state)
         try:
             events = decider.decide(state, current, ctx)
         except IllegalAction as exc:
@@ -475,9 +475,7 @@ def _execute(
             state = decider.evolve(state, event)
             type_name, data, secret = encode_event(event)
             records.append(
-                store.NewEvent(
-                    type=type_name, data=data, secret=secret, actor=who, hand_no=getattr(state, "hand_no", 0)
-                )
+                store.NewEvent(type=type_name, data=data, secret=secret, actor=who, hand_no=decider.hand_no(state))
             )
             all_events.append(event)
         follow = decider.pending_system(state)
@@ -502,7 +500,7 @@ def _execute(
     _after(table, decider, state, due)
     # The context held the seed of the hand that was next before the command; if the command dealt
     # it, the next one is the hand after it, whose commitment the context also held.
-    dealt = getattr(state, "hand_no", 0) >= ctx.hand_no
+    dealt = decider.hand_no(state) >= ctx.hand_no
     upcoming = ctx.next_commitment if dealt else fairness.commitment(ctx.server_seed)
     return Outcome(
         table=table,

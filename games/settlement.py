@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine import decider as registry
+from games.engine import registry
 from games.engine.decider import Movement
 from games.errors import GameError, InsufficientFunds, InvalidRequest
 from games.models import Event, Seat, Table
@@ -42,7 +42,7 @@ def parse_stake(body: Mapping[str, Any] | None, decider) -> Stake:
         raise InvalidRequest(
             '\'stake\' must be an object like {"currency": "MXN", "chip_value": "5.00"}.', field="stake"
         )
-    kind = getattr(decider, "money", "chips")
+    kind = decider.money
     wanted = "chip_value" if kind == "chips" else "amount"
     unknown = sorted(set(body) - {"currency", wanted})
     if unknown:
@@ -63,8 +63,9 @@ def parse_stake(body: Mapping[str, Any] | None, decider) -> Stake:
 def buy_in(table: Table) -> int:
     """What a seat pays at the start, in minor units: the game says, or its chips' worth plus the stake."""
     decider = registry.get(table.game)
-    if hasattr(decider, "buy_in"):
-        return int(decider.buy_in(table.config))
+    own = decider.buy_in(table.config)
+    if own is not None:
+        return int(own)
     return table.chip_value * int(table.config.get("chips_per_player", 0)) + table.stake
 
 

@@ -32,7 +32,8 @@ from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections,
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from games.engine.decider import Decider, decode_event, decode_state, encode_event, encode_state, event_types_by_name
+from games.engine.codec import decode_event, decode_state, encode_event, encode_state
+from games.engine.decider import Decider, event_types_by_name
 from games.errors import Conflict
 from games.models import Event, Snapshot, Table
 

@@ -28,7 +28,8 @@ from games import settlement, store
 from games.audit import Hand, deck_of, recorded_deck
 from games.engine import fairness
 from games.engine.cards import named_deck
-from games.engine.decider import decode_event, encode_state, event_types_by_name, hook
+from games.engine.codec import decode_event, encode_state
+from games.engine.decider import event_types_by_name
 from games.models import Event, Seat
 from ledger.models import Posting
 
@@ -122,7 +123,7 @@ def check_deck(hand: Hand, name: str | None, deck: list[str]) -> Check:
 
 
 def check_deal(hand: Hand, name: str | None, deck: list[str]) -> Check:
-    audit_deal = hook(hand.decider, "audit_deal")
+    audit_deal = hand.decider.audit.audit_deal if hand.decider.audit else None
     found = recorded_deck(hand)
     if name is not None and audit_deal is None and found is not None:
         row, recorded = found
@@ -142,7 +143,7 @@ def check_deal(hand: Hand, name: str | None, deck: list[str]) -> Check:
 
 
 def check_outcome(hand: Hand) -> Check:
-    audit_outcome = hook(hand.decider, "audit_outcome")
+    audit_outcome = hand.decider.audit.audit_outcome if hand.decider.audit else None
     if audit_outcome is None:
         return Check("outcome", SKIP, f"the game {hand.table.game!r} does not re-decide its outcomes (audit_outcome)")
     streams = fairness.streams(hand.server_seed, str(hand.table.pk), hand.hand_no, hand.seed.client_seed)

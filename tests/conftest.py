@@ -49,15 +49,12 @@ allow_flush()
 def counter_game():
     """The small test game (``tests/games/counter_game.py``) registered as ``counter``."""
     from games import store
-    from games.bots import register_policy, unregister_policy
-    from games.engine import decider
-    from tests.games.counter_game import DECIDER, choose
+    from games.engine import registry
+    from tests.games.counter_game import DECIDER
 
-    decider.register(DECIDER)
-    register_policy(DECIDER.slug, choose)
+    registry.register(DECIDER)
     yield DECIDER
-    decider.unregister(DECIDER.slug)
-    unregister_policy(DECIDER.slug)
+    registry.unregister(DECIDER.slug)
     store.forget()
 
 

@@ -20,12 +20,10 @@ django.setup()
 from celery.signals import worker_ready  # noqa: E402
 
 from config.celery import app  # noqa: E402
-from games.bots import register_policy  # noqa: E402
-from games.engine import decider  # noqa: E402
+from games.engine import registry  # noqa: E402
 from tests.games import counter_game  # noqa: E402
 
-decider.register(counter_game.DECIDER)
-register_policy(counter_game.DECIDER.slug, counter_game.choose)
+registry.register(counter_game.DECIDER)
 
 
 @worker_ready.connect

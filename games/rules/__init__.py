@@ -1,7 +1,16 @@
-"""Every game's rules; importing this package registers each game with the engine's registry."""
+"""Every game's rules, one package each. A game is registered by naming its package here: importing
+``games.rules`` imports each and registers its ``DECIDER`` with the engine's registry."""
 
-from games.engine.decider import register
-from games.rules import euchre, guerra, la_viuda, whiskey_poker
+from importlib import import_module
 
-for _module in (euchre, guerra, la_viuda, whiskey_poker):
-    register(_module.DECIDER)
+from games.engine.registry import register
+
+GAMES = (
+    "euchre",
+    "guerra",
+    "la_viuda",
+    "whiskey_poker",
+)
+
+for _package in GAMES:
+    register(import_module(f"games.rules.{_package}").DECIDER)

@@ -14,7 +14,8 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games import store
-from games.engine import decider as registry
+from games.engine import registry
+from games.engine.codec import encode_state
 from games.models import Table
 from ledger import services as ledger
 from ledger.models import Posting
@@ -127,7 +128,7 @@ def check_finished_table(table_id: str) -> dict[str, int]:
     scratch, version = store.replay_from_scratch(table, decider)
     loaded, loaded_version = store.load(table=table, decider=decider, cache=False)
     assert version == loaded_version == table.version
-    assert store.canonical_json(registry.encode_state(scratch)) == store.canonical_json(registry.encode_state(loaded))
+    assert store.canonical_json(encode_state(scratch)) == store.canonical_json(encode_state(loaded))
     report = ledger.reconcile()
     assert report.ok, report.lines()
     payouts: dict[str, int] = {}

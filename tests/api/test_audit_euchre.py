@@ -12,9 +12,7 @@ import sys
 
 import pytest
 
-from games import audit as games_audit
-from games import history as games_history
-from games import verify as games_verify
+from games.engine import registry
 from games.models import Event
 from tests.api.play import Game, check_finished_table, person, play_to_the_end, set_up
 from tests.api.test_audit import CHECKS, ROOT, recompute_deck
@@ -95,8 +93,7 @@ def test_eu_2_cm_9_without_hooks_the_generic_fallbacks_still_check_deck_and_deal
     """A game without audit hooks: the ``deck`` secret field of HandStarted is enough for the deck
     and deal checks (CM-7..CM-9, EU-2); the outcome is skipped and history lines are generic."""
     table_id, alice = euchre_played
-    for module in (games_audit, games_verify, games_history):
-        monkeypatch.setattr(module, "hook", lambda decider, name: None)
+    monkeypatch.setattr(type(registry.get("euchre")), "audit", None)
     summary = alice.get(f"/api/v1/tables/{table_id}/hands/?limit=1").json()["results"][0]
     audit = alice.get(summary["audit"]).json()
     assert audit["deck_name"] == "euchre_24" and audit["showdown"] == []

@@ -85,13 +85,14 @@ def test_a_whole_game_with_a_person_and_a_bot(alice, task_queue):
     assert {e.actor for e in events} >= {"bot:1", f"user:{alice.user.pk}"}
     row = Table.objects.get(pk=table_id)
     assert store.verify_chain(row) == []
-    from games.engine import decider
+    from games.engine import registry
+    from games.engine.codec import encode_state
 
-    game = decider.get("counter")
+    game = registry.get("counter")
     from_scratch, version = store.replay_from_scratch(row, game)
     loaded, loaded_version = store.load(table=row, decider=game, cache=False)
     assert version == loaded_version == row.version
-    assert decider.encode_state(from_scratch) == decider.encode_state(loaded)
+    assert encode_state(from_scratch) == encode_state(loaded)
     assert ledger.reconcile().ok
     call_command("check_replay", str(table_id))
 

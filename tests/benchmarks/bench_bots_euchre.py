@@ -23,10 +23,9 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2]))
 
-from games.bots import euchre as bot
-from games.engine.playout_euchre import next_context
-from games.rules.euchre import DECIDER
+from games.rules.euchre import DECIDER, bot
 from games.rules.euchre.cards import effective_suit, low_key, trick_power
+from tests.rules.playout_euchre import next_context
 
 
 def random_player(view, legal, rng):

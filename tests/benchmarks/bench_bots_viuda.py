@@ -19,15 +19,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from games.bots import la_viuda as bot
-from games.bots import whiskey_poker as wp_bot
-from games.bots.widow import random_legal
-from games.engine.playout_viuda import play
-from games.rules.la_viuda import DECIDER as LV
-from games.rules.la_viuda import WorstHandPaid
-from games.rules.whiskey_poker import DECIDER as WP
-from games.rules.whiskey_poker import GameEnded as WPEnded
-from games.rules.widow_games import HandStarted
+from games.rules.la_viuda import bot as bot
+from games.rules.la_viuda.game import DECIDER as LV
+from games.rules.la_viuda.game import WorstHandPaid
+from games.rules.whiskey_poker import bot as wp_bot
+from games.rules.whiskey_poker.game import DECIDER as WP
+from games.rules.whiskey_poker.game import GameEnded as WPEnded
+from games.rules.widow.bot import random_legal
+from games.rules.widow.table import HandStarted
+from tests.rules.playout_widow import play
 
 SEATS = 5
 

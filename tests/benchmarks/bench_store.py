@@ -317,7 +317,7 @@ def main() -> None:
     from django.db import connection
 
     from games import store
-    from games.engine import decider as registry
+    from games.engine import registry
     from tests.games.counter_game import DECIDER as game
 
     registry.register(game)
@@ -391,7 +391,8 @@ def main() -> None:
     _, version = store.replay_from_scratch(large, game)
     replay_s = time.perf_counter() - began
     print(f"replay from scratch:         {version / replay_s:10,.0f} events/s ({version:,} events incl. fetch)")
-    from games.engine.decider import decode_event, event_types_by_name, replay
+    from games.engine.codec import decode_event
+    from games.engine.decider import event_types_by_name, replay
 
     rows = list(store.events_after(large, 0).values_list("type", "data", "secret"))
     types = event_types_by_name(game)

@@ -218,7 +218,7 @@ def build_table(owner, *, seats: int, options: dict, people: dict[int, Any], bot
     """A running table, played through the services in this process until its version reaches
     ``target`` at a moment when the person at seat PERSON is awaited (bots' turns played here too)."""
     from games import services
-    from games.engine import decider as registry
+    from games.engine import registry
     from games.models import Table
 
     decider = registry.get(GAME)
@@ -260,7 +260,7 @@ def await_turn(client: Client, table_id: str, seat: int) -> dict | None:
 
 
 def person_action(view: dict, rng: random.Random) -> dict:
-    from games.bots import whiskey_poker as bot
+    from games.rules.whiskey_poker import bot as bot
 
     return bot.choose(view["state"], view["legal_actions"], rng)
 
@@ -283,7 +283,7 @@ def cold_loads(table) -> tuple[float, float, int]:
     """Loading the big table in a process with no cached state (from its latest snapshot), and
     replaying it from its first event for comparison."""
     from games import store
-    from games.engine import decider as registry
+    from games.engine import registry
 
     decider = registry.get(GAME)
     store.forget()
@@ -445,10 +445,11 @@ def measure_replay(games: int) -> dict:
     public and secret parts), and evolve alone by ``bench_bots_viuda.replay_speed``."""
     import bench_bots_viuda
 
-    from games.bots.widow import random_legal
-    from games.engine.decider import decode_event, encode_event, event_types_by_name
-    from games.engine.playout_viuda import play
-    from games.rules.la_viuda import DECIDER as LV
+    from games.engine.codec import decode_event, encode_event
+    from games.engine.decider import event_types_by_name
+    from games.rules.la_viuda.game import DECIDER as LV
+    from games.rules.widow.bot import random_legal
+    from tests.rules.playout_widow import play
 
     config = LV.configure(5, {})
     streams = []

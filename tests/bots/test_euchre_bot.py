@@ -5,10 +5,9 @@ from __future__ import annotations
 import copy
 import random
 
-from games.bots import euchre as bot
-from games.engine.playout_euchre import play_match
-from games.rules.euchre import DECIDER
+from games.rules.euchre import DECIDER, bot
 from games.rules.euchre.cards import effective_suit
+from tests.rules.playout_euchre import play_match
 
 
 def _bot_everywhere(rng):

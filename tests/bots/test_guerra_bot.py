@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from games.bots.guerra import choose
 from games.engine.decider import Context
-from games.rules.guerra import DECIDER
+from games.rules.guerra.bot import choose
+from games.rules.guerra.game import DECIDER
 
 
 def test_gc_12_bots_throw_until_the_match_ends():

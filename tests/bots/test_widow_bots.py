@@ -6,15 +6,15 @@ import random
 
 import pytest
 
-from games.bots import la_viuda as lv_bot
-from games.bots import whiskey_poker as wp_bot
-from games.engine.playout_viuda import play
-from games.rules.la_viuda import DECIDER as LV
-from games.rules.la_viuda import GameStarted as LVStarted
-from games.rules.la_viuda import WidowBought, wild_rank
-from games.rules.whiskey_poker import DECIDER as WP
-from games.rules.whiskey_poker import GameStarted as WPStarted
-from games.rules.widow_games import FirstDealerDrawn
+from games.rules.la_viuda import bot as lv_bot
+from games.rules.la_viuda.game import DECIDER as LV
+from games.rules.la_viuda.game import GameStarted as LVStarted
+from games.rules.la_viuda.game import WidowBought, wild_rank
+from games.rules.whiskey_poker import bot as wp_bot
+from games.rules.whiskey_poker.game import DECIDER as WP
+from games.rules.whiskey_poker.game import GameStarted as WPStarted
+from games.rules.widow.table import FirstDealerDrawn
+from tests.rules.playout_widow import play
 from tests.rules.widow_helpers import dealt, fold, seeded_tables
 
 

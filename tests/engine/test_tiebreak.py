@@ -9,7 +9,7 @@ import pytest
 from games.engine import fairness
 from games.engine.cards import LA_VIUDA_DECK, parse_hand
 from games.engine.hands import high_value, wild_set
-from games.engine.tiebreak import COLOUR, COLOUR_CARD, MANOTAZO, RUN, la_viuda_tie_break
+from games.rules.la_viuda.tiebreak import COLOUR, COLOUR_CARD, MANOTAZO, RUN, la_viuda_tie_break
 
 ACES_WILD = wild_set("A")  # the first hand's wild rank, as the rules' examples assume
 SEED = bytes(range(32))

@@ -21,17 +21,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.engine.cards import deck
-from games.engine.decider import (
-    Context,
-    IllegalAction,
-    InvalidOptions,
-    Movement,
-    Option,
-    encode_event,
-    secret_field,
-    validate_options,
-)
+from games.engine.codec import encode_event, secret_field
+from games.engine.decider import Context, Movement, Rules
+from games.engine.errors import IllegalAction, InvalidOptions
 from games.engine.fairness import commitment, shuffled
+from games.engine.options import Option, validate_options
 
 MAX_ADD = 5
 
@@ -153,7 +147,76 @@ def _add(state: CounterState, seat: int, amount: int, ctx: Context, by_timeout: 
     ]
 
 
-class Counter:
+class CounterAudit:
+    """The audit hooks (``games.engine.audit.AuditHooks``)."""
+
+    def audit_deck(self, config: Mapping[str, Any], hand: Sequence[Any]) -> str | None:
+        """Every hand shuffles the 52 English cards."""
+        return "english_52" if any(isinstance(event, HandStarted) for event in hand) else None
+
+    def audit_deal(self, config: Mapping[str, Any], deck: Sequence[str], hand: Sequence[Any]) -> list[str]:
+        """Seat ``i`` gets card ``i`` of the deck."""
+        started = next((event for event in hand if isinstance(event, HandStarted)), None)
+        if started is None:
+            return ["no HandStarted event in the hand"]
+        return [
+            f"HandStarted: seat {seat} holds {card}, the deck deals {deck[seat]} (deck position {seat})"
+            for seat, card in enumerate(started.cards)
+            if card != deck[seat]
+        ]
+
+    def audit_outcome(self, config: Mapping[str, Any], hand: Sequence[Any], streams: Any) -> list[str]:
+        """Re-add the hand: turns go round from ``first``, totals add up, the seat that reached the
+        target wins the pot, and the cards shown at the end are the cards dealt."""
+        started = next((event for event in hand if isinstance(event, HandStarted)), None)
+        ended = next((event for event in hand if isinstance(event, HandEnded)), None)
+        if started is None or ended is None:
+            return ["the hand has no HandStarted or no HandEnded"]
+        differences = []
+        seats, turn, total, last = len(started.cards), started.first, 0, None
+        for event in hand:
+            if not isinstance(event, Added):
+                continue
+            if event.seat != turn:
+                differences.append(f"Added: seat {event.seat} added on seat {turn}'s turn")
+            total += event.amount
+            if event.total != total:
+                differences.append(f"Added: total {event.total}, the amounts add up to {total}")
+            turn, last = (event.seat + 1) % seats, event.seat
+        if ended.winner != last or ended.pot != total:
+            differences.append(f"HandEnded: seat {ended.winner} won {ended.pot}; re-added, seat {last} wins {total}")
+        if ended.cards != started.cards:
+            differences.append("HandEnded: the cards shown are not the cards dealt")
+        return differences
+
+    def showdown(self, config: Mapping[str, Any], hand: Sequence[Any]) -> list[dict[str, Any]]:
+        """Every seat's card is shown when the hand ends; the seat that reached the target wins."""
+        ended = next((event for event in hand if isinstance(event, HandEnded)), None)
+        if ended is None:
+            return []
+        return [
+            {
+                "seat": seat,
+                "cards": [card],
+                "category": None,
+                "description": "reached the target" if seat == ended.winner else "did not reach the target",
+                "outcome": "wins" if seat == ended.winner else "loses",
+                "tie_break": [],
+            }
+            for seat, card in enumerate(ended.cards)
+        ]
+
+    def history_line(self, event: Any, actor: str) -> str | None:
+        if isinstance(event, Added):
+            timed = " (timeout)" if event.by_timeout else ""
+            return f"Seat {event.seat} ({actor}) adds {event.amount}{timed}, total {event.total}"
+        return None
+
+    def phh(self, config: Mapping[str, Any], hand: Sequence[Any], players: Sequence[str]) -> str | None:
+        return None
+
+
+class Counter(Rules):
     slug = "counter"
     name = "Counter (test game)"
     min_players = 2
@@ -166,6 +229,7 @@ class Counter:
     )
     event_types = (GameStarted, HandStarted, Added, HandEnded, GameEnded)
     state_type = CounterState
+    audit = CounterAudit()
 
     def configure(self, seats: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
         if not self.min_players <= seats <= self.max_players:
@@ -264,69 +328,8 @@ class Counter:
     def settlements(self, state: CounterState, event: Any) -> list[Movement]:
         return [movement for movement in _settlements(event, state) if movement.amount]
 
-    # --- the optional audit hooks (games.engine.decider.Auditable) ---
-
-    def audit_deck(self, config: Mapping[str, Any], hand: Sequence[Any]) -> str | None:
-        """Every hand shuffles the 52 English cards."""
-        return "english_52" if any(isinstance(event, HandStarted) for event in hand) else None
-
-    def audit_deal(self, config: Mapping[str, Any], deck: Sequence[str], hand: Sequence[Any]) -> list[str]:
-        """Seat ``i`` gets card ``i`` of the deck."""
-        started = next((event for event in hand if isinstance(event, HandStarted)), None)
-        if started is None:
-            return ["no HandStarted event in the hand"]
-        return [
-            f"HandStarted: seat {seat} holds {card}, the deck deals {deck[seat]} (deck position {seat})"
-            for seat, card in enumerate(started.cards)
-            if card != deck[seat]
-        ]
-
-    def audit_outcome(self, config: Mapping[str, Any], hand: Sequence[Any], streams: Any) -> list[str]:
-        """Re-add the hand: turns go round from ``first``, totals add up, the seat that reached the
-        target wins the pot, and the cards shown at the end are the cards dealt."""
-        started = next((event for event in hand if isinstance(event, HandStarted)), None)
-        ended = next((event for event in hand if isinstance(event, HandEnded)), None)
-        if started is None or ended is None:
-            return ["the hand has no HandStarted or no HandEnded"]
-        differences = []
-        seats, turn, total, last = len(started.cards), started.first, 0, None
-        for event in hand:
-            if not isinstance(event, Added):
-                continue
-            if event.seat != turn:
-                differences.append(f"Added: seat {event.seat} added on seat {turn}'s turn")
-            total += event.amount
-            if event.total != total:
-                differences.append(f"Added: total {event.total}, the amounts add up to {total}")
-            turn, last = (event.seat + 1) % seats, event.seat
-        if ended.winner != last or ended.pot != total:
-            differences.append(f"HandEnded: seat {ended.winner} won {ended.pot}; re-added, seat {last} wins {total}")
-        if ended.cards != started.cards:
-            differences.append("HandEnded: the cards shown are not the cards dealt")
-        return differences
-
-    def showdown(self, config: Mapping[str, Any], hand: Sequence[Any]) -> list[dict[str, Any]]:
-        """Every seat's card is shown when the hand ends; the seat that reached the target wins."""
-        ended = next((event for event in hand if isinstance(event, HandEnded)), None)
-        if ended is None:
-            return []
-        return [
-            {
-                "seat": seat,
-                "cards": [card],
-                "category": None,
-                "description": "reached the target" if seat == ended.winner else "did not reach the target",
-                "outcome": "wins" if seat == ended.winner else "loses",
-                "tie_break": [],
-            }
-            for seat, card in enumerate(ended.cards)
-        ]
-
-    def history_line(self, event: Any, actor: str) -> str | None:
-        if isinstance(event, Added):
-            timed = " (timeout)" if event.by_timeout else ""
-            return f"Seat {event.seat} ({actor}) adds {event.amount}{timed}, total {event.total}"
-        return None
+    def bot(self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random) -> dict[str, Any]:
+        return choose(view, legal, rng)
 
 
 def evolve(state: CounterState, event: Any) -> CounterState:
@@ -416,6 +419,6 @@ def _(event: GameEnded, state: CounterState) -> list[Movement]:
 DECIDER = Counter()
 
 
-def choose(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+def choose(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random) -> dict[str, Any]:
     """The counter bot: add 1 whenever it may (no randomness needed)."""
     return dict(min(legal, key=lambda action: action["amount"]))

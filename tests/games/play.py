@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from games import store
-from games.engine import decider as registry
+from games.engine import registry
 from games.engine.decider import Context
 from games.engine.fairness import commitment
 from games.models import Event, Table

@@ -7,17 +7,9 @@ import random
 
 import pytest
 
-from games.engine.decider import (
-    Context,
-    IllegalAction,
-    InvalidOptions,
-    decode_event,
-    decode_state,
-    encode_event,
-    encode_state,
-    event_types_by_name,
-    replay,
-)
+from games.engine.codec import decode_event, decode_state, encode_event, encode_state
+from games.engine.decider import Context, event_types_by_name, replay
+from games.engine.errors import IllegalAction, InvalidOptions
 from games.engine.fairness import commitment
 from tests.games.counter_game import DECIDER, HandEnded, HandStarted, choose
 

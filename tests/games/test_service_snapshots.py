@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from games import services, store
-from games.engine.decider import encode_state
+from games.engine.codec import encode_state
 from games.models import Snapshot, Table
 
 pytestmark = pytest.mark.django_db

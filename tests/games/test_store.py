@@ -9,7 +9,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import store
-from games.engine.decider import decode_event, encode_state, event_types_by_name, replay
+from games.engine.codec import decode_event, encode_state
+from games.engine.decider import event_types_by_name, replay
 from games.errors import Conflict
 from games.models import Event, Snapshot, Table
 from tests.games.play import make_table, play

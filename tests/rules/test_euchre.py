@@ -11,18 +11,10 @@ from collections import Counter
 
 import pytest
 
-from games.engine.decider import (
-    Context,
-    IllegalAction,
-    InvalidOptions,
-    decode_event,
-    decode_state,
-    encode_event,
-    encode_state,
-    event_types_by_name,
-)
+from games.engine.codec import decode_event, decode_state, encode_event, encode_state
+from games.engine.decider import Context, event_types_by_name
+from games.engine.errors import IllegalAction, InvalidOptions
 from games.engine.fairness import commitment, shuffled
-from games.engine.playout_euchre import FAKE_TABLE_ID, hand_seed, next_context, play_match, step
 from games.rules.euchre import DECIDER
 from games.rules.euchre.cards import DECK, PACKETS, deal_hands, draw_first_dealer, effective_suit, trick_winner
 from games.rules.euchre.events import (
@@ -39,6 +31,7 @@ from games.rules.euchre.events import (
     TrickTaken,
     TrumpMade,
 )
+from tests.rules.playout_euchre import FAKE_TABLE_ID, hand_seed, next_context, play_match, step
 
 TAG = "given"
 

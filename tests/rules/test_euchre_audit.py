@@ -11,9 +11,7 @@ from collections import Counter
 
 import pytest
 
-from games.engine.decider import AUDIT_HOOKS, hook
 from games.engine.fairness import shuffled, streams
-from games.engine.playout_euchre import FAKE_TABLE_ID, hand_seed, play_match
 from games.rules.euchre import DECIDER
 from games.rules.euchre.cards import DECK, effective_suit
 from games.rules.euchre.events import (
@@ -26,6 +24,7 @@ from games.rules.euchre.events import (
     TrickTaken,
     TrumpMade,
 )
+from tests.rules.playout_euchre import FAKE_TABLE_ID, hand_seed, play_match
 
 VARIANTS = [
     (4, {}),
@@ -93,9 +92,10 @@ def forged(events, kind, change, which=0):
     return copy
 
 
-def test_euchre_implements_every_audit_hook_but_phh():
-    """Euchre is no poker game: every Auditable hook except the PHH export."""
-    assert {name for name in AUDIT_HOOKS if hook(DECIDER, name)} == set(AUDIT_HOOKS) - {"phh"}
+def test_euchre_has_audit_hooks_but_no_phh():
+    """Euchre is no poker game: audit hooks with a history in words, but no PHH export."""
+    assert DECIDER.audit is not None
+    assert DECIDER.audit.phh({}, [], []) is None
 
 
 def test_eu_3_eu_11_eu_13_cm_19_every_hook_agrees_with_every_recorded_hand():
@@ -105,12 +105,12 @@ def test_eu_3_eu_11_eu_13_cm_19_every_hook_agrees_with_every_recorded_hand():
     for tag, config, hands in playouts():
         for hand_no, events in hands.items():
             deck = recomputed_deck(tag, hand_no)
-            assert DECIDER.audit_deck(config, events) == "euchre_24"
-            assert DECIDER.audit_deal(config, deck, events) == [], (tag, hand_no)
-            assert DECIDER.audit_outcome(config, events, hand_streams(tag, hand_no)) == [], (tag, hand_no)
+            assert DECIDER.audit.audit_deck(config, events) == "euchre_24"
+            assert DECIDER.audit.audit_deal(config, deck, events) == [], (tag, hand_no)
+            assert DECIDER.audit.audit_outcome(config, events, hand_streams(tag, hand_no)) == [], (tag, hand_no)
             ended = next(e for e in events if isinstance(e, HandEnded))
             outcomes[ended.outcome] += 1
-            assert len(DECIDER.showdown(config, events)) == config["seats"]
+            assert len(DECIDER.audit.showdown(config, events)) == config["seats"]
     # The playouts reach played hands and hands thrown in or redealt alike.
     assert outcomes["played"] > 20 and outcomes["thrown_in"] + outcomes["redeal"] > 0, outcomes
 
@@ -122,11 +122,11 @@ def test_eu_13_showdown_sides_win_when_they_score():
         for events in hands.values():
             ended = next(e for e in events if isinstance(e, HandEnded))
             if ended.outcome != "played":
-                assert {entry["outcome"] for entry in DECIDER.showdown(config, events)} == {"safe"}
+                assert {entry["outcome"] for entry in DECIDER.audit.showdown(config, events)} == {"safe"}
                 continue
             made = next(e for e in events if isinstance(e, TrumpMade))
             taken = Counter(e.winner for e in events if isinstance(e, TrickTaken))
-            for entry in DECIDER.showdown(config, events):
+            for entry in DECIDER.audit.showdown(config, events):
                 seat = entry["seat"]
                 assert entry["outcome"] == ("wins" if ended.points[seat] else "loses")
                 if seat == made.sitting_out:
@@ -146,7 +146,7 @@ def test_eu_11_a_forged_trick_winner_is_named():
     taken = next(e for e in events if isinstance(e, TrickTaken) and e.trick_no == 2)
     other = next(seat for seat, _ in taken.plays if seat != taken.winner)
     bad = forged(events, TrickTaken, lambda e: dataclasses.replace(e, winner=other), which=1)
-    differences = DECIDER.audit_outcome(config, bad, hand_streams(tag, hand_no))
+    differences = DECIDER.audit.audit_outcome(config, bad, hand_streams(tag, hand_no))
     assert any(
         d.startswith(f"TrickTaken (trick 2): seat {other} recorded as winner") and f"seat {taken.winner}" in d
         for d in differences
@@ -159,7 +159,7 @@ def test_eu_13_forged_points_are_named():
     ended = next(e for e in events if isinstance(e, HandEnded))
     points = tuple(p + 1 for p in ended.points)
     bad = forged(events, HandEnded, lambda e: dataclasses.replace(e, points=points, maker_tricks=e.maker_tricks - 1))
-    differences = DECIDER.audit_outcome(config, bad, hand_streams(tag, hand_no))
+    differences = DECIDER.audit.audit_outcome(config, bad, hand_streams(tag, hand_no))
     assert any(d.startswith(f"HandEnded: points {list(points)}, EU-13 gives {list(ended.points)}") for d in differences)
     assert any(d.startswith(f"HandEnded: the makers took {ended.maker_tricks - 1} tricks") for d in differences)
 
@@ -171,7 +171,7 @@ def test_eu_3_a_forged_dealt_card_is_named():
     deck = recomputed_deck(tag, hand_no)
     swapped = (deck[1], deck[0], *deck[2:])
     bad = forged(events, HandStarted, lambda e: dataclasses.replace(e, deck=swapped, turned_card=deck[0]))
-    differences = DECIDER.audit_deal(config, deck, bad)
+    differences = DECIDER.audit.audit_deal(config, deck, bad)
     assert f"HandStarted: deck position 0 is {deck[1]}, the seed gives {deck[0]}" in differences
     assert f"HandStarted: deck position 1 is {deck[0]}, the seed gives {deck[1]}" in differences
     assert any(d.startswith(f"HandStarted: the turned card is {deck[0]}") for d in differences)
@@ -184,9 +184,9 @@ def test_eu_3_a_card_played_that_was_not_dealt_is_named():
     first = next(e for e in events if isinstance(e, CardPlayed))
     later = next(e for e in events if isinstance(e, CardPlayed) and e.seat != first.seat)
     bad = forged(events, CardPlayed, lambda e: dataclasses.replace(e, card=later.card))
-    deal = DECIDER.audit_deal(config, recomputed_deck(tag, hand_no), bad)
+    deal = DECIDER.audit.audit_deal(config, recomputed_deck(tag, hand_no), bad)
     assert any(d.startswith(f"CardPlayed: seat {first.seat} plays {later.card}, which the deal") for d in deal), deal
-    outcome = DECIDER.audit_outcome(config, bad, hand_streams(tag, hand_no))
+    outcome = DECIDER.audit.audit_outcome(config, bad, hand_streams(tag, hand_no))
     assert any(d.startswith("TrickTaken (trick 1): plays") for d in outcome), outcome
 
 
@@ -200,7 +200,7 @@ def test_eu_4_a_forged_discard_is_named():
             kept = {e.card for e in events if isinstance(e, CardPlayed) and e.seat == discarded.seat}
             stranger = next(card for card in DECK if card not in kept and card != discarded.card)
             bad = forged(events, DealerDiscarded, lambda e, card=stranger: dataclasses.replace(e, card=card))
-            differences = DECIDER.audit_deal(config, recomputed_deck(tag, hand_no), bad)
+            differences = DECIDER.audit.audit_deal(config, recomputed_deck(tag, hand_no), bad)
             assert any(d.startswith(f"DealerDiscarded: seat {discarded.seat} discards {stranger}") for d in differences)
             assert any(d.startswith("HandEnded: the discard is revealed as") for d in differences)
             return
@@ -232,7 +232,7 @@ def test_eu_10_a_renege_is_named():
                         else e
                         for e in events
                     ]
-                    differences = DECIDER.audit_outcome(config, bad, hand_streams(tag, hand_no))
+                    differences = DECIDER.audit.audit_outcome(config, bad, hand_streams(tag, hand_no))
                     assert any(
                         d.startswith(f"CardPlayed: seat {seat} plays {later[0]} to trick {i + 1}") and "(EU-10)" in d
                         for d in differences
@@ -247,7 +247,7 @@ def test_cm_19_a_forged_first_dealer_is_named():
     started = next(e for e in hands[1] if isinstance(e, MatchStarted))
     other = (started.dealer + 1) % started.seats
     bad = forged(hands[1], MatchStarted, lambda e: dataclasses.replace(e, dealer=other))
-    differences = DECIDER.audit_outcome(config, bad, hand_streams(tag, 1))
+    differences = DECIDER.audit.audit_outcome(config, bad, hand_streams(tag, 1))
     assert differences == [f"MatchStarted: seat {other} deals first, the seed makes seat {started.dealer} (CM-19)"]
 
 
@@ -257,13 +257,13 @@ def test_history_lines_read_as_play():
     for _, _, hands in playouts():
         for events in hands.values():
             for event in events:
-                line = DECIDER.history_line(event, "alice")
+                line = DECIDER.audit.history_line(event, "alice")
                 assert line, event
                 seen.add(type(event))
     assert TrickTaken in seen and HandEnded in seen
     made = TrumpMade(seat=1, round=1, suit="h", alone=False, makers=(1, 3), sitting_out=-1, dealer_picks_up=True)
-    assert DECIDER.history_line(made, "alice") == "alice orders up hearts"
+    assert DECIDER.audit.history_line(made, "alice") == "alice orders up hearts"
     named = dataclasses.replace(made, round=2, suit="s", alone=True, sitting_out=3, dealer_picks_up=False)
-    assert DECIDER.history_line(named, "alice") == "alice names spades alone"
-    assert DECIDER.history_line(CardPlayed(seat=2, card="Jh"), "bot (seat 2)") == "bot (seat 2) plays Jh"
+    assert DECIDER.audit.history_line(named, "alice") == "alice names spades alone"
+    assert DECIDER.audit.history_line(CardPlayed(seat=2, card="Jh"), "bot (seat 2)") == "bot (seat 2) plays Jh"
     assert len(seen) >= len(EVENT_TYPES) - 4  # the playouts reach nearly every event type

@@ -30,10 +30,10 @@ import random
 
 import pyspiel  # the peer: a pinned test requirement, so a missing one fails rather than skips
 
-from games.engine.playout_euchre import step
 from games.rules.euchre import DECIDER
 from games.rules.euchre.cards import DECK, SUIT_ORDER, deal_hands
 from games.rules.euchre.events import HandEnded, HandStarted, TrickTaken, TrumpMade
+from tests.rules.playout_euchre import step
 
 DEALS = 1000
 PASS, FIRST_SUIT, ALONE, PARTNER = 24, 25, 29, 30

@@ -14,19 +14,11 @@ import msgspec
 import pytest
 
 from games.engine import fairness
-from games.engine.decider import (
-    Context,
-    IllegalAction,
-    InvalidOptions,
-    decode_event,
-    decode_state,
-    encode_event,
-    encode_state,
-    event_types_by_name,
-    replay,
-)
-from games.rules import guerra
-from games.rules.guerra import (
+from games.engine.codec import decode_event, decode_state, encode_event, encode_state
+from games.engine.decider import Context, event_types_by_name, replay
+from games.engine.errors import IllegalAction, InvalidOptions
+from games.rules.guerra import game as guerra
+from games.rules.guerra.game import (
     DECIDER,
     AmbushMade,
     BattleCardsLaid,

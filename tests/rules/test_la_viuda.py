@@ -12,12 +12,11 @@ import pytest
 
 from games.engine import fairness
 from games.engine.cards import deck
-from games.engine.decider import IllegalAction, InvalidOptions
-from games.rules import widow
-from games.rules.la_viuda import (
+from games.engine.errors import IllegalAction, InvalidOptions
+from games.rules.la_viuda.game import (
     DECIDER as LV,
 )
-from games.rules.la_viuda import (
+from games.rules.la_viuda.game import (
     GameEnded,
     GameStarted,
     ShowdownHeld,
@@ -27,7 +26,8 @@ from games.rules.la_viuda import (
     WorstHandPaid,
     wild_rank,
 )
-from games.rules.widow_games import FirstDealerDrawn, HandEnded, HandStarted, PlayerEliminated
+from games.rules.widow import exchange as widow
+from games.rules.widow.table import FirstDealerDrawn, HandEnded, HandStarted, PlayerEliminated
 from tests.rules.widow_helpers import TABLE, act, ctx, dealt, expected_first_dealer, fold
 
 STRONG = {0: "X1 Ac Ad Ah As", 3: "X2 Tc Td Th Ts"}

@@ -9,12 +9,12 @@ import pytest
 
 from games.engine import fairness
 from games.engine.cards import deck, reduced_pack
-from games.engine.decider import Context, IllegalAction, InvalidOptions
-from games.rules import widow
-from games.rules.whiskey_poker import (
+from games.engine.decider import Context
+from games.engine.errors import IllegalAction, InvalidOptions
+from games.rules.whiskey_poker.game import (
     DECIDER as WP,
 )
-from games.rules.whiskey_poker import (
+from games.rules.whiskey_poker.game import (
     AntesPaid,
     GameEnded,
     GameStarted,
@@ -25,7 +25,8 @@ from games.rules.whiskey_poker import (
     ShowdownHeld,
     split_pot,
 )
-from games.rules.widow_games import FirstDealerDrawn, HandStarted, PlayerEliminated, draw_first_dealer
+from games.rules.widow import exchange as widow
+from games.rules.widow.table import FirstDealerDrawn, HandStarted, PlayerEliminated, draw_first_dealer
 from tests.rules.widow_helpers import TABLE, act, ctx, dealt, expected_first_dealer, fold
 
 WIDOW = "2c 2d 2h 3c 3d"

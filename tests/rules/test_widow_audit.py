@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import dataclasses
 
-from games.engine import fairness, tiebreak
+from games.engine import fairness
 from games.engine import hands as poker
 from games.engine.cards import LA_VIUDA_DECK
-from games.rules import widow
-from games.rules.la_viuda import ShowdownHeld
-from games.rules.widow_audit import deal_differences, deck_name, outcome_differences, showdown
-from games.rules.widow_games import HandStarted, ShownHand
+from games.rules.la_viuda import tiebreak
+from games.rules.la_viuda.game import ShowdownHeld
+from games.rules.widow import exchange as widow
+from games.rules.widow.audit import deal_differences, deck_name, outcome_differences, showdown
+from games.rules.widow.table import HandStarted, ShownHand
 
 SEED = bytes(range(32))
 TABLE = "00000000-0000-0000-0000-000000000001"

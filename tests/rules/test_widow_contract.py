@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine.decider import Decider, IllegalAction, event_types_by_name
-from games.rules import la_viuda, whiskey_poker
+from games.engine.decider import Decider, event_types_by_name
+from games.engine.errors import IllegalAction
+from games.rules.la_viuda import game as la_viuda
+from games.rules.whiskey_poker import game as whiskey_poker
 from tests.rules.widow_helpers import ctx
 
 GAMES = (la_viuda.DECIDER, whiskey_poker.DECIDER)

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine.decider import IllegalAction
-from games.rules import la_viuda, whiskey_poker, widow
-from games.rules.widow import CardExchanged, HandExchanged, Knocked, Passed, WidowTaken, WidowTurnedUp
-from games.rules.widow_games import FirstDealerDrawn, HandStarted
+from games.engine.errors import IllegalAction
+from games.rules.la_viuda import game as la_viuda
+from games.rules.whiskey_poker import game as whiskey_poker
+from games.rules.widow import exchange as widow
+from games.rules.widow.exchange import CardExchanged, HandExchanged, Knocked, Passed, WidowTaken, WidowTurnedUp
+from games.rules.widow.table import FirstDealerDrawn, HandStarted
 from tests.rules.widow_helpers import act, ctx, dealt, fold
 
 WP = whiskey_poker.DECIDER

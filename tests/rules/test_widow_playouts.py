@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from games.engine.cards import deck, reduced_pack
-from games.rules import la_viuda, whiskey_poker
+from games.rules.la_viuda import game as la_viuda
+from games.rules.whiskey_poker import game as whiskey_poker
 from tests.rules.widow_helpers import assert_replay_and_round_trip, random_playout, seeded_tables
 
 GAMES = 200

@@ -10,10 +10,11 @@ from collections import Counter
 from typing import Any
 
 from games.engine import decider as contract
-from games.engine.decider import Context, decode_event, decode_state, encode_event, encode_state
-from games.engine.playout_viuda import context, play
-from games.rules import widow
-from games.rules.widow_games import FirstDealerDrawn, HandEnded, HandStarted
+from games.engine.codec import decode_event, decode_state, encode_event, encode_state
+from games.engine.decider import Context
+from games.rules.widow import exchange as widow
+from games.rules.widow.table import FirstDealerDrawn, HandEnded, HandStarted
+from tests.rules.playout_widow import context, play
 
 TABLE = "00000000-0000-0000-0000-0000000000aa"
 SEED = bytes(range(32))

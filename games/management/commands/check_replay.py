@@ -10,8 +10,8 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 
 from games import store
-from games.engine import decider as registry
-from games.engine.decider import encode_state
+from games.engine import registry
+from games.engine.codec import encode_state
 from games.models import Table
 
 

@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from games.engine.audit import NoExports
 from games.engine.fairness import shuffle
 from games.rules.euchre.cards import DECK, SUIT_NAMES, deal_hands, draw_first_dealer, effective_suit, trick_winner
 from games.rules.euchre.events import (
@@ -450,3 +451,27 @@ def history_line(event: Any, actor: str) -> str | None:
     if isinstance(event, MatchWon):
         return f"Match won by seats {list(event.winners)} with scores {list(event.scores)}"
     return None
+
+
+class EuchreAudit(NoExports):
+    """Euchre's audit hooks (``games.engine.audit.AuditHooks``); no PHH export: Euchre is no poker game."""
+
+    def audit_deck(self, config: Mapping[str, Any], hand: Sequence[Any]) -> str | None:
+        """``euchre_24``: the deck every hand shuffles (EU-2, CM-9)."""
+        return deck_name(hand)
+
+    def audit_deal(self, config: Mapping[str, Any], deck: Sequence[str], hand: Sequence[Any]) -> list[str]:
+        """How the recorded deal and the cards the hand's events show differ from dealing ``deck`` (EU-3)."""
+        return deal_differences(deck, hand)
+
+    def audit_outcome(self, config: Mapping[str, Any], hand: Sequence[Any], streams: Any) -> list[str]:
+        """The first dealer re-drawn (CM-19), the tricks re-played and the points re-scored (EU-8..EU-14)."""
+        return outcome_differences(config, hand, streams)
+
+    def showdown(self, config: Mapping[str, Any], hand: Sequence[Any]) -> list[dict[str, Any]]:
+        """Every seat's cards, side and result once the hand is over (EU-20)."""
+        return showdown(config, hand)
+
+    def history_line(self, event: Any, actor: str) -> str | None:
+        """The event in words: "alice orders up hearts", "bot (seat 2) plays Jh"."""
+        return history_line(event, actor)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from games.engine.decider import secret_field
+from games.engine.codec import secret_field
 
 Plays = tuple[tuple[int, str], ...]
 

@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import msgspec
 
-from games.engine.decider import (
-    Context,
-    IllegalAction,
-    InvalidOptions,
-    Movement,
-    Option,
-    encode_event,
-    validate_options,
-)
+from games.engine.codec import encode_event
+from games.engine.decider import Context, Movement, Rules
+from games.engine.errors import IllegalAction, InvalidOptions
 from games.engine.fairness import commitment, shuffled
-from games.rules.euchre import audit
+from games.engine.options import Option, validate_options
+from games.rules.euchre import bot
+from games.rules.euchre.audit import EuchreAudit
 from games.rules.euchre.cards import DECK, deal_hands, draw_first_dealer, parse_card, trick_winner
 from games.rules.euchre.events import (
     EVENT_TYPES,
@@ -204,7 +201,7 @@ def _plays_json(plays: tuple[tuple[int, str], ...]) -> list[dict[str, Any]]:
     return [{"seat": seat, "card": card} for seat, card in plays]
 
 
-class Euchre:
+class Euchre(Rules):
     """Euchre in partnerships or cutthroat, with its house rules as table options."""
 
     slug: ClassVar[str] = "euchre"
@@ -216,6 +213,7 @@ class Euchre:
     options: ClassVar[tuple[Option, ...]] = OPTIONS
     event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES
     state_type: ClassVar[type] = EuchreState
+    audit = EuchreAudit()
 
     def configure(self, seats: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """Validated options plus ``seats``; partnerships need 4 players, cutthroat 3 or 4 (EU-1,
@@ -376,27 +374,9 @@ class Euchre:
             ]
         return []
 
-    # Optional audit hooks (games.engine.decider.Auditable), in games.rules.euchre.audit.
-
-    def audit_deck(self, config: Mapping[str, Any], hand: Sequence[Any]) -> str | None:
-        """``euchre_24``: the deck every hand shuffles (EU-2, CM-9)."""
-        return audit.deck_name(hand)
-
-    def audit_deal(self, config: Mapping[str, Any], deck: Sequence[str], hand: Sequence[Any]) -> list[str]:
-        """How the recorded deal and the cards the hand's events show differ from dealing ``deck`` (EU-3)."""
-        return audit.deal_differences(deck, hand)
-
-    def audit_outcome(self, config: Mapping[str, Any], hand: Sequence[Any], streams: Any) -> list[str]:
-        """The first dealer re-drawn (CM-19), the tricks re-played and the points re-scored (EU-8..EU-14)."""
-        return audit.outcome_differences(config, hand, streams)
-
-    def showdown(self, config: Mapping[str, Any], hand: Sequence[Any]) -> list[dict[str, Any]]:
-        """Every seat's cards, side and result once the hand is over (EU-20)."""
-        return audit.showdown(config, hand)
-
-    def history_line(self, event: Any, actor: str) -> str | None:
-        """The event in words: "alice orders up hearts", "bot (seat 2) plays Jh"."""
-        return audit.history_line(event, actor)
+    def bot(self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random) -> dict[str, Any]:
+        """The game's bot (``bot.choose``), from its own seat's view only."""
+        return bot.choose(view, legal, rng)
 
 
 DECIDER = Euchre()

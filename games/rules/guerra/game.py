@@ -29,22 +29,19 @@ from __future__ import annotations
 import dataclasses
 import functools
 import operator
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from games.engine import fairness
+from games.engine.audit import NoExports
 from games.engine.cards import JOKERS, RANK_VALUE, spanish_deck, spanish_rank
 from games.engine.cards import deck as english_deck
-from games.engine.decider import (
-    Context,
-    IllegalAction,
-    InvalidOptions,
-    Movement,
-    Option,
-    encode_event,
-    secret_field,
-    validate_options,
-)
+from games.engine.codec import encode_event, secret_field
+from games.engine.decider import Context, Movement, Rules
+from games.engine.errors import IllegalAction, InvalidOptions
+from games.engine.options import Option, validate_options
+from games.rules.guerra import bot
 
 # --- cards (GC-1) -----------------------------------------------------------------------------
 
@@ -802,7 +799,7 @@ def _play_view(play: Play, round_over: bool) -> dict[str, Any]:
     return data
 
 
-class Guerra:
+class Guerra(NoExports, Rules):
     """Guerra Chevichona as a Decider (see the module docstring)."""
 
     slug: ClassVar[str] = "guerra"
@@ -832,6 +829,10 @@ class Guerra:
     )
     event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES
     state_type: ClassVar[type] = State
+
+    @property
+    def audit(self) -> Any:  # the hooks below, until they move to guerra/audit.py
+        return self
 
     def configure(self, seats: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """Validated options with defaults, plus ``seats`` (GC-1: 2 to 8 players)."""
@@ -1033,6 +1034,10 @@ class Guerra:
                 for seat, amount in split(state.match.stake * state.seats, event.winners)
             ]
         return []
+
+    def bot(self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random) -> dict[str, Any]:
+        """The game's bot (``bot.choose``): it throws whenever the round awaits it."""
+        return bot.choose(view, legal, rng)
 
     # --- optional audit hooks (games.engine.decider.Auditable); the whole match is hand 1 ---
 

@@ -9,21 +9,19 @@ eliminations and the prize (LV-11).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+import random
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from games.engine import fairness, hands, tiebreak
+from games.engine import fairness, hands
 from games.engine.cards import RANKS, deck
-from games.engine.decider import (
-    Context,
-    IllegalAction,
-    InvalidOptions,
-    Movement,
-    Option,
-    validate_options,
-)
-from games.rules import widow
-from games.rules.widow_games import (
+from games.engine.decider import Context, Movement
+from games.engine.errors import IllegalAction, InvalidOptions
+from games.engine.options import Option, validate_options
+from games.rules.la_viuda import bot, tiebreak
+from games.rules.widow import exchange as widow
+from games.rules.widow.audit import WidowAudit
+from games.rules.widow.table import (
     EXCHANGE_OPTIONS,
     NO_SECRET,
     NOBODY,
@@ -268,6 +266,7 @@ class LaViuda(WidowGame):
     )
     event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES
     state_type: ClassVar[type] = State
+    audit = WidowAudit()
     evolvers: ClassVar[dict[type, Any]] = EVOLVERS
     refused_combinations: ClassVar[tuple[str, ...]] = ("chip_value above 0 without a currency",)
 
@@ -454,6 +453,10 @@ class LaViuda(WidowGame):
         if kind is GameEnded and money and event.prize:
             return [Movement(("escrow",), ("payout", event.winner), event.prize, "MONEY", "prize")]
         return []
+
+    def bot(self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random) -> dict[str, Any]:
+        """The game's bot (``bot.choose``), from its own seat's view only."""
+        return bot.choose(view, legal, rng)
 
 
 DECIDER = LaViuda()

@@ -9,13 +9,18 @@ and ``points`` (the reduced pack's race to ``target_points``).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+import random
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from games.engine.cards import deck, reduced_pack, reduced_pack_ranks
-from games.engine.decider import Context, IllegalAction, InvalidOptions, Movement, Option, validate_options
-from games.rules import widow
-from games.rules.widow_games import (
+from games.engine.decider import Context, Movement
+from games.engine.errors import IllegalAction, InvalidOptions
+from games.engine.options import Option, validate_options
+from games.rules.whiskey_poker import bot
+from games.rules.widow import exchange as widow
+from games.rules.widow.audit import WidowAudit
+from games.rules.widow.table import (
     EXCHANGE_OPTIONS,
     NO_SECRET,
     NOBODY,
@@ -310,6 +315,7 @@ class WhiskeyPoker(WidowGame):
     )
     event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES
     state_type: ClassVar[type] = State
+    audit = WidowAudit()
     evolvers: ClassVar[dict[type, Any]] = EVOLVERS
 
     # -- configuration
@@ -511,6 +517,10 @@ class WhiskeyPoker(WidowGame):
                         )
             return moves
         return []
+
+    def bot(self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random) -> dict[str, Any]:
+        """The game's bot (``bot.choose``), from its own seat's view only."""
+        return bot.choose(view, legal, rng)
 
 
 DECIDER = WhiskeyPoker()

@@ -14,7 +14,8 @@ from typing import Any
 
 from games.engine import cards
 from games.engine import seats as table_seats
-from games.engine.decider import IllegalAction, secret_field
+from games.engine.codec import secret_field
+from games.engine.errors import IllegalAction
 
 HAND_SIZE = 5
 OVER = -1

@@ -10,8 +10,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from games.engine import fairness, hands
-from games.engine.decider import Context, IllegalAction, Option, encode_event, event_type, secret_field
-from games.rules import widow
+from games.engine.codec import encode_event, event_type, secret_field
+from games.engine.decider import Context, Rules
+from games.engine.errors import IllegalAction
+from games.engine.options import Option
+from games.rules.widow import exchange as widow
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -270,7 +273,7 @@ def name_of(event: Any) -> str:
     return event_type(event)
 
 
-class WidowGame:
+class WidowGame(Rules):
     """What both widow games' Deciders do the same way. A subclass sets ``evolvers`` and gives
     the events of its start (``_start(state, ctx)``), of a command once started (``_play(state,
     kind, command, ctx)``) and of its showdown with what follows (``_showdown(state, ctx)``), and
@@ -359,32 +362,6 @@ class WidowGame:
         """True once the game has ended."""
         return bool(state.finished)
 
-    # Optional audit hooks (games.engine.decider.Auditable), in games.rules.widow_audit.
-
-    def audit_deck(self, config: Mapping[str, Any], hand: Sequence[Any]) -> str | None:
-        """The named deck the hand shuffled (CM-3, CM-9)."""
-        from games.rules import widow_audit
-
-        return widow_audit.deck_name(hand)
-
-    def audit_deal(self, config: Mapping[str, Any], deck: Sequence[str], hand: Sequence[Any]) -> list[str]:
-        """How the recorded deal differs from dealing ``deck`` in turn order (WX-1)."""
-        from games.rules import widow_audit
-
-        return widow_audit.deal_differences(deck, hand)
-
-    def audit_outcome(self, config: Mapping[str, Any], hand: Sequence[Any], streams: Any) -> list[str]:
-        """The showdown re-decided from the shown cards, LV-7's draws recomputed from the seed."""
-        from games.rules import widow_audit
-
-        return widow_audit.outcome_differences(config, hand, streams)
-
-    def showdown(self, config: Mapping[str, Any], hand: Sequence[Any]) -> list[dict[str, Any]]:
-        """The shown hands with category, description, outcome and tie-break steps (LV-13)."""
-        from games.rules import widow_audit
-
-        return widow_audit.showdown(config, hand)
-
 
 def bad_seats(seats: Any, low: int, high: int) -> bool:
     """True unless ``seats`` is a whole number in ``[low, high]``."""
@@ -393,7 +370,7 @@ def bad_seats(seats: Any, low: int, high: int) -> bool:
 
 def stake(given: dict[str, Any]) -> tuple[int, str | None]:
     """Pop the stake (``chip_value`` in minor units, ``currency``) from the given options, checked."""
-    from games.engine.decider import InvalidOptions
+    from games.engine.errors import InvalidOptions
 
     chip_value = given.pop("chip_value", 0) or 0
     currency = given.pop("currency", None)

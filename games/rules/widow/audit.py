@@ -8,11 +8,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.engine import hands as poker
-from games.engine import tiebreak
+from games.engine.audit import NoExports
 from games.engine.cards import DECKS, JOKERS, reduced_pack_ranks
 from games.engine.fairness import draw_for_dealer, shuffle
-from games.rules import widow
-from games.rules.widow_games import HandStarted
+from games.rules.la_viuda import tiebreak
+from games.rules.widow import exchange as widow
+from games.rules.widow.table import HandStarted
 
 
 def _started(hand: Sequence[Any]) -> HandStarted | None:
@@ -154,3 +155,23 @@ def first_dealer_differences(hand: Sequence[Any], streams: Any) -> list[str]:
     if drawn.dealer != redrawn.dealer:
         differences.append(f"FirstDealerDrawn: seat {drawn.dealer} deals, the seed makes seat {redrawn.dealer} (CM-19)")
     return differences
+
+
+class WidowAudit(NoExports):
+    """The audit hooks of both widow games (``games.engine.audit.AuditHooks``)."""
+
+    def audit_deck(self, config: Mapping[str, Any], hand: Sequence[Any]) -> str | None:
+        """The named deck the hand shuffled (CM-3, CM-9)."""
+        return deck_name(hand)
+
+    def audit_deal(self, config: Mapping[str, Any], deck: Sequence[str], hand: Sequence[Any]) -> list[str]:
+        """How the recorded deal differs from dealing ``deck`` in turn order (WX-1)."""
+        return deal_differences(deck, hand)
+
+    def audit_outcome(self, config: Mapping[str, Any], hand: Sequence[Any], streams: Any) -> list[str]:
+        """The showdown re-decided from the shown cards, LV-7's draws recomputed from the seed."""
+        return outcome_differences(config, hand, streams)
+
+    def showdown(self, config: Mapping[str, Any], hand: Sequence[Any]) -> list[dict[str, Any]]:
+        """The shown hands with category, description, outcome and tie-break steps (LV-13)."""
+        return showdown(config, hand)

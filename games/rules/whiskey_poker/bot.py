@@ -7,7 +7,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.bots.widow import BEST, NOT_WORST, choose_exchange
+from games.rules.widow.bot import BEST, NOT_WORST, choose_exchange
 
 
 def choose(view: Mapping[str, Any], legal_actions: Sequence[Mapping[str, Any]], rng: random.Random) -> dict[str, Any]:

@@ -1,0 +1,69 @@
+"""Table options: what ``GET /games/`` lists for each game, and the check of what a table asks for."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.engine.errors import InvalidOptions
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Option:
+    """A table option with its type, default and range or choices, as ``GET /games/`` lists it."""
+
+    name: str
+    type: str  # "int", "bool", "choice", "str"
+    default: Any
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] = ()
+    help: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """The option as ``GET /games/`` lists it."""
+        data: dict[str, Any] = {"name": self.name, "type": self.type, "default": self.default}
+        if self.minimum is not None:
+            data["min"] = self.minimum
+        if self.maximum is not None:
+            data["max"] = self.maximum
+        if self.choices:
+            data["choices"] = list(self.choices)
+        if self.help:
+            data["help"] = self.help
+        return data
+
+
+def _refusal(spec: Option, value: Any) -> str | None:
+    if spec.type == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            return f"Option '{spec.name}' must be a whole number, not {value!r}."
+        if (spec.minimum is not None and value < spec.minimum) or (spec.maximum is not None and value > spec.maximum):
+            return f"Option '{spec.name}' must be between {spec.minimum} and {spec.maximum}, not {value}."
+    elif spec.type == "bool":
+        if not isinstance(value, bool):
+            return f"Option '{spec.name}' must be true or false, not {value!r}."
+    elif spec.type == "choice":
+        if value not in spec.choices:
+            return f"Option '{spec.name}' must be one of {', '.join(spec.choices)}, not {value!r}."
+    elif spec.type == "str" and not isinstance(value, str):
+        return f"Option '{spec.name}' must be a string, not {value!r}."
+    return None
+
+
+def validate_options(specs: Sequence[Option], given: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Fill defaults and check types and ranges; raise ``InvalidOptions`` naming the bad option."""
+    given = dict(given or {})
+    known = {spec.name: spec for spec in specs}
+    unknown = sorted(set(given) - set(known))
+    if unknown:
+        raise InvalidOptions(f"Unknown option(s): {', '.join(unknown)}. Known: {', '.join(sorted(known))}.")
+    result: dict[str, Any] = {}
+    for spec in specs:
+        value = given.get(spec.name, spec.default)
+        refusal = _refusal(spec, value)
+        if refusal:
+            raise InvalidOptions(refusal)
+        result[spec.name] = value
+    return result

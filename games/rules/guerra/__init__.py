@@ -1,0 +1,5 @@
+"""guerra."""
+
+from games.rules.guerra.game import DECIDER
+
+__all__ = ["DECIDER"]

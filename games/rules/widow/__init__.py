@@ -1,0 +1,1 @@
+"""The widow exchange and table shared by La Viuda and Whiskey Poker."""
