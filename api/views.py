@@ -171,19 +171,6 @@ class ClientSeedView(APIView):
         return Response({"client_seed": seat.client_seed})
 
 
-def action_response(outcome, seat: int | None) -> dict:
-    """What an action returns: the new version, the caller's view of the events it appended, and
-    the table as the caller now sees it."""
-    events = selectors.appended_events_view(outcome.table, seat, outcome.rows, outcome.events)
-    return {
-        "version": outcome.table.version,
-        "events": events,
-        "table": selectors.table_view(
-            outcome.table, seat, state=outcome.state, next_commitment=outcome.next_commitment
-        ),
-    }
-
-
 class ActionsView(APIView):
     @extend_schema(
         request=s.ActionSerializer,
@@ -201,7 +188,6 @@ class ActionsView(APIView):
             action=data["action"],
             expected_version=data["expected_version"],
             idempotency_key=key,
-            respond=action_response,
         )
         return Response(body, status=code)
 

@@ -7,7 +7,7 @@ Usage:
         --client-seed 'alice|bob' --deck-name english_52 [--purpose deck]
 
 The audit JSON holds ``server_seed`` (hex), ``commitment``, ``table_id``, ``hand_no``,
-``client_seed``, and the deck as ``deck_name`` (or ``game``); optionally ``deck``, the order the
+``client_seed``, and the deck as ``deck_name``; optionally ``deck``, the order the
 server says it dealt (a list of card codes), which is then compared. The script prints whether
 ``sha256(server_seed)`` equals the commitment and the shuffled deck, top card first. Exit status
 0 when everything given matches, 1 otherwise.
@@ -27,13 +27,6 @@ import sys
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 JOKERS = ["X1", "X2"]
-GAME_DECKS = {
-    "la_viuda": "english_54",
-    "whiskey_poker": "english_52",
-    "five_card_draw": "english_52",
-    "euchre": "euchre_24",
-    "guerra_chevichona": "english_52",
-}
 
 
 def english(ranks: str = RANKS) -> list[str]:
@@ -49,7 +42,6 @@ def spanish(size: int) -> list[str]:
 
 def deck_named(name: str) -> list[str]:
     """A deck in canonical order by name."""
-    name = GAME_DECKS.get(name, name)
     decks = {
         "english_52": english(),
         "english_54": english() + JOKERS,
@@ -107,12 +99,12 @@ def verify(audit: dict) -> tuple[bool, list[str]]:
     else:
         print(f"commitment: none given (sha256 of the seed is {digest})")
     claimed = audit.get("deck")
-    name = audit.get("deck_name") or audit.get("game") or (claimed if isinstance(claimed, str) else "english_52")
+    name = audit.get("deck_name") or (claimed if isinstance(claimed, str) else "english_52")
     canonical = deck_named(name)
     purpose = audit.get("purpose", "deck")
     words = stream(seed, audit["table_id"], int(audit["hand_no"]), audit.get("client_seed", ""), purpose)
     result = shuffle(canonical, words)
-    print(f"deck ({GAME_DECKS.get(name, name)}, purpose {purpose}, top card first):")
+    print(f"deck ({name}, purpose {purpose}, top card first):")
     print(" ".join(result))
     if isinstance(claimed, list):
         if claimed == result:

@@ -153,3 +153,14 @@ def wait_for_events(table: Table, after: int, wait: float) -> Table:
         time.sleep(0.05)
         table.refresh_from_db(fields=["version", "status", "deadline_at"])
     return table
+
+
+def action_result(outcome, seat: int | None) -> dict[str, Any]:
+    """What an action returns: the new version, the caller's view of the events it appended, and
+    the table as the caller now sees it."""
+    events = appended_events_view(outcome.table, seat, outcome.rows, outcome.events)
+    return {
+        "version": outcome.table.version,
+        "events": events,
+        "table": table_view(outcome.table, seat, state=outcome.state, next_commitment=outcome.next_commitment),
+    }

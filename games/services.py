@@ -11,44 +11,18 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-import secrets
-import threading
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
-from games import payouts, scheduling, settlement, store
+from games import commands, selectors, settlement, store
 from games.engine import fairness, registry
-from games.engine.codec import encode_event
-from games.engine.decider import Context
-from games.engine.errors import IllegalAction, InvalidOptions
-from games.errors import Conflict, Forbidden, IdempotencyMismatch, Illegal, InvalidRequest, NotFound
-from games.models import CommandRecord, HandSeed, Seat, Table
-from games.selectors import seat_rows, table_uuid
-from ledger.rows import lock_clause, select_rows
-
-SYSTEM = "system"
-MAX_CHAINED_SYSTEM_COMMANDS = 50
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """What a command did: the table after it and the events it appended."""
-
-    table: Table
-    state: Any
-    events: list[Any]
-    seqs: list[int]
-    rows: list[Any] = field(default_factory=list)
-    # The commitment of the next hand to be dealt after this command, for the view that answers it.
-    next_commitment: str | None = None
-
+from games.engine.errors import InvalidOptions
+from games.errors import Conflict, Forbidden, IdempotencyMismatch, InvalidRequest, NotFound
+from games.models import CommandRecord, Seat, Table
 
 # --- creating and seating ---------------------------------------------------------------------
 
@@ -96,36 +70,14 @@ def create_table(
             chip_value=money.chip_value,
             stake=money.stake,
         )
-        _ensure_seeds(table, upto=2)
+        commands.ensure_seeds(table, upto=2)
     return table
-
-
-def _ensure_seeds(table: Table, *, upto: int) -> None:
-    """Make and commit the seeds of every hand up to ``upto`` that has none yet."""
-    have = set(HandSeed.objects.filter(table=table, hand_no__lte=upto).values_list("hand_no", flat=True))
-    for hand_no in range(1, upto + 1):
-        if hand_no not in have:
-            seed = secrets.token_bytes(fairness.SEED_BYTES)
-            HandSeed.objects.create(
-                table=table, hand_no=hand_no, server_seed=seed, commitment=fairness.commitment(seed)
-            )
-
-
-def _locked_table(table_id) -> Table:
-    # The row lock serialises every writer of this table: two commands never decide on the same
-    # version, and a seat cannot be taken twice.
-    # The owner comes along for the response's view; only the table's row is locked.
-    key = Table._meta.pk.get_db_prep_value(table_uuid(table_id), connection)
-    found = select_rows(Table, f"a.id = %s{lock_clause()}", [key], related="owner")
-    if not found:
-        raise NotFound(f"There is no table {table_id}.")
-    return found[0]
 
 
 def join_table(*, table_id, user: AbstractBaseUser, seat: int | None = None) -> Seat:
     """Seat ``user`` at an open table, at ``seat`` or the first free one."""
     with transaction.atomic():
-        table = _locked_table(table_id)
+        table = commands.locked_table(table_id)
         if table.status != Table.Status.OPEN:
             raise Conflict(
                 "This table has already started; you can no longer join.",
@@ -158,7 +110,7 @@ def _free_seat(table: Table, wanted: int | None) -> int:
 def add_bot(*, table_id, user: AbstractBaseUser, seat: int | None = None) -> Seat:
     """Seat a bot; only the table's owner may, and only before the start."""
     with transaction.atomic():
-        table = _locked_table(table_id)
+        table = commands.locked_table(table_id)
         if table.owner_id != user.pk:
             raise Forbidden("Only the table's owner can add bots.")
         if table.status != Table.Status.OPEN:
@@ -167,11 +119,11 @@ def add_bot(*, table_id, user: AbstractBaseUser, seat: int | None = None) -> Sea
         return Seat.objects.create(table=table, number=number, bot=table.game)
 
 
-def leave_table(*, table_id, user: AbstractBaseUser) -> Outcome | None:
+def leave_table(*, table_id, user: AbstractBaseUser) -> commands.Outcome | None:
     """Give up a seat: before the start the seat is freed; during a game that lets players leave,
     the game decides what leaving means (and the seat stays in the record)."""
     with transaction.atomic():
-        table = _locked_table(table_id)
+        table = commands.locked_table(table_id)
         seat = Seat.objects.filter(table=table, user=user).first()
         if seat is None:
             raise Forbidden("You have no seat at this table.")
@@ -180,7 +132,7 @@ def leave_table(*, table_id, user: AbstractBaseUser) -> Outcome | None:
             return None
         if table.status == Table.Status.FINISHED:
             raise Conflict("This table has finished.", code="table_finished", current_version=table.version)
-        return _execute(
+        return commands.execute(
             table, {"type": "leave", "seat": seat.number}, expected_version=table.version, actor=f"user:{user.pk}"
         )
 
@@ -190,7 +142,7 @@ def set_client_seed(*, table_id, user: AbstractBaseUser, client_seed: str) -> Se
     if not fairness.valid_client_seed(client_seed):
         raise InvalidRequest("A client seed is 0 to 64 printable ASCII characters without '|'.", field="client_seed")
     with transaction.atomic():
-        table = _locked_table(table_id)
+        table = commands.locked_table(table_id)
         seat = Seat.objects.filter(table=table, user=user).first()
         if seat is None:
             raise Forbidden("You have no seat at this table.")
@@ -199,10 +151,10 @@ def set_client_seed(*, table_id, user: AbstractBaseUser, client_seed: str) -> Se
         return seat
 
 
-def start_table(*, table_id, user: AbstractBaseUser) -> Outcome:
+def start_table(*, table_id, user: AbstractBaseUser) -> commands.Outcome:
     """Start a full table: buy in every seat and deal the first hand."""
     with transaction.atomic():
-        table = _locked_table(table_id)
+        table = commands.locked_table(table_id)
         if table.owner_id != user.pk:
             raise Forbidden("Only the table's owner can start it.")
         if table.status != Table.Status.OPEN:
@@ -216,7 +168,7 @@ def start_table(*, table_id, user: AbstractBaseUser) -> Outcome:
             )
         table.status = Table.Status.RUNNING
         table.save(update_fields=["status", "updated_at"])
-        return _execute(table, {"type": "start"}, expected_version=table.version, actor=f"user:{user.pk}")
+        return commands.execute(table, {"type": "start"}, expected_version=table.version, actor=f"user:{user.pk}")
 
 
 # --- acting -------------------------------------------------------------------------------------
@@ -233,57 +185,64 @@ def act(
     action: Mapping[str, Any],
     expected_version: int,
     idempotency_key: str | None = None,
-    respond=None,
 ) -> tuple[int, dict[str, Any]]:
-    """A player's action at their seat. Returns ``(status, response)``; with an idempotency key,
-    the same key and body return the first response and a different body is refused.
-
-    ``respond(outcome, seat)`` builds the response body (the API's serialiser), so that the
-    stored first response is exactly what the client got.
-    """
-    body = {"action": dict(action), "expected_version": expected_version}
+    """A player's action at their seat. Returns ``(status, response)``: the new version, the
+    caller's view of the events appended and of the table. With an idempotency key, the same key
+    and body return the first response (stored in the same transaction) and a different body is
+    refused."""
     with transaction.atomic():
-        table = _locked_table(table_id)
+        table = commands.locked_table(table_id)
+        request_hash = _request_hash(
+            {"action": dict(action), "expected_version": expected_version, "table": str(table.pk)}
+        )
         if idempotency_key:
             previous = CommandRecord.objects.filter(user=user, key=idempotency_key).first()
             if previous is not None:
-                if previous.request_hash != _request_hash({**body, "table": str(table.pk)}):
+                if previous.request_hash != request_hash:
                     raise IdempotencyMismatch(
                         "This Idempotency-Key was already used with a different request; use a new key for a new action."
                     )
                 return previous.status_code, previous.response
-        if table.status != Table.Status.RUNNING:
-            raise Conflict(
-                f"The table is {table.status}, not running.", code="table_not_running", current_version=table.version
-            )
-        seat = next((s for s in seat_rows(table) if s.user_id == user.pk), None)
-        if action.get("type") in registry.get(table.game).owner_commands:
-            # Commands of the table's owner rather than of a seat (ending a Whiskey Poker match).
-            if table.owner_id != user.pk:
-                raise Forbidden(f"Only the table's owner can send '{action['type']}'.")
-            command = {"type": action["type"]}
-            loaded = None
-        else:
-            if seat is None:
-                raise Forbidden("You have no seat at this table.")
-            if "seat" in action and action["seat"] != seat.number:
-                raise Forbidden("You can act only for your own seat.")
-            loaded = store.load(table=table, decider=registry.get(table.game))
-            _check_action_fields(table, action, loaded[0])
-            command = {**action, "seat": seat.number}
-        outcome = _execute(table, command, expected_version=expected_version, actor=f"user:{user.pk}", loaded=loaded)
-        number = seat.number if seat else None
-        response = respond(outcome, number) if respond else {"version": outcome.table.version}
+        seat, command, loaded = _command_of(table, user, action)
+        outcome = commands.execute(
+            table, command, expected_version=expected_version, actor=f"user:{user.pk}", loaded=loaded
+        )
+        response = selectors.action_result(outcome, seat)
         if idempotency_key:
             CommandRecord.objects.create(
                 key=idempotency_key,
                 user=user,
                 table=table,
-                request_hash=_request_hash({**body, "table": str(table.pk)}),
+                request_hash=request_hash,
                 status_code=200,
                 response=json.loads(json.dumps(response, default=str)),
             )
         return 200, response
+
+
+def _command_of(
+    table: Table, user: AbstractBaseUser, action: Mapping[str, Any]
+) -> tuple[int | None, dict[str, Any], tuple[Any, int] | None]:
+    """Who sends ``action`` (the caller's seat, or ``None`` for an owner's command), the command
+    for the Decider, and the state if checking the action's fields loaded it."""
+    if table.status != Table.Status.RUNNING:
+        raise Conflict(
+            f"The table is {table.status}, not running.", code="table_not_running", current_version=table.version
+        )
+    seat = next((s for s in selectors.seat_rows(table) if s.user_id == user.pk), None)
+    decider = registry.get(table.game)
+    if action.get("type") in decider.owner_commands:
+        # Commands of the table's owner rather than of a seat (ending a Whiskey Poker match).
+        if table.owner_id != user.pk:
+            raise Forbidden(f"Only the table's owner can send '{action['type']}'.")
+        return (seat.number if seat else None), {"type": action["type"]}, None
+    if seat is None:
+        raise Forbidden("You have no seat at this table.")
+    if "seat" in action and action["seat"] != seat.number:
+        raise Forbidden("You can act only for your own seat.")
+    loaded = store.load(table=table, decider=decider)
+    _check_action_fields(table, action, loaded[0])
+    return seat.number, {**action, "seat": seat.number}, loaded
 
 
 def _check_action_fields(table: Table, action: Mapping[str, Any], state) -> None:
@@ -302,21 +261,21 @@ def _check_action_fields(table: Table, action: Mapping[str, Any], state) -> None
 
 
 def run_system_command(
-    *, table_id, command: Mapping[str, Any], expected_version: int, actor: str = SYSTEM
-) -> Outcome | None:
+    *, table_id, command: Mapping[str, Any], expected_version: int, actor: str = commands.SYSTEM
+) -> commands.Outcome | None:
     """A command from the worker (a bot's move, a timeout). ``None`` when the table has moved on
     since the task was scheduled: a late or repeated task does nothing."""
     with transaction.atomic():
         try:
-            table = _locked_table(table_id)
+            table = commands.locked_table(table_id)
         except NotFound:
             return None
         if table.version != expected_version or table.status != Table.Status.RUNNING:
             return None
-        return _execute(table, dict(command), expected_version=expected_version, actor=actor)
+        return commands.execute(table, dict(command), expected_version=expected_version, actor=actor)
 
 
-def play_bot_turn(*, table_id, expected_version: int) -> Outcome | None:
+def play_bot_turn(*, table_id, expected_version: int) -> commands.Outcome | None:
     """Let the first bot the game waits for choose from its own view and act."""
     table = Table.objects.filter(pk=table_id).first()
     if table is None or table.version != expected_version or table.status != Table.Status.RUNNING:
@@ -347,12 +306,12 @@ def choose_for(table: Table, decider, state, seat: int) -> dict[str, Any]:
     return action
 
 
-def expire_deadline(*, table_id, expected_version: int) -> Outcome | None:
+def expire_deadline(*, table_id, expected_version: int) -> commands.Outcome | None:
     """Run the timed command a table was waiting for, once: only while the table is still at the
     version the deadline belongs to and the deadline has passed."""
     with transaction.atomic():
         try:
-            table = _locked_table(table_id)
+            table = commands.locked_table(table_id)
         except NotFound:
             return None
         if (
@@ -362,7 +321,9 @@ def expire_deadline(*, table_id, expected_version: int) -> Outcome | None:
             or table.deadline_at > timezone.now()
         ):
             return None
-        return _execute(table, dict(table.deadline_command), expected_version=expected_version, actor=SYSTEM)
+        return commands.execute(
+            table, dict(table.deadline_command), expected_version=expected_version, actor=commands.SYSTEM
+        )
 
 
 def sweep_deadlines(*, limit: int = 100) -> int:
@@ -378,182 +339,6 @@ def sweep_deadlines(*, limit: int = 100) -> int:
         if expire_deadline(table_id=table_id, expected_version=version) is not None:
             done += 1
     return done
-
-
-# --- the one write path --------------------------------------------------------------------------
-
-
-def _context(table: Table, decider, state) -> Context:
-    """The seeds of the next hand to be dealt and the commitment of the one after (CM-5, CM-6)."""
-    next_hand = decider.hand_no(state) + 1
-    seeds = _hand_seeds(table, next_hand, next_hand + 1)
-    seat_seeds = {s.number: s.client_seed for s in seat_rows(table)}
-    return Context(
-        table_id=str(table.pk),
-        now=timezone.now().timestamp(),
-        hand_no=next_hand,
-        server_seed=seeds[next_hand][0],
-        client_seed=fairness.hand_client_seed([seat_seeds.get(n) for n in range(table.seats)]),
-        next_commitment=seeds[next_hand + 1][1],
-        extra=settlement.context_extra(table),
-    )
-
-
-# A hand's server seed and commitment never change once made (only its client seed and reveal time
-# are filled in later, and commands do not read those), so each process keeps the committed ones:
-# most commands then need no seed query. Keyed by (table id, hand number).
-_SEED_CACHE_SIZE = 4096
-_seed_cache: dict[tuple[Any, int], tuple[bytes, str]] = {}
-_seed_cache_lock = threading.Lock()
-
-
-def forget_seeds() -> None:
-    """Drop the process's remembered seeds (after a database is restored or recreated)."""
-    with _seed_cache_lock:
-        _seed_cache.clear()
-
-
-def _hand_seeds(table: Table, *hands: int) -> dict[int, tuple[bytes, str]]:
-    """``{hand_no: (server_seed, commitment)}`` of ``hands``, made if missing."""
-    with _seed_cache_lock:
-        seeds = {n: _seed_cache[(table.pk, n)] for n in hands if (table.pk, n) in _seed_cache}
-    if len(seeds) == len(hands):
-        return seeds
-    # Every earlier hand got its seeds when it was next; only these can be missing.
-    wanted = [n for n in hands if n not in seeds]
-    read = HandSeed.objects.filter(table=table, hand_no__in=wanted).values_list("hand_no", "server_seed", "commitment")
-    found = {n: (bytes(seed), commitment) for n, seed, commitment in read}
-    if len(found) < len(wanted):
-        _ensure_seeds(table, upto=max(hands))
-        found = {n: (bytes(seed), commitment) for n, seed, commitment in read.all()}
-    seeds.update(found)
-
-    def keep() -> None:
-        # Only once committed: a rolled-back command's new seeds never existed.
-        with _seed_cache_lock:
-            if len(_seed_cache) + len(found) > _SEED_CACHE_SIZE:
-                _seed_cache.clear()
-            _seed_cache.update({(table.pk, n): seed for n, seed in found.items()})
-
-    transaction.on_commit(keep)
-    return seeds
-
-
-def _execute(
-    table: Table,
-    command: dict[str, Any],
-    *,
-    expected_version: int,
-    actor: str,
-    loaded: tuple[Any, int] | None = None,
-) -> Outcome:
-    """Decide, append and settle one command (and the system commands it makes due) in the
-    caller's transaction, with the table row already locked; ``loaded`` is the table's
-    ``(state, version)`` if the caller has loaded it under that lock already."""
-    if table.version != expected_version:
-        raise Conflict(
-            f"The table is at version {table.version}, not {expected_version}; reload and try again.",
-            current_version=table.version,
-        )
-    decider = registry.get(table.game)
-    state, version = loaded if loaded is not None else store.load(table=table, decider=decider)
-    all_events: list[Any] = []
-    records: list[store.NewEvent] = []
-    movements: list[list[Any]] = []
-    commands = [(command, actor)]
-    for _ in range(MAX_CHAINED_SYSTEM_COMMANDS):
-        if not commands:
-            break
-        current, who = commands.pop()
-        ctx = _context(table, decider, state)
-        try:
-            events = decider.decide(state, current, ctx)
-        except IllegalAction as exc:
-            raise Illegal(exc.message, legal_actions=exc.legal, current_version=table.version) from None
-        for event in events:
-            movements.append(decider.settlements(state, event))
-            state = decider.evolve(state, event)
-            type_name, data, secret = encode_event(event)
-            records.append(
-                store.NewEvent(type=type_name, data=data, secret=secret, actor=who, hand_no=decider.hand_no(state))
-            )
-            all_events.append(event)
-        follow = decider.pending_system(state)
-        if follow is not None:
-            commands.append((follow, SYSTEM))
-    try:
-        # The next deadline and status ride along with the version's compare-and-set.
-        changes, due = _next_row(table, decider, state, version + len(records))
-        rows = store.append(table=table, expected_version=version, records=records, also=changes)
-    except IntegrityError:
-        raise Conflict(
-            "Another action reached the table first; reload and try again.", current_version=table.version
-        ) from None
-    settlement.post_movements(table, rows, movements)
-    _record_hands(table, rows)
-    # The next command at this table, in this process, starts from here without reading these back.
-    store.remember(table, decider, table.version, state)
-    # Loads served from the cache never replay enough to write a snapshot themselves: without this,
-    # a process starting cold would replay the table's whole history.
-    if version // settings.SNAPSHOT_EVERY != table.version // settings.SNAPSHOT_EVERY:
-        store.save_snapshot(table, table.version, state)
-    _after(table, decider, state, due)
-    # The context held the seed of the hand that was next before the command; if the command dealt
-    # it, the next one is the hand after it, whose commitment the context also held.
-    dealt = decider.hand_no(state) >= ctx.hand_no
-    upcoming = ctx.next_commitment if dealt else fairness.commitment(ctx.server_seed)
-    return Outcome(
-        table=table,
-        state=state,
-        events=all_events,
-        seqs=[row.seq for row in rows],
-        rows=rows,
-        next_commitment=upcoming,
-    )
-
-
-def _record_hands(table: Table, rows) -> None:
-    """Remember each dealt hand's client seed, and mark a seed revealed when an event shows it."""
-    for row in rows:
-        if "client_seed" in row.data and "commitment" in row.data and row.hand_no:
-            HandSeed.objects.filter(table=table, hand_no=row.hand_no).update(client_seed=row.data["client_seed"])
-        if row.data.get("server_seed"):
-            HandSeed.objects.filter(table=table, hand_no=row.hand_no, revealed_at__isnull=True).update(
-                revealed_at=timezone.now()
-            )
-
-
-def _next_row(table: Table, decider, state, version: int) -> tuple[dict[str, Any], tuple[float, Any] | None]:
-    """The table row's next deadline and status once the command's events are in (``version``),
-    and the game's ``(seconds, timed command)`` deadline, if any."""
-    changes: dict[str, Any] = {"updated_at": timezone.now()}
-    if decider.is_finished(state):
-        changes["status"] = Table.Status.FINISHED
-    finished = changes.get("status", table.status) == Table.Status.FINISHED
-    due = None if finished else decider.deadline(state, table.config)
-    if due is None:
-        changes.update(deadline_at=None, deadline_version=None, deadline_command=None)
-    else:
-        seconds, timed = due
-        changes.update(
-            deadline_at=changes["updated_at"] + timedelta(seconds=seconds),
-            deadline_version=version,
-            deadline_command=timed,
-        )
-    return changes, due
-
-
-def _after(table: Table, decider, state, due: tuple[float, Any] | None) -> None:
-    """Schedule bots and the deadline after commit (the row already holds them), or open the
-    payouts of a finished table."""
-    if table.status == Table.Status.FINISHED:
-        payouts.open_for_finished_table(table)
-        return
-    bots = {s.number for s in seat_rows(table) if s.bot}
-    if bots.intersection(decider.to_act(state)):
-        scheduling.schedule("games.tasks.play_bot", table.pk, table.version)
-    if due is not None:
-        scheduling.schedule("games.tasks.expire_deadline", table.pk, table.version, countdown=due[0])
 
 
 def table_state(table: Table, *, at: int | None = None):

@@ -70,8 +70,8 @@ def counter_table(db, counter_game):
 def _fresh_process_caches():
     """Each test starts with empty per-process caches: tests reuse table ids across databases,
     which a running service never does (database restores call for a restart, docs/operations.md)."""
-    from games import services, store
+    from games import commands, store
 
     store.forget()
-    services.forget_seeds()
+    commands.forget_seeds()
     yield

@@ -12,7 +12,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from games import services, tasks
+from games import commands, services, tasks
 from games.models import Event, Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -27,7 +27,7 @@ def fixed_randomness(monkeypatch):
         state["n"] += 1
         return hashlib.sha256(f"seed:{state['salt']}:{state['n']}".encode()).digest()[:n]
 
-    monkeypatch.setattr(services.secrets, "token_bytes", next_bytes)
+    monkeypatch.setattr(commands.secrets, "token_bytes", next_bytes)
     monkeypatch.setattr(Table._meta.get_field("id"), "default", lambda: uuid.UUID(int=state["salt"] + 1))
     return state
 

@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from games import selectors, services
+from games import commands, selectors
 from games.errors import NotFound
 from games.models import Seat, Table
 
@@ -34,7 +34,7 @@ def test_seat_rows_are_the_orm_seats_with_their_users(counter_table):
 
 def test_the_locked_table_is_the_orm_table_with_its_owner(counter_table):
     with transaction.atomic():
-        table = services._locked_table(str(counter_table.pk))
+        table = commands.locked_table(str(counter_table.pk))
     assert _fields(table) == _fields(Table.objects.get(pk=counter_table.pk))
     assert table.owner.username == counter_table.owner.username
     assert table.config == counter_table.config
@@ -42,4 +42,4 @@ def test_the_locked_table_is_the_orm_table_with_its_owner(counter_table):
 
 def test_a_missing_table_is_not_found(db):
     with pytest.raises(NotFound), transaction.atomic():
-        services._locked_table(uuid.uuid4())
+        commands.locked_table(uuid.uuid4())
