@@ -26,7 +26,8 @@ import msgspec  # noqa: E402
 
 from games.engine.codec import decode_event, encode_event  # noqa: E402
 from games.engine.decider import Context, event_types_by_name  # noqa: E402
-from games.rules.guerra.game import DECIDER, RoundTaken  # noqa: E402
+from games.rules.guerra import DECIDER  # noqa: E402
+from games.rules.guerra.events import RoundTaken  # noqa: E402
 
 SEATS = 4
 ROUNDS = 5

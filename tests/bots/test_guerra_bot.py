@@ -7,8 +7,8 @@ import random
 import pytest
 
 from games.engine.decider import Context
+from games.rules.guerra import DECIDER
 from games.rules.guerra.bot import choose
-from games.rules.guerra.game import DECIDER
 
 
 def test_gc_12_bots_throw_until_the_match_ends():

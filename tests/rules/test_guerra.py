@@ -17,9 +17,9 @@ from games.engine import fairness
 from games.engine.codec import decode_event, decode_state, encode_event, encode_state
 from games.engine.decider import Context, event_types_by_name, replay
 from games.engine.errors import IllegalAction, InvalidOptions
-from games.rules.guerra import game as guerra
-from games.rules.guerra.game import (
-    DECIDER,
+from games.rules.guerra import DECIDER
+from games.rules.guerra.cards import DECKS, VALUE, canonical, deal, match_deck
+from games.rules.guerra.events import (
     AmbushMade,
     BattleCardsLaid,
     BattleGrew,
@@ -34,8 +34,10 @@ from games.rules.guerra.game import (
     RoundTaken,
     SkirmishPlayed,
     StalemateDrawn,
-    State,
+    ThrowSent,
 )
+from games.rules.guerra.settlements import split
+from games.rules.guerra.state import Play, State
 
 SEED = bytes(range(32))
 TABLE = "00000000-0000-0000-0000-000000000006"
@@ -113,23 +115,23 @@ def pile(state: State, seat: int) -> list[str]:
 
 
 def test_gc_1_decks_in_canonical_order():
-    english = guerra.match_deck("english", False)
+    english = match_deck("english", False)
     assert len(english) == 52 and english[:5] == ("2c", "2d", "2h", "2s", "3c") and english[-1] == "As"
-    spanish_48 = guerra.match_deck("spanish_48", False)
+    spanish_48 = match_deck("spanish_48", False)
     assert len(spanish_48) == 48 and spanish_48[:5] == ("1o", "1c", "1e", "1b", "2o") and spanish_48[-1] == "12b"
-    spanish_40 = guerra.match_deck("spanish_40", False)
+    spanish_40 = match_deck("spanish_40", False)
     assert len(spanish_40) == 40 and not {"8o", "9b"} & set(spanish_40)
     assert spanish_40[27:29] == ("7b", "10o")
-    for name in guerra.DECKS:
-        with_jokers = guerra.match_deck(name, True)
-        assert with_jokers[-2:] == ("X1", "X2") and with_jokers[:-2] == guerra.match_deck(name, False)
+    for name in DECKS:
+        with_jokers = match_deck(name, True)
+        assert with_jokers[-2:] == ("X1", "X2") and with_jokers[:-2] == match_deck(name, False)
         assert len(set(with_jokers)) == len(with_jokers)
 
 
 def test_gc_1_ranks_one_lowest_to_king_and_jokers_highest_and_equal():
-    assert guerra.VALUE["1o"] < guerra.VALUE["7c"] < guerra.VALUE["10e"] < guerra.VALUE["12b"]
-    assert guerra.VALUE["2c"] < guerra.VALUE["Tc"] < guerra.VALUE["Ac"]
-    assert guerra.VALUE["X1"] == guerra.VALUE["X2"] > max(guerra.VALUE["As"], guerra.VALUE["12o"])
+    assert VALUE["1o"] < VALUE["7c"] < VALUE["10e"] < VALUE["12b"]
+    assert VALUE["2c"] < VALUE["Tc"] < VALUE["Ac"]
+    assert VALUE["X1"] == VALUE["X2"] > max(VALUE["As"], VALUE["12o"])
     # A joker beats a king of oros; two jokers make a battle.
     state = given("X1 3o", "12o 4o", deck="spanish_48", jokers=True)
     events, _ = throw_all(state)
@@ -163,11 +165,11 @@ def test_gc_1_two_to_eight_players_and_options():
 
 
 def test_gc_2_deal_one_at_a_time_first_seats_get_one_more():
-    cards = list(guerra.match_deck("english", False))
-    piles = guerra.deal(cards, 3)
+    cards = list(match_deck("english", False))
+    piles = deal(cards, 3)
     assert [len(p) for p in piles] == [18, 17, 17]
     assert piles[0][:3] == ("2c", "2s", "3h") and piles[1][0] == "2d"
-    assert [len(p) for p in guerra.deal(guerra.match_deck("spanish_40", True), 8)] == [6, 6, 5, 5, 5, 5, 5, 5]
+    assert [len(p) for p in deal(match_deck("spanish_40", True), 8)] == [6, 6, 5, 5, 5, 5, 5, 5]
 
 
 def test_gc_2_start_shuffles_hand_1_and_keeps_its_seed_secret():
@@ -176,7 +178,7 @@ def test_gc_2_start_shuffles_hand_1_and_keeps_its_seed_secret():
     events = DECIDER.decide(DECIDER.initial_state(config), {"type": "start"}, ctx)
     started = events[0]
     assert isinstance(started, MatchStarted) and len(events) == 1
-    expected = fairness.shuffled(guerra.match_deck("spanish_40", False), SEED, TABLE, 1, "a||c", "deck")
+    expected = fairness.shuffled(match_deck("spanish_40", False), SEED, TABLE, 1, "a||c", "deck")
     assert list(started.cards) == expected
     assert started.commitment == fairness.commitment(SEED) and started.next_commitment == "next"
     assert started.pile_sizes == (14, 13, 13)
@@ -220,18 +222,18 @@ def test_gc_6_gc_10_a_round_given_when_then():
     cards, nobody has another, so one is drawn fairly and the other is out (GC-4..GC-6, GC-10)."""
     state = given("Ac 2c 9c", "Kd 3d 9d")
     first, state = act(state, {"type": "throw", "seat": 1})
-    assert first == [guerra.ThrowSent(1, 1, False)]
+    assert first == [ThrowSent(1, 1, False)]
     assert DECIDER.to_act(state) == (0,) and DECIDER.legal_actions(state, 1) == [{"type": "leave"}]
     events, state = act(state, {"type": "throw", "seat": 0})
     assert events == [
-        guerra.ThrowSent(1, 0, False),
+        ThrowSent(1, 0, False),
         CardsThrown(1, 0, ("Ac", "2c")),
         CardsThrown(1, 1, ("Kd", "3d")),
         SkirmishPlayed(1, 1, (0,), "Ac"),
         SkirmishPlayed(1, 2, (1,), "3d"),
         ExtraCardThrown(1, 0, "9c", "skirmishes"),
         ExtraCardThrown(1, 1, "9d", "skirmishes"),
-        guerra.StalemateDrawn(1, "stalemate-1", (0, 1), events[7].seat),
+        StalemateDrawn(1, "stalemate-1", (0, 1), events[7].seat),
         PlayerOut(1, 1 - events[7].seat, "no_extra", 0, ()),
         RoundTaken(1, events[7].seat, 6, 2, (), events[9].cards),
         MatchEnded(1, SEED.hex(), "all_cards", (events[7].seat,), events[10].pile_sizes),
@@ -394,7 +396,7 @@ def test_gc_9_ambush_wins_at_once_no_battle_and_the_pile_is_shuffled():
     taken = of(events, RoundTaken)[0]
     assert taken.seat == 0 and taken.cards == tuple("7c Kc Kd 7d 2d 4s 7h 3d 5s".split())
     shuffled = of(events, PileShuffled)[0]
-    expected = fairness.shuffled(guerra.canonical(["2c", *taken.cards], "english"), SEED, TABLE, 1, "", "ambush-1")
+    expected = fairness.shuffled(canonical(["2c", *taken.cards], "english"), SEED, TABLE, 1, "", "ambush-1")
     assert shuffled.purpose == "ambush-1" and list(shuffled.cards) == expected == pile(state, 0)
     assert state.size == 2 and state.ambushes == 1
 
@@ -417,8 +419,8 @@ def test_gc_9_double_ambush_extra_cards_until_one_is_highest():
 
 
 def test_gc_9_spanish_ambush_shuffles_from_the_spanish_canonical_order():
-    assert guerra.canonical(["12b", "1o", "X1", "10c"], "spanish_40") == ["1o", "10c", "12b", "X1"]
-    assert guerra.canonical(["As", "2c", "X2", "Td"], "english") == ["2c", "Td", "As", "X2"]
+    assert canonical(["12b", "1o", "X1", "10c"], "spanish_40") == ["1o", "10c", "12b", "X1"]
+    assert canonical(["As", "2c", "X2", "Td"], "english") == ["2c", "Td", "As", "X2"]
 
 
 # --- GC-10, GC-11: running out ----------------------------------------------------------------------
@@ -517,7 +519,7 @@ def test_gc_12_max_rounds_most_cards_win_and_a_shared_stake_splits_to_the_cent()
     movements = DECIDER.settlements(dataclasses.replace(state, finished=False), ended)
     assert [(m.destination, m.amount) for m in movements] == [(("payout", 0), 500), (("payout", 1), 499)]
     assert sum(m.amount for m in movements) == 999
-    assert guerra.split(1000, (5, 2, 7)) == [(2, 334), (5, 333), (7, 333)]
+    assert split(1000, (5, 2, 7)) == [(2, 334), (5, 333), (7, 333)]
 
 
 def test_gc_12_stakes_go_to_escrow_at_the_start_and_no_money_without_a_stake():
@@ -606,13 +608,13 @@ def test_gc_13_view_shows_pile_sizes_and_the_last_round_never_a_piles_order():
         "face_down_count": 3,
         "face_down": ["2c", "3c", "4c"],
     }
-    assert not {"7c", "8c", "7d", "8d"} & _cards_in(view, frozenset(guerra.VALUE))  # still in the piles
+    assert not {"7c", "8c", "7d", "8d"} & _cards_in(view, frozenset(VALUE))  # still in the piles
     laid = of(events, BattleCardsLaid)[0]
     shown = DECIDER.view_event(laid, 1)
     assert "face_down" not in shown and shown["down_count"] == 3
     assert list(DECIDER.view_event(of(events, RoundTaken)[0], None)["revealed"][0][3]) == ["2c", "3c", "4c"]
     assert "cards" not in DECIDER.view_event(of(events, RoundTaken)[0], None)
-    midround = dataclasses.replace(state, table=(guerra.Play(0, "battle", ("2c", "3c", "4c", "6c"), 1, 1),))
+    midround = dataclasses.replace(state, table=(Play(0, "battle", ("2c", "3c", "4c", "6c"), 1, 1),))
     assert DECIDER.view(midround, None)["table"] == [
         {"seat": 0, "kind": "battle", "skirmish": 1, "layer": 1, "face_up": "6c", "face_down_count": 3}
     ]
@@ -632,7 +634,7 @@ def _cards_in(value: Any, deck: frozenset[str]) -> set[str]:
 def _play_match(i: int, check_views: bool) -> None:
     rng = random.Random(i)
     seats = 2 + i % 7
-    deck_name = guerra.DECKS[(i // 7) % 3]
+    deck_name = DECKS[(i // 7) % 3]
     options = {
         "deck": deck_name,
         "jokers": i % 2 == 0,
@@ -640,7 +642,7 @@ def _play_match(i: int, check_views: bool) -> None:
         "max_rounds": 10 if i % 10 == 0 else 2000,
     }
     config = DECIDER.configure(seats, options)
-    full = guerra.match_deck(deck_name, options["jokers"])
+    full = match_deck(deck_name, options["jokers"])
     deck_set = frozenset(full)
     expected = sorted(full)
     ctx = Context(
@@ -722,5 +724,5 @@ def test_gc_12_gc_13_five_hundred_random_matches_conserve_cards_end_and_replay()
     kinds: Counter[str] = Counter()
     for i in range(500):
         _play_match(i, check_views=i % 5 == 0)
-        kinds[guerra.DECKS[(i // 7) % 3]] += 1
-    assert set(kinds) == set(guerra.DECKS)
+        kinds[DECKS[(i // 7) % 3]] += 1
+    assert set(kinds) == set(DECKS)

@@ -1,0 +1,132 @@
+"""Guerra Chevichona's audit hooks (``games.engine.audit.AuditHooks``). The whole match is hand 1:
+its deck is the one ``MatchStarted`` recorded, its outcome the stalemate draws, the ambush
+reshuffles and the winners. Pure: it reads the match's recorded events only."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.engine import fairness
+from games.engine.audit import NoExports, Streams
+from games.rules.guerra.cards import canonical, deal
+from games.rules.guerra.events import (
+    BattleCardsLaid,
+    CardsThrown,
+    MatchEnded,
+    MatchStarted,
+    PileShuffled,
+    PlayerOut,
+    RoundTaken,
+    StalemateDrawn,
+)
+
+
+class GuerraAudit(NoExports):
+    """The audit hooks of Guerra Chevichona; PHH does not fit War (``NoExports``)."""
+
+    def audit_deck(self, config: Mapping[str, Any], hand: Sequence[Any]) -> str | None:
+        """The deck ``MatchStarted`` shuffled, by its name in ``games.engine.cards.DECKS``."""
+        started = next((event for event in hand if isinstance(event, MatchStarted)), None)
+        if started is None:
+            return None
+        name = {"english": "english_52", "spanish_40": "spanish_40", "spanish_48": "spanish_48"}[started.deck]
+        if started.jokers:
+            name = "english_54" if started.deck == "english" else f"{name}_jokers"
+        return name
+
+    def audit_deal(self, config: Mapping[str, Any], deck: Sequence[str], hand: Sequence[Any]) -> list[str]:
+        """``MatchStarted`` recorded the whole shuffled deck; the piles are dealt one card at a time (GC-2)."""
+        started = next((event for event in hand if isinstance(event, MatchStarted)), None)
+        if started is None:
+            return ["no MatchStarted event in the hand"]
+        differences = [
+            f"MatchStarted: deck position {i} is {card}, the recomputed deck has {deck[i] if i < len(deck) else None}"
+            for i, card in enumerate(started.cards)
+            if i >= len(deck) or card != deck[i]
+        ]
+        if len(started.cards) != len(deck):
+            differences.append(f"MatchStarted: {len(started.cards)} cards dealt, the deck has {len(deck)}")
+        sizes = tuple(len(pile) for pile in deal(deck, started.seats))
+        if sizes != started.pile_sizes:
+            differences.append(f"MatchStarted: pile sizes {started.pile_sizes}, dealing the deck gives {sizes}")
+        return differences
+
+    def audit_outcome(self, config: Mapping[str, Any], hand: Sequence[Any], streams: Streams) -> list[str]:
+        """Every stalemate draw and ambush reshuffle recomputed from the seed (CM-8, CM-18, GC-9),
+        and the winners re-decided from the final piles (GC-12)."""
+        started = next((event for event in hand if isinstance(event, MatchStarted)), None)
+        if started is None:
+            return ["no MatchStarted event in the hand"]
+        differences = []
+        for event in hand:
+            if isinstance(event, StalemateDrawn):
+                drawn = event.seats[streams(event.purpose).uniform(len(event.seats))]
+                if drawn != event.seat:
+                    differences.append(
+                        f"StalemateDrawn ({event.purpose}): seat {event.seat} recorded, the seed draws {drawn}"
+                    )
+            elif isinstance(event, PileShuffled):
+                again = fairness.shuffle(canonical(event.cards, started.deck), streams(event.purpose))
+                if tuple(again) != event.cards:
+                    differences.append(
+                        f"PileShuffled ({event.purpose}): the pile is not the seed's shuffle of its cards"
+                    )
+        ended = next((event for event in hand if isinstance(event, MatchEnded)), None)
+        if ended is not None:
+            out = {event.seat for event in hand if isinstance(event, PlayerOut)}
+            inside = [seat for seat in range(started.seats) if seat not in out]
+            most = max((ended.pile_sizes[seat] for seat in inside), default=0)
+            winners = tuple(seat for seat in inside if ended.pile_sizes[seat] == most)
+            if ended.reason == "all_cards":
+                winners = tuple(inside)
+            if tuple(ended.winners) != winners:
+                differences.append(f"MatchEnded: winners {list(ended.winners)}, the final piles make {list(winners)}")
+            if sum(ended.pile_sizes) != len(started.cards):
+                differences.append(
+                    f"MatchEnded: {sum(ended.pile_sizes)} cards in the piles, {len(started.cards)} dealt"
+                )
+        return differences
+
+    def showdown(self, config: Mapping[str, Any], hand: Sequence[Any]) -> list[dict[str, Any]]:
+        """Every seat's pile at the end (GC-12): who took every card, or most cards, and who was out."""
+        ended = next((event for event in hand if isinstance(event, MatchEnded)), None)
+        if ended is None:
+            return []
+        out = {event.seat: event.reason for event in hand if isinstance(event, PlayerOut)}
+        draws = [
+            {"rule": "stalemate", "sentence": f"Seat {e.seat} was drawn among seats {list(e.seats)} ({e.purpose})."}
+            for e in hand
+            if isinstance(e, StalemateDrawn)
+        ]
+        shown = []
+        for seat, size in enumerate(ended.pile_sizes):
+            if seat in ended.winners:
+                outcome = "wins" if len(ended.winners) == 1 else "splits"
+            else:
+                outcome = "out" if seat in out else "loses"
+            reason = f", out ({out[seat]})" if seat in out else ""
+            shown.append(
+                {
+                    "seat": seat,
+                    "cards": [],
+                    "category": None,
+                    "description": f"{size} card(s) at the end ({ended.reason}){reason}",
+                    "outcome": outcome,
+                    "tie_break": draws if seat in ended.winners else [],
+                }
+            )
+        return shown
+
+    def history_line(self, event: Any, actor: str) -> str | None:
+        """Rounds in words: throws, battles and who took the cards."""
+        if isinstance(event, CardsThrown):
+            return f"Round {event.round_no}: seat {event.seat} throws {' '.join(event.cards)}"
+        if isinstance(event, BattleCardsLaid):
+            down = " ".join(event.face_down) or "nothing"
+            return f"Round {event.round_no}: battle {event.skirmish}.{event.layer}, seat {event.seat} lays {down} face down and {event.face_up} face up"
+        if isinstance(event, RoundTaken):
+            return f"Round {event.round_no}: seat {event.seat} takes {event.count} cards"
+        if isinstance(event, MatchEnded):
+            return f"Match over ({event.reason}): winners {list(event.winners)}, piles {list(event.pile_sizes)}"
+        return None
