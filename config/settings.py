@@ -169,8 +169,9 @@ if os.environ.get("CACHE_URL", "").startswith("redis"):
     }
 
 
-# Celery. The filesystem transport needs no server: producer and worker exchange messages through
-# files under DATA_DIR, which is what `make run` uses on a fresh machine.
+# Celery. The local transport needs no server: producer and worker exchange messages through files
+# under DATA_DIR, which is what `make run` uses on a fresh machine (config/broker.py says how it
+# keeps a message whole).
 def _broker() -> tuple[str, dict]:
     url = os.environ.get("CELERY_BROKER_URL", "").strip()
     if url:
@@ -178,10 +179,13 @@ def _broker() -> tuple[str, dict]:
     folder = Path(os.environ.get("CELERY_BROKER_DIR", DATA_DIR / "broker"))
     (folder / "out").mkdir(parents=True, exist_ok=True)
     (folder / "processed").mkdir(parents=True, exist_ok=True)
-    return "filesystem://", {
+    return "localfs://", {
         "data_folder_in": str(folder / "out"),
         "data_folder_out": str(folder / "out"),
         "processed_folder": str(folder / "processed"),
+        "control_folder": str(folder / "control"),
+        "staging_folder": str(folder / "staging"),
+        "rejected_folder": str(folder / "rejected"),
         "store_processed": False,
         # The worker looks for new message files this often; a bot answers within this delay.
         "polling_interval": float(os.environ.get("BROKER_POLLING_INTERVAL", "0.1")),

@@ -1,0 +1,106 @@
+"""The broker ``make run`` uses when no server is configured: kombu's filesystem transport, made
+safe to share between a web process and a worker.
+
+kombu's own transport creates a message file and then writes it, and the worker reads any file it
+finds: a worker that polls in between reads an empty or half-written message, fails to decode it,
+and dies (taking ``make run`` down with it). Here a message is written in full to a folder of its
+own and then renamed into the queue folder, which is atomic on one filesystem, so the worker only
+ever sees whole messages; a file that does not decode anyway (a torn copy, a stray file) is moved
+aside to ``rejected/`` with a log line and the worker carries on with the next message.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import tempfile
+import uuid
+from pathlib import Path
+from queue import Empty
+from time import monotonic
+from typing import Any
+
+from kombu.exceptions import ChannelError
+from kombu.transport import TRANSPORT_ALIASES, filesystem
+from kombu.utils.encoding import bytes_to_str, str_to_bytes
+from kombu.utils.json import dumps, loads
+
+log = logging.getLogger(__name__)
+
+ALIAS = "localfs"
+
+
+class Channel(filesystem.Channel):
+    """The filesystem channel with an atomic publish and a worker that drops what it cannot read."""
+
+    def _put(self, queue: str, payload: Any, **kwargs: Any) -> None:
+        name = f"{round(monotonic() * 1000)}_{uuid.uuid4()}.{queue}.msg"
+        staging = Path(self.staging_folder)
+        staging.mkdir(parents=True, exist_ok=True)
+        part_name = ""
+        try:
+            with tempfile.NamedTemporaryFile(dir=staging, prefix=".", suffix=".part", delete=False) as part:
+                part_name = part.name
+                part.write(str_to_bytes(dumps(payload)))
+                part.flush()
+                os.fsync(part.fileno())
+            os.replace(part_name, os.path.join(self.data_folder_out, name))
+        except OSError as exc:
+            if part_name:
+                Path(part_name).unlink(missing_ok=True)
+            raise ChannelError(f"Cannot add message {name!r} to the queue folder") from exc
+
+    def _get(self, queue: str) -> Any:
+        wanted = f"{queue}.msg"
+        for filename in sorted(os.listdir(self.data_folder_in)):
+            if filename.partition(".")[2] != wanted:
+                continue
+            payload = self._take(filename)
+            if payload is None:
+                continue
+            try:
+                return loads(bytes_to_str(payload))
+            except ValueError:
+                self._reject(filename, payload)
+        raise Empty()
+
+    def _take(self, filename: str) -> bytes | None:
+        """Claim a message by moving it out of the queue folder (another worker may have taken it
+        first: then ``None``) and read it."""
+        claimed = os.path.join(self.processed_folder if self.store_processed else tempfile.gettempdir(), filename)
+        try:
+            shutil.move(os.path.join(self.data_folder_in, filename), claimed)
+        except OSError:
+            return None
+        try:
+            with open(claimed, "rb") as f:
+                payload = f.read()
+            if not self.store_processed:
+                os.remove(claimed)
+        except OSError as exc:
+            raise ChannelError(f"Cannot read message {filename!r} from the queue") from exc
+        return payload
+
+    def _reject(self, filename: str, payload: bytes) -> None:
+        folder = Path(self.rejected_folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / filename).write_bytes(payload)
+        log.error("Dropped a malformed broker message %s (%d bytes), kept in %s", filename, len(payload), folder)
+
+    @property
+    def staging_folder(self) -> str:
+        return str(self.transport_options.get("staging_folder", Path(self.data_folder_out).parent / "staging"))
+
+    @property
+    def rejected_folder(self) -> str:
+        return str(self.transport_options.get("rejected_folder", Path(self.data_folder_in).parent / "rejected"))
+
+
+class Transport(filesystem.Transport):
+    Channel = Channel
+
+
+def install() -> None:
+    """Make ``localfs://`` name this transport (called before Celery opens a connection)."""
+    TRANSPORT_ALIASES[ALIAS] = f"{__name__}:Transport"

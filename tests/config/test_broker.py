@@ -1,0 +1,73 @@
+"""The local broker of ``make run`` (config/broker.py): a message is never seen half written, and a
+file that does not decode is set aside while the next message is delivered."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from kombu import Connection
+from kombu.exceptions import ChannelError
+
+from config import broker
+
+
+@pytest.fixture
+def folders(tmp_path: Path) -> dict[str, str]:
+    broker.install()
+    names = ("out", "processed", "control", "staging", "rejected")
+    return {name: str(tmp_path / name) for name in names}
+
+
+def connect(folders: dict[str, str]) -> Connection:
+    for path in folders.values():
+        os.makedirs(path, exist_ok=True)
+    return Connection(
+        "localfs://",
+        transport_options={
+            "data_folder_in": folders["out"],
+            "data_folder_out": folders["out"],
+            "processed_folder": folders["processed"],
+            "control_folder": folders["control"],
+            "staging_folder": folders["staging"],
+            "rejected_folder": folders["rejected"],
+            "store_processed": False,
+        },
+    )
+
+
+def test_a_torn_message_is_set_aside_and_the_next_one_delivered(folders):
+    """The reproduction of the crash: an empty file that looks like a message sorts first."""
+    with connect(folders) as conn:
+        queue = conn.SimpleQueue("celery")
+        queue.put({"task": "play_bot", "n": 1})
+        Path(folders["out"], "0_torn.celery.msg").write_bytes(b"")
+        Path(folders["out"], "1_half.celery.msg").write_bytes(b'{"body": "eyJ0YX')
+        message = queue.get(timeout=1)
+        assert message.payload == {"task": "play_bot", "n": 1}
+        message.ack()
+        assert sorted(os.listdir(folders["rejected"])) == ["0_torn.celery.msg", "1_half.celery.msg"]
+        assert os.listdir(folders["out"]) == []
+        queue.close()
+
+
+def test_a_publish_that_fails_midway_leaves_nothing_in_the_queue(folders, monkeypatch):
+    """Messages are written in the staging folder and renamed in whole: a write that fails leaves
+    no file the worker could read."""
+    with connect(folders) as conn:
+        # A queue of its own: kombu keeps declared exchanges per process, across connections.
+        queue = conn.SimpleQueue("publish-test")
+
+        def broken_fsync(fd: int) -> None:
+            raise OSError("disk full")
+
+        monkeypatch.setattr(os, "fsync", broken_fsync)
+        with pytest.raises(ChannelError):
+            queue.put({"task": "play_bot"})
+        monkeypatch.undo()
+        assert os.listdir(folders["out"]) == os.listdir(folders["staging"]) == []
+        queue.put({"task": "play_bot", "n": 2})
+        assert [name.endswith(".publish-test.msg") for name in os.listdir(folders["out"])] == [True]
+        assert queue.get(timeout=1).payload == {"task": "play_bot", "n": 2}
+        queue.close()
