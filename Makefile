@@ -30,9 +30,13 @@ bench: $(STAMP)
 		echo "== $$script"; $(BIN)/python $$script || exit 1; \
 	done
 
+# Style, the direction of imports (pyproject's import-linter contracts) and types (mypy, strict on
+# the engine, the rules and the ledger): the same three guards locally and in CI.
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-logo
+	$(BIN)/mypy
 
 format: $(STAMP)
 	$(BIN)/ruff format .

@@ -30,7 +30,8 @@ from ledger.services import post
 from ledger.units import format_amount
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser as User
+    # The project's AUTH_USER_MODEL is Django's own User; django-stubs types the foreign keys with it.
+    from django.contrib.auth.models import User
 
 PAID = "payout_paid"
 RETURNED = "payout_returned"
@@ -169,6 +170,8 @@ def approve(*, payout_id: int, by: User, reason: str = "") -> Payout:
         )
         approvals = payout.decisions.filter(decision=PayoutDecision.Decision.APPROVE, by__isnull=False).count()
         if approvals >= payout.approvals_needed:
+            # Only a player's payout waits for a decision: a bot's (no user) is decided when it opens.
+            assert payout.user_id is not None
             destination = keys.wallet_key(payout.user_id, payout.currency)
             _move(payout, destination, PAID, Payout.Status.APPROVED, by=by, memo=f"Payout of {_money(payout)} approved")
         return payout

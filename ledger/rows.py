@@ -10,25 +10,41 @@ once, the fields' database converters are applied and the instances are made wit
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.db import connection
-from django.db.models import Model
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import Field, ForeignKey, Model
+from django.db.models.expressions import Col
+
+# A database converter: (value, expression, connection) -> the value as Python sees it.
+Converter = Callable[[Any, Any, BaseDatabaseWrapper], Any]
+# The model's own columns, then the related model's: each column with the converters it needs.
+Converters = list[tuple[Col, list[Converter]]]
+# The foreign key and the related model it joins (both None without a join), the attribute names of
+# the model's own columns and of the related model's, and where the related primary key is among them.
+Join = tuple[ForeignKey[Any, Any] | None, type[Model] | None, list[str], list[str], int]
 
 
 @functools.cache
-def _layout(model: type[Model], related: str | None, vendor: str) -> tuple[str, list, tuple]:
+def _layout(model: type[Model], related: str | None, vendor: str) -> tuple[str, Converters, Join]:
     qn = connection.ops.quote_name
     own = model._meta.concrete_fields
-    sources = [("a", own)]
+    sources: list[tuple[str, Sequence[Field[Any, Any]]]] = [("a", own)]
     sql = f"{qn(model._meta.db_table)} a"
-    fk = other = None
+    fk: ForeignKey[Any, Any] | None = None
+    other: type[Model] | None = None
     if related is not None:
-        fk = model._meta.get_field(related)
-        other = fk.related_model
+        relation = model._meta.get_field(related)
+        # A related name that is not a resolved foreign key is a programming error, found on first use.
+        if not isinstance(relation, ForeignKey) or not isinstance(relation.related_model, type):
+            raise TypeError(f"{model.__name__}.{related} is not a foreign key to a model")
+        fk, other = relation, relation.related_model
         sources.append(("b", other._meta.concrete_fields))
         sql += f" LEFT OUTER JOIN {qn(other._meta.db_table)} b ON b.{qn(other._meta.pk.column)} = a.{qn(fk.column)}"
-    columns, converters = [], []
+    columns: list[str] = []
+    converters: Converters = []
     for alias, fields in sources:
         for field in fields:
             col = field.get_col(alias)
@@ -66,7 +82,7 @@ def select_rows(model: type[Model], where: str, params: list[Any], *, related: s
             for step in steps:
                 values[i] = step(values[i], col, connection)
         instance = model.from_db(alias, names, values[:split])
-        if fk is not None:
+        if fk is not None and other is not None:  # a join sets both
             theirs = values[split:]
             fk.set_cached_value(
                 instance, None if theirs[their_pk] is None else other.from_db(alias, their_names, theirs)

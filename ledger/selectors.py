@@ -12,7 +12,8 @@ from ledger.models import Account, Posting, Transaction
 from ledger.units import format_amount
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser as User
+    # The project's AUTH_USER_MODEL is Django's own User; django-stubs types the foreign keys with it.
+    from django.contrib.auth.models import User
 
 
 @dataclass(frozen=True, slots=True)

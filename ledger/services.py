@@ -33,9 +33,8 @@ from ledger.units import MAX_MINOR, exponent, format_amount
 from ledger.units import currency as currency_code
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser
-
-    User = AbstractBaseUser
+    # The project's AUTH_USER_MODEL is Django's own User; django-stubs types the foreign keys with it.
+    from django.contrib.auth.models import User
 
 __all__ = [
     "PostingLine",

@@ -25,6 +25,7 @@ from games.engine.cards import INDEX, JOKERS, RANK_VALUE, RANKS, STANDARD_DECK, 
 
 if TYPE_CHECKING:
     import numpy as np
+    from numpy.typing import NDArray
 
 HIGH_CARD, PAIR, TWO_PAIR, THREE_OF_A_KIND, STRAIGHT, FLUSH = 0, 1, 2, 3, 4, 5
 FULL_HOUSE, FOUR_OF_A_KIND, STRAIGHT_FLUSH, ROYAL_FLUSH, FIVE_OF_A_KIND = 6, 7, 8, 9, 10
@@ -147,7 +148,7 @@ class _Tables:
         self.tops = tops
         self.plain: dict[int, int] = {}
         self.suited: dict[int, int] = {}
-        self._arrays: tuple[Any, Any, Any] | None = None
+        self._arrays: tuple[NDArray[np.int32], NDArray[np.int32], NDArray[np.int64]] | None = None
         rank_values = range(2, 15)
         for size in range(6):
             wilds = 5 - size
@@ -161,7 +162,7 @@ class _Tables:
                 if len(set(naturals)) == size:
                     self.suited[key] = _best_value(naturals, wilds, True, tops)
 
-    def arrays(self) -> tuple[Any, Any, Any]:
+    def arrays(self) -> tuple[NDArray[np.int32], NDArray[np.int32], NDArray[np.int64]]:
         """Direct-index tables for the numpy path: see :func:`high_values`."""
         if self._arrays is None:
             import numpy as np
@@ -408,7 +409,7 @@ def high_values(
     *,
     flush_by_suit: bool = False,
     lowest_rank: int | str = 2,
-) -> np.ndarray:
+) -> NDArray[np.int64]:
     """The values of many 5-card hands at once, equal to :func:`high_value` of each.
 
     ``hands`` is an ``(n, 5)`` integer array of card indexes (``cards.INDEX``: ``4 * rank + suit``,
@@ -433,7 +434,9 @@ def high_values(
     high = high_ids[(keys >> _HIGH_SHIFT) & ((1 << (_SUIT_SHIFT - _HIGH_SHIFT)) - 1)]
     lows, highs = table.shape[1], table.shape[2]
     flat = ((suit != 0) * lows + low) * highs + high
-    values = table.reshape(-1)[flat]
+    # Indexing by an array numpy's stubs cannot type (a row of ``index`` is Any to them) gives Any;
+    # the values are read from the int64 table, so they are int64.
+    values: NDArray[np.int64] = table.reshape(-1)[flat]
     invalid = (values == 0) | (low < 0) | (high < 0)
     if invalid.any():
         raise _bad_row(index, invalid, wild_set)
@@ -455,7 +458,7 @@ LA_VIUDA_CODES = tuple(INDEX)
 
 
 @functools.lru_cache(maxsize=64)
-def _bulk_maps(wild: frozenset[str]) -> tuple[Any, Any]:
+def _bulk_maps(wild: frozenset[str]) -> tuple[NDArray[np.int64], NDArray[np.uint8]]:
     """Per card index, its bulk key; and per suit field, the suit (1..4) all five cards can share, or 0.
 
     A bulk key packs the table key's low digits, its high digits (with the wilds), and a count per

@@ -136,7 +136,17 @@ def play(spec: Game, task_queue, answers: Answers) -> None:
         owner, "/api/v1/tables/", {"game": spec.game, "seats": spec.seats, "options": spec.options, "stake": spec.stake}
     )
     table = f"/api/v1/tables/{created['id']}/"
-    clients: dict[int, APIClient | None] = {}
+    people = _seat_everyone(spec, answers, staff, owner, table)
+    answers.post(owner, f"{table}start/")
+    version = _play_to_the_end(created["id"], table, people, task_queue, answers)
+    _read_everything(table, version, staff, owner, people, answers)
+
+
+def _seat_everyone(
+    spec: Game, answers: Answers, staff: APIClient, owner: APIClient, table: str
+) -> dict[int, APIClient]:
+    """Seat the people (funding their wallets at a money table) and the bots; the people by seat."""
+    people: dict[int, APIClient] = {}
     for seat in range(spec.seats):
         if seat in spec.people:
             client = owner if seat == spec.people[0] else person(f"player{seat}")
@@ -147,24 +157,25 @@ def play(spec: Game, task_queue, answers: Answers) -> None:
                     {"currency": spec.stake["currency"], "amount": spec.fund},
                 )
             answers.post(client, f"{table}join/", {"seat": seat})
-            clients[seat] = client
+            people[seat] = client
         else:
             answers.post(owner, f"{table}bots/", {"seat": seat})
-            clients[seat] = None
-    answers.post(owner, f"{table}start/")
-    people = {seat: client for seat, client in clients.items() if client is not None}
+    return people
 
+
+def _play_to_the_end(table_id: str, table: str, people: dict[int, APIClient], task_queue, answers: Answers) -> int:
+    """Play until the table is finished; the table's last version."""
     rng = random.Random(20240601)
     for _ in range(5_000):
         task_queue.run_until_idle()
         views = {seat: answers.get(client, table) for seat, client in people.items()}
         view = next(iter(views.values()))
         if view["status"] == "finished":
-            break
+            return view["version"]
         awaited = [seat for seat in view["to_act"] if seat in people]
         if not awaited:
             if not task_queue.published:
-                _run_due_system_command(created["id"])
+                _run_due_system_command(table_id)
             continue
         seat = rng.choice(awaited)
         mine = views[seat]
@@ -173,9 +184,14 @@ def play(spec: Game, task_queue, answers: Answers) -> None:
         if legal:
             action = {"action": rng.choice(legal), "expected_version": mine["version"]}
             assert answers.post(people[seat], f"{table}actions/", action)["version"] > mine["version"]
-    else:
-        pytest.fail("the game did not finish")
+    pytest.fail("the game did not finish")
 
+
+def _read_everything(
+    table: str, version: int, staff: APIClient, owner: APIClient, people: dict[int, APIClient], answers: Answers
+) -> None:
+    """Everything a client can read of a finished table: events, hands and their audits, a replay,
+    the wallets and transactions of each person, the payouts."""
     for client in people.values():
         answers.get(client, f"{table}events/?after=0")
     hands = answers.get(owner, f"{table}hands/?limit=100")
@@ -183,7 +199,7 @@ def play(spec: Game, task_queue, answers: Answers) -> None:
     for hand_no in sorted(hand["hand_no"] for hand in hands["results"]):
         for what in ("audit/", "verify/", "history.txt", "history.phh"):
             answers.get(owner, f"{table}hands/{hand_no}/{what}")
-    answers.get(owner, f"{table}replay/?version={view['version'] // 2}")
+    answers.get(owner, f"{table}replay/?version={version // 2}")
     for client in people.values():
         answers.get(client, "/api/v1/wallets/me/")
         answers.get(client, "/api/v1/ledger/transactions/")

@@ -631,6 +631,37 @@ def _cards_in(value: Any, deck: frozenset[str]) -> set[str]:
     return set(_STRING.findall(msgspec.json.encode(value).decode())) & deck
 
 
+def _put_face_up(event: Any) -> set[str]:
+    """The cards ``event`` shows face up (or reveals) in the round being played."""
+    if isinstance(event, CardsThrown):
+        return set(event.cards)
+    if isinstance(event, BattleCardsLaid):
+        return {event.face_up}
+    if isinstance(event, ExtraCardThrown):
+        return {event.card}
+    if isinstance(event, RoundTaken):
+        return {card for *_, cards in event.revealed for card in cards}
+    return set()
+
+
+def _random_command(state: State, seats: int, rng: random.Random) -> dict[str, Any]:
+    """A command for the match's next step: now and then a player leaves or times out; a throw is legal."""
+    awaited = DECIDER.to_act(state)
+    roll = rng.random()
+    if roll < 0.003:
+        players = [s for s in range(seats) if not state.out[s]]
+        command = {"type": "leave", "seat": rng.choice(players)}
+    elif state.match.auto_play and roll < 0.7:
+        command = {"type": "play_round"}
+    elif roll < 0.1:
+        command = {"type": "timeout", "seat": awaited[0]}
+    else:
+        command = {"type": "throw", "seat": rng.choice(awaited)}
+    if command["type"] in {"throw", "leave"}:
+        assert {"type": command["type"]} in DECIDER.legal_actions(state, command["seat"])
+    return command
+
+
 def _play_match(i: int, check_views: bool) -> None:
     rng = random.Random(i)
     seats = 2 + i % 7
@@ -667,14 +698,7 @@ def _play_match(i: int, check_views: bool) -> None:
             held += [card for play in state.table for card in play.cards]
             held += state.forfeited
             assert sorted(held) == expected
-            if isinstance(event, CardsThrown):
-                public.update(event.cards)
-            elif isinstance(event, BattleCardsLaid):
-                public.add(event.face_up)
-            elif isinstance(event, ExtraCardThrown):
-                public.add(event.card)
-            elif isinstance(event, RoundTaken):
-                public.update(card for *_, cards in event.revealed for card in cards)
+            public |= _put_face_up(event)
             # GC-13: no event shows a card that was not put face up (or revealed) in its round.
             if check_views:
                 assert _cards_in(DECIDER.view_event(event, None), deck_set) <= public, event
@@ -687,19 +711,7 @@ def _play_match(i: int, check_views: bool) -> None:
             assert [p["cards"] for p in view["players"]] == [len(p) for p in state.piles]
         if state.finished:
             break
-        awaited = DECIDER.to_act(state)
-        roll = rng.random()
-        if roll < 0.003:
-            players = [s for s in range(seats) if not state.out[s]]
-            command = {"type": "leave", "seat": rng.choice(players)}
-        elif state.match.auto_play and roll < 0.7:
-            command = {"type": "play_round"}
-        elif roll < 0.1:
-            command = {"type": "timeout", "seat": awaited[0]}
-        else:
-            command = {"type": "throw", "seat": rng.choice(awaited)}
-        if command["type"] in {"throw", "leave"}:
-            assert {"type": command["type"]} in DECIDER.legal_actions(state, command["seat"])
+        command = _random_command(state, seats, rng)
     # GC-12: the match ended with a winner holding every card, or by max_rounds.
     ended = history[-1]
     assert isinstance(ended, MatchEnded) and ended.winners
