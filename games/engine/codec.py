@@ -33,7 +33,8 @@ def _secret_names(cls: type) -> frozenset[str]:
 def encode_event(event: Any) -> tuple[str, dict[str, JSON], dict[str, JSON]]:
     """Split an event into its type, its public data and its secret data, as JSON values."""
     data = msgspec.to_builtins(event)
-    secrets = _secret_names(type(event))
+    cls: type = type(event)  # mypy reads ``type(Any)`` as an unhashable ``type[Any]``
+    secrets = _secret_names(cls)
     public = {k: v for k, v in data.items() if k not in secrets}
     secret = {k: v for k, v in data.items() if k in secrets}
     return event_type(event), public, secret
