@@ -47,14 +47,14 @@ allow_flush()
 
 @pytest.fixture
 def counter_game():
-    """The small test game (``tests/games/counter_game.py``) registered as ``counter``."""
+    """The small test game (the package ``tests/games/counter``) registered as ``counter``."""
     from games import store
     from games.engine import registry
-    from tests.games.counter_game import DECIDER
+    from tests.games import counter
 
-    registry.register(DECIDER)
-    yield DECIDER
-    registry.unregister(DECIDER.slug)
+    registry.register(counter.DECIDER)
+    yield counter.DECIDER
+    registry.unregister(counter.DECIDER.slug)
     store.forget()
 
 

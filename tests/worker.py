@@ -21,9 +21,9 @@ from celery.signals import worker_ready  # noqa: E402
 
 from config.celery import app  # noqa: E402
 from games.engine import registry  # noqa: E402
-from tests.games import counter_game  # noqa: E402
+from tests.games import counter  # noqa: E402
 
-registry.register(counter_game.DECIDER)
+registry.register(counter.DECIDER)
 
 
 @worker_ready.connect

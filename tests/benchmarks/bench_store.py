@@ -318,7 +318,7 @@ def main() -> None:
 
     from games import store
     from games.engine import registry
-    from tests.games.counter_game import DECIDER as game
+    from tests.games.counter import DECIDER as game
 
     registry.register(game)
     print(

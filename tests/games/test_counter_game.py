@@ -11,7 +11,9 @@ from games.engine.codec import decode_event, decode_state, encode_event, encode_
 from games.engine.decider import Context, event_types_by_name, replay
 from games.engine.errors import IllegalAction, InvalidOptions
 from games.engine.fairness import commitment
-from tests.games.counter_game import DECIDER, HandEnded, HandStarted, choose
+from tests.games.counter import DECIDER
+from tests.games.counter.bot import choose
+from tests.games.counter.events import HandEnded, HandStarted
 
 TABLE = "00000000-0000-0000-0000-00000000c0de"
 

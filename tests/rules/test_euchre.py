@@ -571,12 +571,12 @@ def test_eu_19_cutthroat_three_players_nine_card_kitty_and_scoring():
 
 def test_eu_19_cutthroat_tie_at_the_top_plays_on():
     """EU-19: several past the target with the same highest score play on; a single highest wins."""
-    from games.rules.euchre.game import _match_winners
+    from games.rules.euchre.decide import match_winners
 
     state = DECIDER.initial_state(config(3, cutthroat=True, target_points=5))
-    assert _match_winners(state, (6, 6, 2)) == ()
-    assert _match_winners(state, (7, 6, 2)) == (0,)
-    assert _match_winners(state, (4, 4, 4)) == ()
+    assert match_winners(state, (6, 6, 2)) == ()
+    assert match_winners(state, (7, 6, 2)) == (0,)
+    assert match_winners(state, (4, 4, 4)) == ()
     with pytest.raises(InvalidOptions, match="4 players"):
         DECIDER.configure(3, {})
     with pytest.raises(InvalidOptions, match="cutthroat"):

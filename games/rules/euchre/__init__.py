@@ -1,8 +1,25 @@
 """Euchre (EU-1..EU-22): partnerships or cutthroat, bowers, going alone and the house rules.
 
-``cards`` holds the card order and the deal, ``events`` the events and state, ``fold`` the
-``evolve`` functions, ``play`` the legality checks shared by ``decide`` and ``legal_actions``, and
-``game`` the Decider itself.
+Rule ids: EU-1 partnerships, EU-2 the deck and the deal passing left, EU-3 the packets, EU-4 and
+EU-5 the two rounds of bidding, EU-6 makers, EU-7 going alone, EU-8 card order and bowers, EU-9
+the lead, EU-10 following suit, EU-11 tricks, EU-12 and EU-13 scoring, EU-14 the target, EU-15
+stick the dealer, EU-16 farmer's hand, EU-17 ace-no-face, EU-18 no trump, EU-19 cutthroat, EU-20
+what each seat sees, EU-21 stakes, EU-22 timeouts; CM-19 the first-dealer draw.
+
+Readings the rules leave open:
+- a lone maker's partner who is the dealer does not pick up the turned card (EU-7), it stays on
+  the kitty;
+- only one farmer's swap per deal (EU-16), and claims are offered one seat at a time from the
+  dealer's left, the dealer last;
+- in cutthroat the maker always plays against everyone, so ``alone`` is refused and a march
+  scores 2, never 4; a tie for the highest score past the target plays on (EU-19);
+- a timed-out seat passes, or, when stuck, names the first allowed suit in clubs, diamonds,
+  hearts, spades order; it declines a claim and plays (or discards) the lowest legal card by EU-8
+  order (EU-22).
+
+Modules: ``cards`` (card order and the deal), ``events``, ``state`` (the state and ``evolve``),
+``legal`` (refusals, legal actions, the timeout's move), ``decide``, ``view``, ``settlements``,
+``audit`` (with ``audit_outcome`` and ``audit_history``), ``bot`` and ``game`` (the Decider).
 """
 
 from __future__ import annotations

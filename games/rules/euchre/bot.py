@@ -11,6 +11,7 @@ for its side most often.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.rules.euchre.cards import DECK, SUIT_ORDER, effective_suit, low_key, rank_in_suit
@@ -231,7 +232,9 @@ def _lead_defending(hand: list[str], trump: str | None, suit_of: dict[str, str],
     return min(plain or hand, key=key.__getitem__)
 
 
-def _beats(card: str, best: str, led: str, trump: str | None, suit_of: dict[str, str], key: dict[str, Any]) -> bool:
+def _beats(
+    card: str, best: str, led: str, trump: str | None, suit_of: dict[str, str], key: dict[str, tuple[int, int, int]]
+) -> bool:
     suit, best_suit = suit_of[card], suit_of[best]
     if suit == best_suit:
         return key[card] > key[best]
@@ -275,10 +278,12 @@ def _play(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random)
     return {"type": "play", "card": min((c for c in cards if totals[c] == best), key=lambda c: low_key(c, trump))}
 
 
-def choose(view: dict[str, Any], legal_actions: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
-    """The bot's action for the seat whose ``view`` this is, among ``legal_actions``."""
-    if not legal_actions:
+def choose(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """The bot's action for the seat whose ``view`` this is, among the ``legal`` actions."""
+    if not legal:
         raise ValueError("The bot was asked to act with no legal action.")
+    # Plain copies: the policies below index and return them as they are.
+    view, legal_actions = dict(view), [dict(action) for action in legal]
     phase = view["phase"]
     if phase == "claims":
         return _claim(view, legal_actions)

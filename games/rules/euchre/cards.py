@@ -6,6 +6,8 @@ jacks are ordinary jacks.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from games.engine.cards import deck
 from games.engine.fairness import draw_for_dealer
 
@@ -112,3 +114,8 @@ def only_nines_and_tens(hand: tuple[str, ...]) -> bool:
 def ace_no_face(hand: tuple[str, ...]) -> bool:
     """At least one ace and otherwise only nines and tens (EU-17)."""
     return any(card[0] == "A" for card in hand) and all(card[0] in "9TA" for card in hand)
+
+
+def cards_text(cards: Sequence[str]) -> str:
+    """Cards as the audit's sentences show them, ``nothing`` for none."""
+    return " ".join(cards) or "nothing"

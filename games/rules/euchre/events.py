@@ -1,8 +1,10 @@
-"""Euchre's events (past tense, frozen) and its state. Secret fields stay out of every view."""
+"""Euchre's events: past tense, frozen. Secret fields stay out of every view (``view.py``)."""
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
+from typing import Any
 
 from games.engine.codec import secret_field
 
@@ -157,49 +159,6 @@ EVENT_TYPES = (
 )
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class EuchreState:
-    """A Euchre table. ``phase``: ``waiting``, ``claims``, ``bidding``, ``discard``, ``play``,
-    ``between`` (a hand ended, the next not dealt yet) or ``finished``. ``turn`` is the seat
-    awaited or -1. Per-seat tuples are indexed by seat; in partnerships both partners hold the
-    side's score. ``server_seed``, ``hands``, ``kitty`` and ``discard`` are never shown as such:
-    only ``view`` turns state into what a seat sees."""
-
-    seats: int = 4
-    target_points: int = 10
-    stick_the_dealer: bool = False
-    farmers_hand: bool = False
-    ace_no_face: bool = False
-    no_trump: bool = False
-    cutthroat: bool = False
-    stake: int = 0
-    currency: str | None = None
-    deal_patterns: tuple[str, ...] = ()
-    phase: str = "waiting"
-    hand_no: int = 0
-    dealer: int = -1
-    first_dealer_draws: Plays = ()
-    commitment: str = ""
-    server_seed: str = ""
-    hands: tuple[tuple[str, ...], ...] = ()
-    kitty: tuple[str, ...] = ()
-    turned_card: str = ""
-    turned_down: bool = False
-    turn: int = -1
-    bidding_round: int = 0
-    bids: tuple[tuple[int, str], ...] = ()
-    farmer_swapped: bool = False
-    shown: tuple[tuple[int, tuple[str, ...]], ...] = ()
-    trump: str | None = None
-    maker: int = -1
-    makers: tuple[int, ...] = ()
-    alone: bool = False
-    sitting_out: int = -1
-    picked_up: bool = False
-    discard: str = ""
-    trick: Plays = ()
-    tricks: tuple[Plays, ...] = ()
-    trick_winners: tuple[int, ...] = ()
-    tricks_won: tuple[int, ...] = ()
-    scores: tuple[int, ...] = ()
-    winners: tuple[int, ...] = ()
+def first_event(hand: Sequence[Any], kind: type) -> Any:
+    """A hand's first event of type ``kind``, or ``None`` (the audit reads hands this way)."""
+    return next((event for event in hand if isinstance(event, kind)), None)

@@ -1,6 +1,7 @@
 """Legality, written once: each ``*_refusal`` returns the sentence refusing a move, or ``None``.
 
-``decide`` raises the sentence; ``legal_actions`` lists the candidate moves nobody refuses.
+``decide`` raises the sentence; ``legal_actions`` lists the candidate moves nobody refuses; a
+timed-out seat plays ``timeout_action`` (EU-22).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from games.rules.euchre.cards import (
     only_nines_and_tens,
     parse_card,
 )
-from games.rules.euchre.events import EuchreState
+from games.rules.euchre.state import EuchreState
 
 PHASE_VERBS = {
     "claims": ("keep_hand", "farmers_swap", "ace_no_face"),
@@ -100,37 +101,57 @@ def claim_refusal(state: EuchreState, seat: int, command: dict[str, Any]) -> str
     return None
 
 
-def bid_refusal(state: EuchreState, seat: int, command: dict[str, Any]) -> str | None:
-    """Ordering up, picking up, naming, no trump or passing (EU-4, EU-5, EU-7, EU-15, EU-18)."""
-    kind = command["type"]
+def _pass_refusal(state: EuchreState, seat: int, command: dict[str, Any]) -> str | None:
+    if forced_to_call(state, seat):
+        return "Stick the dealer: everyone else passed, so you must name a suit."
+    return None
+
+
+def _turned_card_refusal(state: EuchreState, seat: int, command: dict[str, Any]) -> str | None:
+    """Ordering up or picking up the turned card: the first round only (EU-4)."""
+    if state.bidding_round != 1:
+        turned = SUIT_NAMES[state.turned_card[1]]
+        return f"The turned card was turned down: name a suit other than {turned}, or pass."
+    if command["type"] == "pick_up" and seat != state.dealer:
+        return "Only the dealer picks up; you may order it up."
+    return None
+
+
+def _naming_refusal(state: EuchreState, seat: int, command: dict[str, Any]) -> str | None:
+    """Naming a suit: the second round only, never the suit turned down (EU-5)."""
     turned_suit = state.turned_card[1]
-    if kind == "pass":
-        if forced_to_call(state, seat):
-            return "Stick the dealer: everyone else passed, so you must name a suit."
-        return None
-    refusal = _alone_refusal(state, command)
-    if refusal:
-        return refusal
-    if kind in ("order_up", "pick_up"):
-        if state.bidding_round != 1:
-            return f"The turned card was turned down: name a suit other than {SUIT_NAMES[turned_suit]}, or pass."
-        if kind == "pick_up" and seat != state.dealer:
-            return "Only the dealer picks up; you may order it up."
-        return None
-    if kind == "name_trump":
-        if state.bidding_round != 2:
-            return f"In the first round you may only order up {SUIT_NAMES[turned_suit]} or pass."
-        suit = parse_suit(command.get("suit"))
-        if suit is None:
-            return "Name a suit: clubs, diamonds, hearts or spades."
-        if suit == turned_suit:
-            return f"{SUIT_NAMES[suit].capitalize()} was turned down; name another suit."
-        return None
+    if state.bidding_round != 2:
+        return f"In the first round you may only order up {SUIT_NAMES[turned_suit]} or pass."
+    suit = parse_suit(command.get("suit"))
+    if suit is None:
+        return "Name a suit: clubs, diamonds, hearts or spades."
+    if suit == turned_suit:
+        return f"{SUIT_NAMES[suit].capitalize()} was turned down; name another suit."
+    return None
+
+
+def _no_trump_refusal(state: EuchreState, seat: int, command: dict[str, Any]) -> str | None:
+    """No trump is a house rule for the stuck dealer only (EU-18)."""
     if not state.no_trump:
         return "This table does not play no trump."
     if not forced_to_call(state, seat):
         return "Only a dealer forced to call (stick the dealer) may declare no trump."
     return None
+
+
+BID_REFUSALS = {
+    "order_up": _turned_card_refusal,
+    "pick_up": _turned_card_refusal,
+    "name_trump": _naming_refusal,
+    "call_no_trump": _no_trump_refusal,
+}
+
+
+def bid_refusal(state: EuchreState, seat: int, command: dict[str, Any]) -> str | None:
+    """Ordering up, picking up, naming, no trump or passing (EU-4, EU-5, EU-7, EU-15, EU-18)."""
+    if command["type"] == "pass":
+        return _pass_refusal(state, seat, command)
+    return _alone_refusal(state, command) or BID_REFUSALS[command["type"]](state, seat, command)
 
 
 def discard_refusal(state: EuchreState, seat: int, command: dict[str, Any]) -> str | None:
