@@ -9,7 +9,7 @@ from typing import Any
 
 from games.engine import registry
 from games.engine.decider import Movement
-from games.errors import GameError, InsufficientFunds, InvalidRequest
+from games.errors import InsufficientFunds, InvalidRequest, ServiceError
 from games.models import Event, Seat, Table
 from games.selectors import seat_rows
 from ledger import keys, selectors, units
@@ -53,7 +53,7 @@ def parse_stake(body: Mapping[str, Any] | None, decider) -> Stake:
     try:
         currency = units.currency(str(body.get("currency", "")))
         amount = units.parse_amount(str(body.get(wanted, "")), currency)
-    except GameError as exc:
+    except ServiceError as exc:
         raise InvalidRequest(exc.detail, field="stake") from None
     if amount <= 0:
         raise InvalidRequest(f"'{wanted}' must be more than zero.", field="stake")

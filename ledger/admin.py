@@ -12,7 +12,7 @@ from django.template.response import TemplateResponse
 from django.utils.html import format_html, format_html_join
 
 from ledger import payouts
-from ledger.errors import GameError
+from ledger.errors import ServiceError
 from ledger.models import Account, FollowUp, Payout, PayoutDecision, Posting, Transaction
 from ledger.units import format_amount
 
@@ -165,7 +165,7 @@ class PayoutAdmin(ReadOnly, admin.ModelAdmin):
         for payout in queryset.order_by("pk"):
             try:
                 decided = decide(payout)
-            except GameError as error:
+            except ServiceError as error:
                 self.message_user(request, f"Payout {payout.pk}: {error.detail}", level=messages.ERROR)
             else:
                 self.message_user(request, f"Payout {payout.pk}: {verb}; now {decided.status}.", level=messages.SUCCESS)

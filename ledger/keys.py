@@ -15,7 +15,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-from ledger.errors import GameError, UnknownAccount
+from ledger.errors import ServiceError, UnknownAccount
 from ledger.units import CHIP, currency
 
 
@@ -90,7 +90,7 @@ def parse_key(key: str) -> AccountSpec:
     """The account a key names; refuses a key outside the grammar above."""
     try:
         return _parse(key)
-    except (ValueError, GameError):  # a malformed uuid or an unknown currency inside the key
+    except (ValueError, ServiceError):  # a malformed uuid or an unknown currency inside the key
         raise UnknownAccount(f"{key!r} is not a ledger account key.", key=key) from None
 
 
