@@ -52,6 +52,7 @@ class AccountSpec:
     table_id: uuid.UUID | None = None
     seat: int | None = None
     allow_negative: bool = False
+    payout_id: str | None = None  # what a payout key names; no column of its own
 
 
 def wallet_key(user_id: int, unit: str) -> str:
@@ -112,7 +113,7 @@ def _parse(key: str) -> AccountSpec:
         case ["house", "bots", unit]:
             return AccountSpec(key, Kind.HOUSE_BOTS, currency(unit), allow_negative=True)
         case ["payout", payout_id, unit] if payout_id:
-            return AccountSpec(key, Kind.PAYOUT, currency(unit))
+            return AccountSpec(key, Kind.PAYOUT, currency(unit), payout_id=payout_id)
     raise UnknownAccount(key)
 
 
