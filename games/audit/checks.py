@@ -77,6 +77,7 @@ def _where(row: Event) -> str:
 
 
 def check_commitment(hand: Hand) -> Check:
+    """``commitment``: the seed hashes to the commitment every event and the hand before published."""
     differences = []
     seed_hex = hand.server_seed.hex()
     digest = hashlib.sha256(hand.server_seed).hexdigest()
@@ -104,6 +105,7 @@ def check_commitment(hand: Hand) -> Check:
 
 
 def check_client_seed(hand: Hand) -> Check:
+    """``client_seed``: every client seed the events recorded is the hand's."""
     differences = [
         f"{_where(row)} recorded client seed {row.data['client_seed']!r}, the hand's is {hand.seed.client_seed!r}"
         for row in hand.rows
@@ -113,6 +115,7 @@ def check_client_seed(hand: Hand) -> Check:
 
 
 def check_deck(hand: Hand, deck: Deck) -> Check:
+    """``deck``: the recomputed shuffle is a permutation of the named canonical deck."""
     if deck.name is None:
         return Check("deck", SKIP, f"the game {hand.table.game!r} does not name the deck it shuffles (audit_deck)")
     if Counter(deck.cards) != Counter(named_deck(deck.name)):
@@ -122,6 +125,8 @@ def check_deck(hand: Hand, deck: Deck) -> Check:
 
 
 def check_deal(hand: Hand, deck: Deck) -> Check:
+    """``deal``: the dealt cards are the recomputed deck in the game's deal order (or, without hooks,
+    the ``deck`` secret field is the recomputed deck)."""
     if deck.name is None:
         return _deal_skipped(hand)
     if hand.hooks is None:
@@ -151,6 +156,7 @@ def _recorded_deck_matches(row: Event, recorded: list[str], deck: list[str]) -> 
 
 
 def check_outcome(hand: Hand) -> Check:
+    """``outcome``: the game re-decides the recorded outcome, every random draw from the seed."""
     if hand.hooks is None:
         return Check("outcome", SKIP, f"the game {hand.table.game!r} does not re-decide its outcomes (audit_outcome)")
     streams = fairness.streams(hand.server_seed, str(hand.table.pk), hand.hand_no, hand.seed.client_seed)
@@ -189,6 +195,7 @@ def _fold_through(hand: Hand) -> tuple[list[str], Any, dict[int, Any]]:
 
 
 def check_replay(hand: Hand, problems: list[str], state: Any) -> Check:
+    """``replay``: the fold from the table's start met no problem and equals snapshot + tail."""
     differences = list(problems)
     if not differences:
         decider = hand.decider
@@ -204,6 +211,8 @@ def check_replay(hand: Hand, problems: list[str], state: Any) -> Check:
 
 
 def check_hash_chain(hand: Hand) -> Check:
+    """``hash_chain``: the hand's events link to the one before and hash to their recorded hash
+    (``store.chain_breaks``, the same check as the whole table's ``store.verify_chain``)."""
     first = hand.rows[0]
     previous = (
         Event.objects.filter(table=hand.table, seq=first.seq - 1).values_list("hash", flat=True).first()
@@ -225,6 +234,8 @@ def check_hash_chain(hand: Hand) -> Check:
 
 
 def check_ledger(hand: Hand, before: dict[int, Any]) -> Check:
+    """``ledger``: each event's transaction holds exactly the postings its settlements imply
+    (``settlement.postings_of``, as they were posted)."""
     table = hand.table
     decider = hand.decider
     seats = {seat.number: seat for seat in Seat.objects.filter(table=table)}
