@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api import serializers as s
-from games import audit, history, selectors, verify
+from games import audit, selectors
 
 ERRORS = {403: s.ErrorSerializer, 404: s.ErrorSerializer, 409: s.ErrorSerializer}
 
@@ -52,14 +52,14 @@ class HandVerifyView(APIView):
     @extend_schema(responses={200: OpenApiTypes.OBJECT, **ERRORS}, tags=["audit"])
     def get(self, request, table_id, hand_no: int):
         """Each check of a finished hand by name, pass / fail / skip, and what differs."""
-        return Response(verify.verify_hand(_table(request, table_id), hand_no).as_json())
+        return Response(audit.verify_hand(_table(request, table_id), hand_no).as_json())
 
 
 class HandHistoryView(APIView):
     @extend_schema(responses={(200, "text/plain"): OpenApiTypes.STR, **ERRORS}, tags=["audit"])
     def get(self, request, table_id, hand_no: int):
         """The hand's history in plain text, one line per action."""
-        text = history.hand_history(_table(request, table_id), hand_no)
+        text = audit.hand_history(_table(request, table_id), hand_no)
         return HttpResponse(text, content_type="text/plain; charset=utf-8")
 
 
@@ -67,7 +67,7 @@ class HandPhhView(APIView):
     @extend_schema(responses={(200, "text/plain"): OpenApiTypes.STR, **ERRORS}, tags=["audit"])
     def get(self, request, table_id, hand_no: int):
         """The hand in the Poker Hand History format, for games that provide it."""
-        text = history.hand_phh(_table(request, table_id), hand_no)
+        text = audit.hand_phh(_table(request, table_id), hand_no)
         return HttpResponse(text, content_type="application/toml; charset=utf-8")
 
 
@@ -87,7 +87,7 @@ class ReplayView(APIView):
 
             raise InvalidRequest(f"'version' must be a whole number, not {raw!r}.", field="version")
         table = selectors.get_table(table_id)
-        return Response(history.replay_view(table, request.user, int(raw) if raw is not None else None))
+        return Response(audit.replay_view(table, request.user, int(raw) if raw is not None else None))
 
 
 __all__ = ["HandAuditView", "HandHistoryView", "HandPhhView", "HandVerifyView", "HandsView", "ReplayView"]

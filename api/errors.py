@@ -1,4 +1,7 @@
-"""One error shape for every refusal: ``{"code": ..., "detail": ..., ...}`` with the right status."""
+"""One error shape for every refusal: ``{"code": ..., "detail": ..., ...}`` with the right status.
+
+The services raise the one error family of ``ledger.errors`` (``games.errors`` extends it); DRF's
+own errors are rewritten to the same shape."""
 
 from __future__ import annotations
 
@@ -6,26 +9,11 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404
-from rest_framework import exceptions, status
+from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-
-class ServiceError(Exception):
-    """An application error raised by a service, carried to the client as JSON."""
-
-    status_code = status.HTTP_400_BAD_REQUEST
-    code = "bad_request"
-
-    def __init__(self, detail: str, *, code: str | None = None, status_code: int | None = None, **extra: Any):
-        super().__init__(detail)
-        self.detail = detail
-        if code:
-            self.code = code
-        if status_code:
-            self.status_code = status_code
-        self.extra = extra
-
+from ledger.errors import ServiceError
 
 _CODES = {
     exceptions.ParseError: "malformed_request",
@@ -54,10 +42,6 @@ def _flatten(detail: Any) -> str:
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's handler with every error rewritten to the one shape."""
-    from games.errors import GameError  # the services' errors, mapped here so views stay thin
-
-    if isinstance(exc, GameError):
-        return Response({"code": exc.code, "detail": exc.detail, **exc.extra}, status=exc.status_code)
     if isinstance(exc, ServiceError):
         return Response({"code": exc.code, "detail": exc.detail, **exc.extra}, status=exc.status_code)
     if isinstance(exc, Http404):

@@ -9,7 +9,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from api.serializers import ErrorSerializer  # noqa: F401 - re-exported for the ledger views
-from ledger.errors import GameError
+from ledger.errors import ServiceError
 from ledger.units import currency as currency_code
 from ledger.units import format_amount, parse_amount
 
@@ -68,11 +68,11 @@ class DepositSerializer(serializers.Serializer):
             raise serializers.ValidationError(f"Unknown field(s): {', '.join(unknown)}.")
         try:
             unit = currency_code(attrs["currency"])
-        except GameError as exc:
+        except ServiceError as exc:
             raise serializers.ValidationError({"currency": exc.detail}) from None
         try:
             minor = parse_amount(attrs["amount"], unit)
-        except GameError as exc:
+        except ServiceError as exc:
             raise serializers.ValidationError({"amount": exc.detail}) from None
         if minor <= 0:
             raise serializers.ValidationError({"amount": "A deposit must be more than zero."})

@@ -12,8 +12,8 @@ from rest_framework.views import APIView
 
 from api import serializers as s
 from api.serializers import StrictSerializer
-from games import payout_review
-from ledger import payouts
+from games import audit
+from ledger import payouts, records
 
 ERRORS = {400: s.ErrorSerializer, 403: s.ErrorSerializer, 404: s.ErrorSerializer, 409: s.ErrorSerializer}
 
@@ -30,7 +30,7 @@ class PayoutsView(APIView):
     permission_classes = [IsAuthenticated, IsAdminUser]
 
     @extend_schema(
-        parameters=[OpenApiParameter("status", str, enum=list(payout_review.STATUSES), required=False)],
+        parameters=[OpenApiParameter("status", str, enum=list(records.STATUSES), required=False)],
         responses={200: OpenApiTypes.OBJECT, **ERRORS},
         tags=["payouts"],
     )
@@ -38,9 +38,9 @@ class PayoutsView(APIView):
         """Staff: payouts newest first, with the table's result, players, audit link and ledger trail."""
         paginator = LimitOffsetPagination()
         rows = paginator.paginate_queryset(
-            payout_review.payouts(status=request.query_params.get("status")), request, view=self
+            records.payouts(status=request.query_params.get("status")), request, view=self
         )
-        return paginator.get_paginated_response([payout_review.payout_json(p) for p in rows])
+        return paginator.get_paginated_response([audit.payout_json(p) for p in rows])
 
 
 class ApproveView(APIView):
@@ -52,7 +52,7 @@ class ApproveView(APIView):
         body = ApproveSerializer(data=request.data or {})
         body.is_valid(raise_exception=True)
         payout = payouts.approve(payout_id=payout_id, by=request.user, reason=body.validated_data["reason"])
-        return Response(payout_review.payout_json(payout))
+        return Response(audit.payout_json(payout))
 
 
 class RejectView(APIView):
@@ -64,4 +64,4 @@ class RejectView(APIView):
         body = RejectSerializer(data=request.data or {})
         body.is_valid(raise_exception=True)
         payout = payouts.reject(payout_id=payout_id, by=request.user, reason=body.validated_data["reason"])
-        return Response(payout_review.payout_json(payout))
+        return Response(audit.payout_json(payout))

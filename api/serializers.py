@@ -52,12 +52,6 @@ class TokenSerializer(serializers.Serializer):
     token = serializers.CharField()
 
 
-class StakeSerializer(serializers.Serializer):
-    currency = serializers.CharField(max_length=3)
-    chip_value = serializers.CharField(required=False)
-    amount = serializers.CharField(required=False)
-
-
 class CreateTableSerializer(StrictSerializer):
     game = serializers.CharField(max_length=40)
     seats = serializers.IntegerField(min_value=1, max_value=20)

@@ -11,9 +11,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api import serializers as s
-from api.errors import ServiceError
 from games import selectors, services
 from games.engine import registry
+from games.errors import InvalidRequest, ServiceError
 
 ERRORS = {
     400: s.ErrorSerializer,
@@ -51,7 +51,7 @@ class TokenView(APIView):
         data = parsed(s.TokenRequestSerializer, request.data)
         user = authenticate(request, username=data["username"], password=data["password"])
         if user is None:
-            raise ServiceError("Wrong username or password.", code="authentication_failed", status_code=400)
+            raise ServiceError("Wrong username or password.", code="authentication_failed")
         token, _ = Token.objects.get_or_create(user=user)
         return Response({"username": user.username, "token": token.key})
 
@@ -181,7 +181,7 @@ class ActionsView(APIView):
         data = parsed(s.ActionSerializer, request.data)
         key = request.headers.get("Idempotency-Key") or None
         if key is not None and len(key) > 200:
-            raise ServiceError("An Idempotency-Key is at most 200 characters.", code="invalid")
+            raise InvalidRequest("An Idempotency-Key is at most 200 characters.")
         code, body = services.act(
             table_id=table_id,
             user=request.user,

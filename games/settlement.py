@@ -9,7 +9,7 @@ from typing import Any
 
 from games.engine import registry
 from games.engine.decider import Movement
-from games.errors import GameError, InsufficientFunds, InvalidRequest
+from games.errors import InsufficientFunds, InvalidRequest, ServiceError
 from games.models import Event, Seat, Table
 from games.selectors import seat_rows
 from ledger import keys, selectors, units
@@ -53,7 +53,7 @@ def parse_stake(body: Mapping[str, Any] | None, decider) -> Stake:
     try:
         currency = units.currency(str(body.get("currency", "")))
         amount = units.parse_amount(str(body.get(wanted, "")), currency)
-    except GameError as exc:
+    except ServiceError as exc:
         raise InvalidRequest(exc.detail, field="stake") from None
     if amount <= 0:
         raise InvalidRequest(f"'{wanted}' must be more than zero.", field="stake")
@@ -121,6 +121,27 @@ def account_key(table: Table, name: Sequence[Any], unit: str, seats: Mapping[int
     raise ValueError(f"unknown account name {name!r}")
 
 
+def postings_of(table: Table, moves: Sequence[Movement], seats: Mapping[int, Seat]) -> list[tuple[str, str, int]]:
+    """The ledger postings ``(account key, unit, amount)`` that a game's movements stand for at this
+    table: each takes its amount from its source and gives it to its destination. Money moves only
+    at a table with a currency; a zero movement posts nothing. Posting and the hand audit's ledger
+    check both read movements through here."""
+    postings = []
+    for move in moves:
+        if move.amount == 0 or (move.unit == "MONEY" and not table.currency):
+            continue
+        unit = table.currency if move.unit == "MONEY" else CHIP
+        postings.append((account_key(table, move.source, unit, seats), unit, -move.amount))
+        postings.append((account_key(table, move.destination, unit, seats), unit, move.amount))
+    return postings
+
+
+def pending_payout_seat(table_id: Any, payout_id: str) -> int | None:
+    """The seat whose prize a pending payout id (``pending_payout_id``) of this table holds, else ``None``."""
+    prefix = pending_payout_id(table_id, "")
+    return int(payout_id[len(prefix) :]) if payout_id.startswith(prefix) else None
+
+
 def post_movements(table: Table, rows: Sequence[Event], movements: Sequence[Sequence[Movement]]) -> None:
     """Post each event's movements as one balanced ledger transaction keyed by the event, in the
     command's transaction, so an event and its money are written together or not at all."""
@@ -128,15 +149,7 @@ def post_movements(table: Table, rows: Sequence[Event], movements: Sequence[Sequ
     for row, moves in zip(rows, movements, strict=True):
         if not moves:
             continue
-        postings = []
-        for move in moves:
-            if move.amount == 0:
-                continue
-            unit = table.currency if move.unit == "MONEY" else CHIP
-            if move.unit == "MONEY" and not unit:
-                continue
-            postings.append((account_key(table, move.source, unit, seats), unit, -move.amount))
-            postings.append((account_key(table, move.destination, unit, seats), unit, move.amount))
+        postings = postings_of(table, moves, seats)
         if not postings:
             continue
         ledger.post(

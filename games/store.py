@@ -22,14 +22,14 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 from uuid import UUID
 
 import psycopg
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
-from django.db.models import QuerySet
+from django.db.models import Max, QuerySet
 from django.utils import timezone
 
 from games.engine.codec import decode_event, decode_state, encode_event, encode_state
@@ -465,19 +465,30 @@ def verify_chain(table: Table | UUID | str) -> list[ChainProblem]:
     gaps in ``seq``, a ``prev_hash`` that is not the previous event's hash, a ``hash`` that does
     not match the event's contents, and a table version that is not the last ``seq``."""
     table_id = _table_id(table)
-    problems: list[ChainProblem] = []
-    expected_seq, prev_hash = 1, GENESIS
-    last_seq = 0
-    for seq, type_name, hand_no, actor, data, secret, stored_prev, stored_hash in _stored_chain(table_id):
-        if seq != expected_seq:
-            problems.append(ChainProblem(seq, f"expected seq {expected_seq} here: events are missing or reordered"))
-        if stored_prev != prev_hash:
-            problems.append(ChainProblem(seq, "prev_hash is not the hash of the event before it"))
-        recomputed = event_hash(stored_prev, table_id, seq, type_name, hand_no, actor, data, secret)
-        if recomputed != stored_hash:
-            problems.append(ChainProblem(seq, "hash does not match the event's contents (changed after recording)"))
-        expected_seq, prev_hash, last_seq = seq + 1, stored_hash, seq
+    problems = list(chain_breaks(table_id, _stored_chain(table_id), GENESIS, expect_seq=1))
+    last_seq = Event.objects.filter(table_id=table_id).aggregate(last=Max("seq"))["last"] or 0
     version = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
     if version != last_seq:
         problems.append(ChainProblem(last_seq, f"the table is at version {version} but its last event is {last_seq}"))
     return problems
+
+
+def chain_breaks(
+    table_id: Any, rows: Iterable[Sequence[Any]], previous: str | None, *, expect_seq: int | None = None
+) -> Iterator[ChainProblem]:
+    """How stored event rows break the hash chain: each row is ``(seq, type, hand_no, actor, data,
+    secret, prev_hash, hash)``, in ``seq`` order; ``previous`` is the hash of the event before the
+    first row (``None`` when that event is missing). With ``expect_seq`` (the first row's ``seq``),
+    a row out of sequence is named too. The table's check and the hand audit's both use this."""
+    for seq, type_name, hand_no, actor, data, secret, stored_prev, stored_hash in rows:
+        if expect_seq is not None and seq != expect_seq:
+            yield ChainProblem(seq, f"expected seq {expect_seq} here: events are missing or reordered")
+        if previous is None:
+            yield ChainProblem(seq, "the event before it is missing")
+        elif stored_prev != previous:
+            yield ChainProblem(seq, "prev_hash is not the hash of the event before it")
+        if event_hash(stored_prev, table_id, seq, type_name, hand_no, actor, data, secret) != stored_hash:
+            yield ChainProblem(seq, "hash does not match the event's contents (changed after recording)")
+        previous = stored_hash
+        if expect_seq is not None:
+            expect_seq = seq + 1

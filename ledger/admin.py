@@ -3,6 +3,7 @@ a posting except through ``ledger.payouts`` (approve, reject)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
@@ -12,9 +13,21 @@ from django.template.response import TemplateResponse
 from django.utils.html import format_html, format_html_join
 
 from ledger import payouts
-from ledger.errors import GameError
+from ledger.errors import ServiceError
 from ledger.models import Account, FollowUp, Payout, PayoutDecision, Posting, Transaction
+from ledger.records import ledger_trail
 from ledger.units import format_amount
+
+# The ledger knows a table by its id only and imports nothing from games; the games app registers
+# how to describe a table (game, players, result, audit link) from its own admin module.
+TableSummary = Callable[[Any], dict[str, Any]]
+_table_summary: TableSummary | None = None
+
+
+def describe_tables_with(summary: TableSummary) -> None:
+    """Let the payout review show each payout's table as ``summary(table_id)`` describes it."""
+    global _table_summary
+    _table_summary = summary
 
 
 class ReadOnly:
@@ -139,9 +152,7 @@ class PayoutAdmin(ReadOnly, admin.ModelAdmin):
 
     @admin.display(description="table result and audit")
     def table_result(self, payout: Payout) -> str:
-        from games.payout_review import table_summary
-
-        summary = table_summary(payout.table_id)
+        summary = _table_summary(payout.table_id) if _table_summary else {}
         lines = [
             format_html("seat {}: {} chips {} money {}", r["seat"], r["player"] or "bot", r["chips"], r["money"])
             for r in summary.get("result", [])
@@ -153,8 +164,6 @@ class PayoutAdmin(ReadOnly, admin.ModelAdmin):
 
     @admin.display(description="ledger trail")
     def trail(self, payout: Payout) -> str:
-        from games.payout_review import ledger_trail
-
         return format_html_join(
             "<br>",
             "transaction {}: {} {} ({})",
@@ -165,7 +174,7 @@ class PayoutAdmin(ReadOnly, admin.ModelAdmin):
         for payout in queryset.order_by("pk"):
             try:
                 decided = decide(payout)
-            except GameError as error:
+            except ServiceError as error:
                 self.message_user(request, f"Payout {payout.pk}: {error.detail}", level=messages.ERROR)
             else:
                 self.message_user(request, f"Payout {payout.pk}: {verb}; now {decided.status}.", level=messages.SUCCESS)

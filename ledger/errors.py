@@ -1,24 +1,18 @@
-"""The ledger's refusals. They extend the service error family in ``games.errors`` (a leaf module
-with no Django in it), so the API's one exception handler maps them to the error shape and status."""
+"""The service error family: every refusal a service raises, with its HTTP status and a stable code.
+
+It lives here, in the lowest layer both apps share: ``games.errors`` adds the game refusals to it,
+and the API's one exception handler (``api.errors``) turns any of them into the error shape
+``{"code": ..., "detail": ..., **extra}`` with the status."""
 
 from __future__ import annotations
 
-from games.errors import (
-    Conflict,
-    Forbidden,
-    GameError,
-    IdempotencyMismatch,
-    InsufficientFunds,
-    InvalidRequest,
-    NotFound,
-)
+from typing import Any
 
 __all__ = [
     "AlreadyReversed",
     "BadAmount",
     "Conflict",
     "Forbidden",
-    "GameError",
     "IdempotencyMismatch",
     "ImmutableRecord",
     "InsufficientFunds",
@@ -26,10 +20,58 @@ __all__ = [
     "NotFound",
     "PayoutDecided",
     "SecondApproverNeeded",
+    "ServiceError",
     "UnbalancedTransaction",
     "UnknownAccount",
     "UnknownUnit",
 ]
+
+
+class ServiceError(Exception):
+    """A refusal carried to the client: ``detail`` is the sentence, ``code`` (the class's unless
+    given) the stable code, and every other keyword an extra field of the answer."""
+
+    status_code = 400
+    code = "bad_request"
+
+    def __init__(self, detail: str, *, code: str | None = None, **extra: Any):
+        super().__init__(detail)
+        self.detail = detail
+        if code:
+            self.code = code
+        self.extra = extra
+
+
+class NotFound(ServiceError):
+    status_code = 404
+    code = "not_found"
+
+
+class Forbidden(ServiceError):
+    status_code = 403
+    code = "forbidden"
+
+
+class Conflict(ServiceError):
+    """Another writer got there first; ``current_version`` says where the table is now."""
+
+    status_code = 409
+    code = "version_conflict"
+
+
+class InvalidRequest(ServiceError):
+    status_code = 400
+    code = "invalid"
+
+
+class IdempotencyMismatch(ServiceError):
+    status_code = 422
+    code = "idempotency_key_reused"
+
+
+class InsufficientFunds(ServiceError):
+    status_code = 422
+    code = "insufficient_funds"
 
 
 class BadAmount(InvalidRequest):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-from ledger.errors import GameError, UnknownAccount
+from ledger.errors import ServiceError, UnknownAccount
 from ledger.units import CHIP, currency
 
 
@@ -52,6 +52,7 @@ class AccountSpec:
     table_id: uuid.UUID | None = None
     seat: int | None = None
     allow_negative: bool = False
+    payout_id: str | None = None  # what a payout key names; no column of its own
 
 
 def wallet_key(user_id: int, unit: str) -> str:
@@ -90,7 +91,7 @@ def parse_key(key: str) -> AccountSpec:
     """The account a key names; refuses a key outside the grammar above."""
     try:
         return _parse(key)
-    except (ValueError, GameError):  # a malformed uuid or an unknown currency inside the key
+    except (ValueError, ServiceError):  # a malformed uuid or an unknown currency inside the key
         raise UnknownAccount(f"{key!r} is not a ledger account key.", key=key) from None
 
 
@@ -112,7 +113,7 @@ def _parse(key: str) -> AccountSpec:
         case ["house", "bots", unit]:
             return AccountSpec(key, Kind.HOUSE_BOTS, currency(unit), allow_negative=True)
         case ["payout", payout_id, unit] if payout_id:
-            return AccountSpec(key, Kind.PAYOUT, currency(unit))
+            return AccountSpec(key, Kind.PAYOUT, currency(unit), payout_id=payout_id)
     raise UnknownAccount(key)
 
 

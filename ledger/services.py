@@ -19,10 +19,10 @@ from ledger.errors import (
     AlreadyReversed,
     BadAmount,
     Forbidden,
-    GameError,
     IdempotencyMismatch,
     InsufficientFunds,
     InvalidRequest,
+    ServiceError,
     UnbalancedTransaction,
     UnknownAccount,
 )
@@ -201,7 +201,7 @@ def _post(
     hand_no: int | None,
     created_by: User | None,
     reverses: Transaction | None = None,
-    on_repeat: GameError | None = None,
+    on_repeat: ServiceError | None = None,
 ) -> Transaction:
     if not key or len(key) > 200:
         raise InvalidRequest("An idempotency key of 1 to 200 characters is required.")
@@ -334,7 +334,7 @@ def _checked(postings: Sequence[PostingLine]) -> list[tuple[str, Account | None,
     return lines
 
 
-def _repeat(existing: Transaction, kind: str, normal: _Normal, on_repeat: GameError | None) -> Transaction:
+def _repeat(existing: Transaction, kind: str, normal: _Normal, on_repeat: ServiceError | None) -> Transaction:
     if on_repeat is not None:
         raise on_repeat
     recorded = tuple(sorted((p.account.key, p.unit, p.amount) for p in existing.postings.select_related("account")))

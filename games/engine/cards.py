@@ -31,11 +31,6 @@ class CardError(ValueError):
         self.token = token
 
 
-def rank_of(card: str) -> str:
-    """The rank character of an English card (``"T"`` for ``"Th"``)."""
-    return card[0]
-
-
 def suit_of(card: str) -> str:
     """The suit character of a card (``"h"`` for ``"Th"``, ``"b"`` for ``"12b"``)."""
     return card[-1]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games import audit, verify
+from games import audit
 from games.models import Table
 from games.selectors import get_table
 
@@ -33,7 +33,7 @@ class Command(BaseCommand):
         for table in tables:
             numbers = [options["hand"]] if options["hand"] is not None else audit.finished_hand_numbers(table)[::-1]
             for hand_no in numbers:
-                result = verify.verify_hand(table, hand_no)
+                result = audit.verify_hand(table, hand_no)
                 hands += 1
                 failed += not result.ok
                 self.report(table, result, quiet=options["quiet"])
@@ -42,13 +42,13 @@ class Command(BaseCommand):
             raise CommandError(summary)
         self.stdout.write(self.style.SUCCESS(summary))
 
-    def report(self, table, result: verify.Verification, *, quiet: bool) -> None:
+    def report(self, table, result: audit.Verification, *, quiet: bool) -> None:
         if quiet and result.ok:
             return
         head = f"{'ok' if result.ok else 'FAILED'} table {table.pk} ({table.game}) hand {result.hand_no}"
         self.stdout.write(head if result.ok else self.style.ERROR(head))
         for check in result.checks:
-            if quiet and check.status != verify.FAIL:
+            if quiet and check.status != audit.FAIL:
                 continue
             self.stdout.write(f"  {check.status:4} {check.name}: {check.detail}")
             for difference in check.differences:

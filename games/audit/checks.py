@@ -25,12 +25,12 @@ from collections import Counter, defaultdict
 from typing import Any
 
 from games import settlement, store
-from games.audit import Hand, deck_of, recorded_deck
+from games.audit.hand import Deck, Hand, deck_of, finished_hand, recorded_deck
 from games.engine import fairness
 from games.engine.cards import named_deck
 from games.engine.codec import decode_event, encode_state
 from games.engine.decider import event_types_by_name
-from games.models import Event, Seat
+from games.models import Event, Seat, Table
 from ledger.models import Posting
 
 PASS, FAIL, SKIP = "pass", "fail", "skip"
@@ -77,6 +77,7 @@ def _where(row: Event) -> str:
 
 
 def check_commitment(hand: Hand) -> Check:
+    """``commitment``: the seed hashes to the commitment every event and the hand before published."""
     differences = []
     seed_hex = hand.server_seed.hex()
     digest = hashlib.sha256(hand.server_seed).hexdigest()
@@ -104,6 +105,7 @@ def check_commitment(hand: Hand) -> Check:
 
 
 def check_client_seed(hand: Hand) -> Check:
+    """``client_seed``: every client seed the events recorded is the hand's."""
     differences = [
         f"{_where(row)} recorded client seed {row.data['client_seed']!r}, the hand's is {hand.seed.client_seed!r}"
         for row in hand.rows
@@ -112,44 +114,55 @@ def check_client_seed(hand: Hand) -> Check:
     return _check("client_seed", differences, f"client seed {hand.seed.client_seed!r}")
 
 
-def check_deck(hand: Hand, name: str | None, deck: list[str]) -> Check:
-    if name is None:
+def check_deck(hand: Hand, deck: Deck) -> Check:
+    """``deck``: the recomputed shuffle is a permutation of the named canonical deck."""
+    if deck.name is None:
         return Check("deck", SKIP, f"the game {hand.table.game!r} does not name the deck it shuffles (audit_deck)")
-    canonical = named_deck(name)
-    if Counter(deck) != Counter(canonical):
-        return Check("deck", FAIL, "the recomputed deck is not a permutation of the canonical deck", (name,))
-    top = " ".join(deck[:8])
-    return Check("deck", PASS, f"{name}, {len(deck)} cards recomputed with CM-7..CM-9; top: {top} …")
+    if Counter(deck.cards) != Counter(named_deck(deck.name)):
+        return Check("deck", FAIL, "the recomputed deck is not a permutation of the canonical deck", (deck.name,))
+    top = " ".join(deck.cards[:8])
+    return Check("deck", PASS, f"{deck.name}, {len(deck.cards)} cards recomputed with CM-7..CM-9; top: {top} …")
 
 
-def check_deal(hand: Hand, name: str | None, deck: list[str]) -> Check:
-    audit_deal = hand.decider.audit.audit_deal if hand.decider.audit else None
-    found = recorded_deck(hand)
-    if name is not None and audit_deal is None and found is not None:
-        row, recorded = found
-        differences = [
-            f"{_where(row)}: deck position {i} is {card}, the seed gives {deck[i] if i < len(deck) else None}"
-            for i, card in enumerate(recorded)
-            if i >= len(deck) or card != deck[i]
-        ]
-        if len(recorded) != len(deck):
-            differences.append(f"{_where(row)}: {len(recorded)} cards recorded, the deck has {len(deck)}")
-        return _check("deal", differences, f"{_where(row)} recorded exactly the recomputed deck")
-    if name is None or audit_deal is None:
-        return Check("deal", SKIP, f"the game {hand.table.game!r} does not describe its deal (audit_deal)")
+def check_deal(hand: Hand, deck: Deck) -> Check:
+    """``deal``: the dealt cards are the recomputed deck in the game's deal order (or, without hooks,
+    the ``deck`` secret field is the recomputed deck)."""
+    if deck.name is None:
+        return _deal_skipped(hand)
+    if hand.hooks is None:
+        # Without hooks the deck was named by a ``deck`` secret field: that field must be the shuffle.
+        found = recorded_deck(hand)
+        return _recorded_deck_matches(*found, deck.cards) if found else _deal_skipped(hand)
     return _check(
-        "deal", list(audit_deal(hand.table.config, deck, hand.decoded)), "the dealt cards are the deck dealt in order"
+        "deal",
+        list(hand.hooks.audit_deal(hand.table.config, deck.cards, hand.decoded)),
+        "the dealt cards are the deck dealt in order",
     )
 
 
+def _deal_skipped(hand: Hand) -> Check:
+    return Check("deal", SKIP, f"the game {hand.table.game!r} does not describe its deal (audit_deal)")
+
+
+def _recorded_deck_matches(row: Event, recorded: list[str], deck: list[str]) -> Check:
+    differences = [
+        f"{_where(row)}: deck position {i} is {card}, the seed gives {deck[i] if i < len(deck) else None}"
+        for i, card in enumerate(recorded)
+        if i >= len(deck) or card != deck[i]
+    ]
+    if len(recorded) != len(deck):
+        differences.append(f"{_where(row)}: {len(recorded)} cards recorded, the deck has {len(deck)}")
+    return _check("deal", differences, f"{_where(row)} recorded exactly the recomputed deck")
+
+
 def check_outcome(hand: Hand) -> Check:
-    audit_outcome = hand.decider.audit.audit_outcome if hand.decider.audit else None
-    if audit_outcome is None:
+    """``outcome``: the game re-decides the recorded outcome, every random draw from the seed."""
+    if hand.hooks is None:
         return Check("outcome", SKIP, f"the game {hand.table.game!r} does not re-decide its outcomes (audit_outcome)")
     streams = fairness.streams(hand.server_seed, str(hand.table.pk), hand.hand_no, hand.seed.client_seed)
     return _check(
         "outcome",
-        list(audit_outcome(hand.table.config, hand.decoded, streams)),
+        list(hand.hooks.audit_outcome(hand.table.config, hand.decoded, streams)),
         "the recorded outcome re-decides the same, every random draw recomputed from the seed",
     )
 
@@ -182,6 +195,7 @@ def _fold_through(hand: Hand) -> tuple[list[str], Any, dict[int, Any]]:
 
 
 def check_replay(hand: Hand, problems: list[str], state: Any) -> Check:
+    """``replay``: the fold from the table's start met no problem and equals snapshot + tail."""
     differences = list(problems)
     if not differences:
         decider = hand.decider
@@ -197,24 +211,22 @@ def check_replay(hand: Hand, problems: list[str], state: Any) -> Check:
 
 
 def check_hash_chain(hand: Hand) -> Check:
-    differences = []
+    """``hash_chain``: the hand's events link to the one before and hash to their recorded hash
+    (``store.chain_breaks``, the same check as the whole table's ``store.verify_chain``)."""
     first = hand.rows[0]
     previous = (
         Event.objects.filter(table=hand.table, seq=first.seq - 1).values_list("hash", flat=True).first()
         if first.seq > 1
         else store.GENESIS
     )
-    for row in hand.rows:
-        if previous is None:
-            differences.append(f"{_where(row)}: the event before it is missing")
-        elif row.prev_hash != previous:
-            differences.append(f"{_where(row)}: prev_hash is not the hash of the event before it")
-        recomputed = store.event_hash(
-            row.prev_hash, hand.table.pk, row.seq, row.type, row.hand_no, row.actor, row.data, row.secret
-        )
-        if recomputed != row.hash:
-            differences.append(f"{_where(row)}: hash does not match the event's contents (changed after recording)")
-        previous = row.hash
+    rows = [
+        (row.seq, row.type, row.hand_no, row.actor, row.data, row.secret, row.prev_hash, row.hash) for row in hand.rows
+    ]
+    by_seq = {row.seq: row for row in hand.rows}
+    differences = [
+        f"{_where(by_seq[problem.seq])}: {problem.what}"
+        for problem in store.chain_breaks(hand.table.pk, rows, previous)
+    ]
     seqs = [row.seq for row in hand.rows]
     if seqs != list(range(seqs[0], seqs[0] + len(seqs))):
         differences.append(f"the hand's events are not consecutive: {seqs[0]}..{seqs[-1]} with gaps")
@@ -222,6 +234,8 @@ def check_hash_chain(hand: Hand) -> Check:
 
 
 def check_ledger(hand: Hand, before: dict[int, Any]) -> Check:
+    """``ledger``: each event's transaction holds exactly the postings its settlements imply
+    (``settlement.postings_of``, as they were posted)."""
     table = hand.table
     decider = hand.decider
     seats = {seat.number: seat for seat in Seat.objects.filter(table=table)}
@@ -237,12 +251,8 @@ def check_ledger(hand: Hand, before: dict[int, Any]) -> Check:
         expected: Counter = Counter()
         event = hand.events[hand.rows.index(row)]
         if row.seq in before and event is not None:
-            for move in decider.settlements(before[row.seq], event):
-                if move.amount == 0 or (move.unit == "MONEY" and not table.currency):
-                    continue
-                unit = table.currency if move.unit == "MONEY" else settlement.CHIP
-                expected[(settlement.account_key(table, move.source, unit, seats), unit)] -= move.amount
-                expected[(settlement.account_key(table, move.destination, unit, seats), unit)] += move.amount
+            for key, unit, amount in settlement.postings_of(table, decider.settlements(before[row.seq], event), seats):
+                expected[(key, unit)] += amount
         expected = Counter({k: v for k, v in expected.items() if v})
         recorded = Counter({k: v for k, v in actual.get(reference, Counter()).items() if v})
         if expected != recorded:
@@ -255,15 +265,14 @@ def check_ledger(hand: Hand, before: dict[int, Any]) -> Check:
     return _check("ledger", differences, f"{len(actual)} transaction(s) match the settlements of the hand's events")
 
 
-def verify(hand: Hand) -> Verification:
-    """Every check of one finished hand."""
-    name, deck = deck_of(hand)
+def verify(hand: Hand, deck: Deck) -> Verification:
+    """Every check of one finished hand; ``deck`` is its ``deck_of``, computed once per audit."""
     problems, state, before = _fold_through(hand)
     checks = (
         check_commitment(hand),
         check_client_seed(hand),
-        check_deck(hand, name, deck),
-        check_deal(hand, name, deck),
+        check_deck(hand, deck),
+        check_deal(hand, deck),
         check_replay(hand, problems, state),
         check_outcome(hand),
         check_hash_chain(hand),
@@ -272,8 +281,7 @@ def verify(hand: Hand) -> Verification:
     return Verification(str(hand.table.pk), hand.hand_no, checks)
 
 
-def verify_hand(table, hand_no: int) -> Verification:
+def verify_hand(table: Table, hand_no: int) -> Verification:
     """Verify hand ``hand_no`` of ``table`` (404 if never dealt, 409 while in progress)."""
-    from games.audit import finished_hand
-
-    return verify(finished_hand(table, hand_no))
+    hand = finished_hand(table, hand_no)
+    return verify(hand, deck_of(hand))

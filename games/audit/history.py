@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 
 from games import store
-from games.audit import Hand, finished_hand
+from games.audit.hand import Hand, finished_hand
 from games.engine import registry
 from games.engine.codec import decode_event
 from games.engine.decider import event_types_by_name
@@ -57,7 +57,6 @@ def history_text(hand: Hand) -> str:
     table = hand.table
     decider = hand.decider
     names = actor_names(table)
-    line_for = decider.audit.history_line if decider.audit else None
     lines = [
         f"{decider.name} - table {table.pk} - hand {hand.hand_no}",
         f"Commitment: {hand.seed.commitment}",
@@ -70,20 +69,20 @@ def history_text(hand: Hand) -> str:
     lines.append("")
     for row, event in zip(hand.rows, hand.events):
         actor = _actor(names, row.actor)
-        text = line_for(event, actor) if line_for and event is not None else None
+        text = hand.hooks.history_line(event, actor) if hand.hooks is not None and event is not None else None
         lines.append(f"#{row.seq} {text or generic_line(row, actor)}")
     return "\n".join(lines) + "\n"
 
 
 def hand_history(table: Table, hand_no: int) -> str:
+    """The plain-text history of hand ``hand_no`` (404 if never dealt, 409 while in progress)."""
     return history_text(finished_hand(table, hand_no))
 
 
 def hand_phh(table: Table, hand_no: int) -> str:
     """The hand in PHH, for games that provide it (poker games); 404 otherwise."""
     hand = finished_hand(table, hand_no)
-    phh = hand.decider.audit.phh if hand.decider.audit else None
-    text = phh(table.config, hand.decoded, _players(table)) if phh else None
+    text = None if hand.hooks is None else hand.hooks.phh(table.config, hand.decoded, _players(table))
     if not text:
         raise NotFound(f"{hand.decider.name} has no PHH export; use history.txt.", code="no_phh")
     return text

@@ -1,0 +1,114 @@
+"""The books as JSON records, for hand audits and payout review: transactions with their postings,
+payouts with every decision, and the trail of postings on a payout's pending account."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+
+from ledger.errors import InvalidRequest
+from ledger.models import FollowUp, Payout, PayoutDecision, Posting, Transaction
+from ledger.units import format_amount
+
+STATUSES = tuple(Payout.Status.values)
+
+
+def transactions_json(queryset: QuerySet[Transaction]) -> list[dict[str, Any]]:
+    """Each transaction of ``queryset`` in order with its postings (amounts raw and formatted)."""
+    postings = Prefetch("postings", queryset=Posting.objects.select_related("account").order_by("pk"))
+    return [
+        {
+            "id": txn.pk,
+            "kind": txn.kind,
+            "reference": txn.reference,
+            "memo": txn.memo,
+            "created_at": txn.created_at.isoformat(),
+            "postings": [
+                {
+                    "account": p.account.key,
+                    "unit": p.unit,
+                    "amount": p.amount,
+                    "display": format_amount(p.amount, p.unit),
+                }
+                for p in txn.postings.all()
+            ],
+        }
+        for txn in queryset.prefetch_related(postings).order_by("pk")
+    ]
+
+
+def payouts(*, status: str | None = None) -> QuerySet[Payout]:
+    """Payouts newest first, of one status if given."""
+    rows = Payout.objects.select_related("user").prefetch_related("decisions__by").order_by("-created_at", "-pk")
+    if status:
+        if status not in STATUSES:
+            raise InvalidRequest(f"status must be one of {', '.join(STATUSES)}, not {status!r}.", field="status")
+        rows = rows.filter(status=status)
+    return rows
+
+
+def table_payouts(table_id: Any) -> list[dict[str, Any]]:
+    """A table's payouts by seat, with every decision (who, when, why) and the transaction that settled each."""
+    decisions = Prefetch("decisions", queryset=PayoutDecision.objects.select_related("by").order_by("at", "pk"))
+    rows = Payout.objects.filter(table_id=table_id).select_related("user").prefetch_related(decisions)
+    return sorted((payout_record(payout) for payout in rows), key=lambda item: item["seat"])
+
+
+def payout_record(payout: Payout) -> dict[str, Any]:
+    """One payout as the audit and the review show it: amount, status, and every decision."""
+    return {
+        "id": payout.pk,
+        "seat": payout.seat,
+        "player": payout.user.get_username() if payout.user else None,
+        "currency": payout.currency,
+        "amount": format_amount(payout.amount, payout.currency),
+        "status": payout.status,
+        "automatic": payout.automatic,
+        "approvals_needed": payout.approvals_needed,
+        "pending_account": payout.pending_key,
+        "created_at": payout.created_at.isoformat(),
+        "decided_at": payout.decided_at.isoformat() if payout.decided_at else None,
+        "transaction_id": payout.transaction_id,
+        "follow_up": _follow_up(payout),
+        "decisions": [
+            {
+                "decision": d.decision,
+                "by": d.by.get_username() if d.by else None,
+                "automatic": d.by is None,
+                "reason": d.reason,
+                "at": d.at.isoformat(),
+            }
+            for d in payout.decisions.all()
+        ],
+    }
+
+
+def _follow_up(payout: Payout) -> dict[str, Any] | None:
+    follow_up = FollowUp.objects.filter(payout=payout).first()
+    if follow_up is None:
+        return None
+    return {
+        "reason": follow_up.reason,
+        "at": follow_up.created_at.isoformat(),
+        "resolved": follow_up.resolved_at is not None,
+    }
+
+
+def ledger_trail(payout: Payout) -> list[dict[str, Any]]:
+    """Every posting on the payout's pending account: the prize coming in, and the decision taking it out."""
+    rows = (
+        Posting.objects.filter(account__key=payout.pending_key)
+        .select_related("transaction")
+        .order_by("transaction__created_at", "pk")
+    )
+    return [
+        {
+            "transaction_id": p.transaction_id,
+            "kind": p.transaction.kind,
+            "reference": p.transaction.reference,
+            "amount": format_amount(p.amount, p.unit),
+            "at": p.transaction.created_at.isoformat(),
+        }
+        for p in rows
+    ]
