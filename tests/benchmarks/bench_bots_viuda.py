@@ -20,13 +20,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from games.rules.la_viuda import bot as bot
+from games.rules.la_viuda.events import WorstHandPaid
 from games.rules.la_viuda.game import DECIDER as LV
-from games.rules.la_viuda.game import WorstHandPaid
 from games.rules.whiskey_poker import bot as wp_bot
+from games.rules.whiskey_poker.events import GameEnded as WPEnded
 from games.rules.whiskey_poker.game import DECIDER as WP
-from games.rules.whiskey_poker.game import GameEnded as WPEnded
 from games.rules.widow.bot import random_legal
-from games.rules.widow.table import HandStarted
+from games.rules.widow.events import HandStarted
 from tests.rules.playout_widow import play
 
 SEATS = 5

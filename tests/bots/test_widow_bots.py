@@ -7,13 +7,14 @@ import random
 import pytest
 
 from games.rules.la_viuda import bot as lv_bot
+from games.rules.la_viuda.cards import wild_rank
+from games.rules.la_viuda.events import GameStarted as LVStarted
+from games.rules.la_viuda.events import WidowBought
 from games.rules.la_viuda.game import DECIDER as LV
-from games.rules.la_viuda.game import GameStarted as LVStarted
-from games.rules.la_viuda.game import WidowBought, wild_rank
 from games.rules.whiskey_poker import bot as wp_bot
+from games.rules.whiskey_poker.events import GameStarted as WPStarted
 from games.rules.whiskey_poker.game import DECIDER as WP
-from games.rules.whiskey_poker.game import GameStarted as WPStarted
-from games.rules.widow.table import FirstDealerDrawn
+from games.rules.widow.events import FirstDealerDrawn
 from tests.rules.playout_widow import play
 from tests.rules.widow_helpers import dealt, fold, seeded_tables
 

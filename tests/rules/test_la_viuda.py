@@ -13,10 +13,8 @@ import pytest
 from games.engine import fairness
 from games.engine.cards import deck
 from games.engine.errors import IllegalAction, InvalidOptions
-from games.rules.la_viuda.game import (
-    DECIDER as LV,
-)
-from games.rules.la_viuda.game import (
+from games.rules.la_viuda.cards import wild_rank
+from games.rules.la_viuda.events import (
     GameEnded,
     GameStarted,
     ShowdownHeld,
@@ -24,10 +22,12 @@ from games.rules.la_viuda.game import (
     WidowDeclined,
     WidowOffered,
     WorstHandPaid,
-    wild_rank,
+)
+from games.rules.la_viuda.game import (
+    DECIDER as LV,
 )
 from games.rules.widow import exchange as widow
-from games.rules.widow.table import FirstDealerDrawn, HandEnded, HandStarted, PlayerEliminated
+from games.rules.widow.events import FirstDealerDrawn, HandEnded, HandStarted, PlayerEliminated
 from tests.rules.widow_helpers import TABLE, act, ctx, dealt, expected_first_dealer, fold
 
 STRONG = {0: "X1 Ac Ad Ah As", 3: "X2 Tc Td Th Ts"}

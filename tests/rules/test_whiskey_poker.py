@@ -11,10 +11,8 @@ from games.engine import fairness
 from games.engine.cards import deck, reduced_pack
 from games.engine.decider import Context
 from games.engine.errors import IllegalAction, InvalidOptions
-from games.rules.whiskey_poker.game import (
-    DECIDER as WP,
-)
-from games.rules.whiskey_poker.game import (
+from games.rules.whiskey_poker.decide import split_pot
+from games.rules.whiskey_poker.events import (
     AntesPaid,
     GameEnded,
     GameStarted,
@@ -23,10 +21,13 @@ from games.rules.whiskey_poker.game import (
     PointsScored,
     PotAwarded,
     ShowdownHeld,
-    split_pot,
+)
+from games.rules.whiskey_poker.game import (
+    DECIDER as WP,
 )
 from games.rules.widow import exchange as widow
-from games.rules.widow.table import FirstDealerDrawn, HandStarted, PlayerEliminated, draw_first_dealer
+from games.rules.widow.events import FirstDealerDrawn, HandStarted, PlayerEliminated
+from games.rules.widow.hand import draw_first_dealer
 from tests.rules.widow_helpers import TABLE, act, ctx, dealt, expected_first_dealer, fold
 
 WIDOW = "2c 2d 2h 3c 3d"

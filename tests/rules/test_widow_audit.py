@@ -9,10 +9,11 @@ from games.engine import fairness
 from games.engine import hands as poker
 from games.engine.cards import LA_VIUDA_DECK
 from games.rules.la_viuda import tiebreak
-from games.rules.la_viuda.game import ShowdownHeld
+from games.rules.la_viuda.audit import outcome_differences, showdown
+from games.rules.la_viuda.events import ShowdownHeld
 from games.rules.widow import exchange as widow
-from games.rules.widow.audit import deal_differences, deck_name, outcome_differences, showdown
-from games.rules.widow.table import HandStarted, ShownHand
+from games.rules.widow.audit import deal_differences, deck_name
+from games.rules.widow.events import HandStarted, ShownHand
 
 SEED = bytes(range(32))
 TABLE = "00000000-0000-0000-0000-000000000001"

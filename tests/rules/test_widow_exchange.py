@@ -8,13 +8,13 @@ import pytest
 
 from games.engine.errors import IllegalAction
 from games.rules.la_viuda import game as la_viuda
-from games.rules.whiskey_poker import game as whiskey_poker
+from games.rules.whiskey_poker import events as whiskey_poker
+from games.rules.whiskey_poker.game import DECIDER as WP
 from games.rules.widow import exchange as widow
+from games.rules.widow.events import FirstDealerDrawn, HandStarted
 from games.rules.widow.exchange import CardExchanged, HandExchanged, Knocked, Passed, WidowTaken, WidowTurnedUp
-from games.rules.widow.table import FirstDealerDrawn, HandStarted
 from tests.rules.widow_helpers import act, ctx, dealt, fold
 
-WP = whiskey_poker.DECIDER
 HANDS = {0: "2c 3c 4c 5c 7d", 1: "Ah Kh Qh Jh 9s", 2: "8s 8h 8d 3d 3h"}
 WIDOW = "Tc Td Ts 9c 9d"
 

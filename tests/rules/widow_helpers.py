@@ -13,7 +13,7 @@ from games.engine import decider as contract
 from games.engine.codec import decode_event, decode_state, encode_event, encode_state
 from games.engine.decider import Context
 from games.rules.widow import exchange as widow
-from games.rules.widow.table import FirstDealerDrawn, HandEnded, HandStarted
+from games.rules.widow.events import FirstDealerDrawn, HandEnded, HandStarted
 from tests.rules.playout_widow import context, play
 
 TABLE = "00000000-0000-0000-0000-0000000000aa"

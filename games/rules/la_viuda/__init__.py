@@ -1,4 +1,18 @@
-"""la_viuda."""
+"""La Viuda (LV-1..LV-13): the Mexican widow game. Do not hold the worst hand.
+
+4 to 7 players, 52 cards and two jokers, play and deal counterclockwise. The widow exchange
+(WX-1..WX-7) is ``games.rules.widow``; this package adds the wild rank set by the pot (LV-5), the
+worst hand paying a chip (LV-6) with LV-7's tie-break (``tiebreak``), the purchase of La Viuda
+(LV-8..LV-10), eliminations and the prize (LV-11).
+
+Readings the rules leave open, as this package plays them:
+
+- La Viuda's own chip is in the pot from the start (LV-2), so the first hand's wild rank is aces.
+- La Viuda is offered only to the player who pays their last chip, and only while nobody has
+  bought it; a player the service says cannot afford it declines at once (``cannot_afford``).
+- LV-7's last step, the manotazo, is drawn again until one hand is left: exactly one player pays.
+- The prize is every chip bought at ``chip_value``, plus La Viuda's price when it was bought.
+"""
 
 from games.rules.la_viuda.game import DECIDER
 

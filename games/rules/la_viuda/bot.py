@@ -7,6 +7,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from games.rules.la_viuda.cards import PACK, wild_cards
 from games.rules.widow.bot import NOT_WORST, choose_exchange
 
 
@@ -15,7 +16,9 @@ def choose(view: Mapping[str, Any], legal_actions: Sequence[Mapping[str, Any]], 
     kinds = {action["type"] for action in legal_actions}
     if "buy_widow" in kinds:
         return {"type": "buy_widow"} if worth_buying(view) else {"type": "decline_widow"}
-    return choose_exchange(view, legal_actions, rng, NOT_WORST)
+    rank = view.get("wild_rank")
+    wild = wild_cards(rank) if rank else frozenset()
+    return choose_exchange(view, legal_actions, rng, NOT_WORST, pack=PACK, wild=wild)
 
 
 def worth_buying(view: Mapping[str, Any]) -> bool:
@@ -27,4 +30,4 @@ def worth_buying(view: Mapping[str, Any]) -> bool:
     me = view["you"]
     others = sum(chips for seat, chips in enumerate(view["chips"]) if seat != me and not view["out"][seat])
     prize = view["seats"] * view["chips_per_player"] * view["chip_value"] + price
-    return prize / (others + 1) > price
+    return bool(prize / (others + 1) > price)

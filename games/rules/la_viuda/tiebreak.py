@@ -9,7 +9,7 @@ Every step taken is returned with a sentence a player can read (LV-13 records th
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 from games.engine.cards import INDEX, JOKERS, RANK_VALUE, colour, is_joker
 from games.engine.fairness import Stream, shuffle
@@ -120,7 +120,7 @@ def _keep_worst(
     rule: str,
     title: str,
     tied: Sequence[int],
-    hands: dict[int, Sequence[str]],
+    hands: Mapping[int, Sequence[str]],
     score: Callable[[Sequence[str]], tuple[int, ...]],
     fact: Callable[[Sequence[str]], str],
     worst_is_high: bool,
@@ -227,7 +227,7 @@ def _colour_card(
 
 
 def _manotazo(
-    round_no: int, seats: Sequence[int], hands: dict[int, Sequence[str]], streams: Callable[[str], Stream]
+    round_no: int, seats: Sequence[int], hands: Mapping[int, Sequence[str]], streams: Callable[[str], Stream]
 ) -> TieBreakStep:
     """Step 5: the tied hands' cards in canonical order, shuffled (CM-18); each seat takes one in turn."""
     purpose = f"manotazo-{round_no}"

@@ -1,29 +1,31 @@
-"""The audit hooks both widow games share (``games.engine.decider.Auditable``): the deck a hand
-shuffled, its deal checked against the recomputed deck, and the showdown as the audit lists it.
-Pure: it reads the hand's recorded events only."""
+"""The parts of a hand audit both widow games share: the deck a hand shuffled, its deal checked
+against the recomputed deck, the first dealer re-drawn, the shown hands re-valued and listed.
+Each game's ``audit`` module calls these from its own hooks. Pure: it reads the hand's recorded
+events only."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from games.engine import hands as poker
-from games.engine.audit import NoExports
-from games.engine.cards import DECKS, JOKERS, reduced_pack_ranks
-from games.engine.fairness import draw_for_dealer, shuffle
-from games.rules.la_viuda import tiebreak
-from games.rules.widow import exchange as widow
-from games.rules.widow.table import HandStarted
+from games.engine.cards import DECKS, JOKERS
+from games.engine.fairness import Stream, draw_for_dealer, shuffle
+from games.rules.widow import exchange
+from games.rules.widow.events import FirstDealerDrawn, HandStarted, ShownHand
+
+E = TypeVar("E")
 
 
-def _started(hand: Sequence[Any]) -> HandStarted | None:
-    return next((event for event in hand if type(event) is HandStarted), None)
+def first_of(hand: Sequence[Any], kind: type[E]) -> E | None:
+    """The hand's first event of type ``kind``, or ``None``."""
+    return next((event for event in hand if type(event) is kind), None)
 
 
 def deck_name(hand: Sequence[Any]) -> str | None:
     """The named deck whose cards the hand dealt: hands, widow and stock hold the whole pack (the
     54-card La Viuda pack, the 52-card pack or Whiskey Poker's reduced pack, WP-8)."""
-    started = _started(hand)
+    started = first_of(hand, HandStarted)
     if started is None:
         return None
     cards = sorted([*(card for cards in started.hands for card in cards), *started.widow_cards, *started.stock])
@@ -35,14 +37,14 @@ def deck_name(hand: Sequence[Any]) -> str | None:
 def deal_differences(deck: Sequence[str], hand: Sequence[Any]) -> list[str]:
     """Dealing ``deck`` in the hand's turn order (WX-1, WP-3, LV-4) must give exactly the recorded
     hands, widow and stock."""
-    started = _started(hand)
+    started = first_of(hand, HandStarted)
     if started is None:
         return ["no HandStarted event in the hand"]
-    hands, widow_cards, stock = widow.deal(deck, started.order, len(started.hands))
+    dealt, widow_cards, stock = exchange.deal(deck, started.order, len(started.hands))
     differences = []
-    for seat, (recorded, dealt) in enumerate(zip(started.hands, hands)):
-        if tuple(recorded) != tuple(dealt):
-            differences.append(f"HandStarted: seat {seat} holds {list(recorded)}, the deck deals {list(dealt)}")
+    for seat, (recorded, cards) in enumerate(zip(started.hands, dealt)):
+        if tuple(recorded) != tuple(cards):
+            differences.append(f"HandStarted: seat {seat} holds {list(recorded)}, the deck deals {list(cards)}")
     if tuple(started.widow_cards) != widow_cards:
         differences.append(f"HandStarted: the widow is {list(started.widow_cards)}, the deck deals {list(widow_cards)}")
     if tuple(started.stock) != stock:
@@ -50,99 +52,12 @@ def deal_differences(deck: Sequence[str], hand: Sequence[Any]) -> list[str]:
     return differences
 
 
-def showdown(config: Mapping[str, Any], hand: Sequence[Any]) -> list[dict[str, Any]]:
-    """Every shown hand with its category and description; in La Viuda the worst hand ``pays`` and
-    the others are ``safe`` (with LV-7's tie-break steps); in Whiskey Poker the best ``wins`` or
-    ``splits`` and the others lose (WP-5)."""
-    held = next((event for event in hand if type(event).__name__ == "ShowdownHeld"), None)
-    if held is None:
-        return []
-    steps = [
-        {"rule": step.rule, "step": step.step, "sentence": step.sentence, "still_tied": list(step.still_tied)}
-        for step in getattr(held, "steps", ())
-    ]
-    shown = []
-    for entry in held.hands:
-        if hasattr(held, "loser"):
-            outcome = "pays" if entry.seat == held.loser else "safe"
-            tie_break = steps if entry.seat in held.tied and len(held.tied) > 1 else []
-        else:
-            outcome = ("wins" if len(held.best) == 1 else "splits") if entry.seat in held.best else "loses"
-            tie_break = []
-        shown.append(
-            {
-                "seat": entry.seat,
-                "cards": list(entry.cards),
-                "category": entry.category,
-                "description": entry.description,
-                "value": entry.value,
-                "wild_count": entry.wild_count,
-                "outcome": outcome,
-                "tie_break": tie_break,
-            }
-        )
-    return shown
-
-
-def outcome_differences(config: Mapping[str, Any], hand: Sequence[Any], streams: Any) -> list[str]:
-    """Re-decide the showdown from the shown cards: every hand re-valued by the card engine
-    (CM-11..CM-14, LV-12, WP-8); in La Viuda the worst hand re-found and LV-7's tie-break re-run
-    with the hand's streams (colour card, manotazo); in Whiskey Poker the best and worst re-found."""
-    held = next((event for event in hand if type(event).__name__ == "ShowdownHeld"), None)
-    started = _started(hand)
-    first = first_dealer_differences(hand, streams)
-    if held is None or started is None:
-        return first  # a hand that ended without a showdown (the match was ended, a player left)
-    la_viuda = hasattr(held, "loser")
-    wild = poker.wild_set(held.wild_rank) if la_viuda else frozenset()
-    lowest = "2"
-    if not la_viuda and config.get("reduced_pack"):
-        lowest = reduced_pack_ranks(int(config["seats"]))[0]
-    differences = []
-    values = {}
-    for entry in held.hands:
-        value = poker.high_value(entry.cards, wild, flush_by_suit=bool(config.get("flush_by_suit")), lowest_rank=lowest)
-        values[entry.seat] = int(value)
-        if int(value) != entry.value or poker.category(value) != entry.category:
-            differences.append(
-                f"ShowdownHeld: seat {entry.seat}'s {' '.join(entry.cards)} recorded as {entry.category} "
-                f"({entry.value}), the engine values it {poker.category(value)} ({int(value)})"
-            )
-    if differences:
-        return first + differences
-    differences = first
-    if la_viuda:
-        worst = min(values.values())
-        tied = tuple(seat for seat in values if values[seat] == worst)
-        if tuple(held.tied) != tied:
-            differences.append(f"ShowdownHeld: tied for worst {list(held.tied)}, re-valued {list(tied)}")
-        loser = tied[0]
-        if len(tied) > 1:
-            cards = {entry.seat: entry.cards for entry in held.hands}
-            again = tiebreak.la_viuda_tie_break(
-                [(seat, cards[seat]) for seat in tied], wild, started.order, stock=started.stock, streams=streams
-            )
-            loser = again.losers[0]
-            if [step.sentence for step in again.steps] != [step.sentence for step in held.steps]:
-                differences.append("ShowdownHeld: LV-7's tie-break steps re-run from the seed differ from the record")
-        if held.loser != loser:
-            differences.append(f"ShowdownHeld: seat {held.loser} recorded as paying, re-decided seat {loser}")
-    else:
-        best = tuple(seat for seat in values if values[seat] == max(values.values()))
-        worst = tuple(seat for seat in values if values[seat] == min(values.values()))
-        if tuple(held.best) != best or tuple(held.worst) != worst:
-            differences.append(
-                f"ShowdownHeld: best {list(held.best)} and worst {list(held.worst)}, re-valued {list(best)} and {list(worst)}"
-            )
-    return differences
-
-
-def first_dealer_differences(hand: Sequence[Any], streams: Any) -> list[str]:
+def first_dealer_differences(hand: Sequence[Any], streams: Callable[[str], Stream]) -> list[str]:
     """CM-19 re-drawn from hand 1's stream (purpose ``first-dealer``), in the rule's own words: the
     pack without jokers shuffled, one card to each seat from seat 0, the lowest (aces low) deals,
     the seats tied for lowest draw again."""
-    drawn = next((event for event in hand if type(event).__name__ == "FirstDealerDrawn"), None)
-    started = _started(hand)
+    drawn = first_of(hand, FirstDealerDrawn)
+    started = first_of(hand, HandStarted)
     name = deck_name(hand)
     if drawn is None or started is None or name is None:
         return []
@@ -157,21 +72,33 @@ def first_dealer_differences(hand: Sequence[Any], streams: Any) -> list[str]:
     return differences
 
 
-class WidowAudit(NoExports):
-    """The audit hooks of both widow games (``games.engine.audit.AuditHooks``)."""
+def revalue(
+    shown: Sequence[ShownHand], wild: frozenset[str], *, flush_by_suit: bool, lowest_rank: str
+) -> tuple[dict[int, int], list[str]]:
+    """Every shown hand re-valued by the card engine (CM-11..CM-14, LV-12, WP-8): the values by
+    seat, in the order shown, and each hand whose recorded value or category differs."""
+    values = {}
+    differences = []
+    for entry in shown:
+        value = poker.high_value(entry.cards, wild, flush_by_suit=flush_by_suit, lowest_rank=lowest_rank)
+        values[entry.seat] = int(value)
+        if int(value) != entry.value or poker.category(value) != entry.category:
+            differences.append(
+                f"ShowdownHeld: seat {entry.seat}'s {' '.join(entry.cards)} recorded as {entry.category} "
+                f"({entry.value}), the engine values it {poker.category(value)} ({int(value)})"
+            )
+    return values, differences
 
-    def audit_deck(self, config: Mapping[str, Any], hand: Sequence[Any]) -> str | None:
-        """The named deck the hand shuffled (CM-3, CM-9)."""
-        return deck_name(hand)
 
-    def audit_deal(self, config: Mapping[str, Any], deck: Sequence[str], hand: Sequence[Any]) -> list[str]:
-        """How the recorded deal differs from dealing ``deck`` in turn order (WX-1)."""
-        return deal_differences(deck, hand)
-
-    def audit_outcome(self, config: Mapping[str, Any], hand: Sequence[Any], streams: Any) -> list[str]:
-        """The showdown re-decided from the shown cards, LV-7's draws recomputed from the seed."""
-        return outcome_differences(config, hand, streams)
-
-    def showdown(self, config: Mapping[str, Any], hand: Sequence[Any]) -> list[dict[str, Any]]:
-        """The shown hands with category, description, outcome and tie-break steps (LV-13)."""
-        return showdown(config, hand)
+def shown_entry(entry: ShownHand, outcome: str, tie_break: list[dict[str, Any]]) -> dict[str, Any]:
+    """One shown hand as the audit lists it (``games.engine.audit.AuditHooks.showdown``)."""
+    return {
+        "seat": entry.seat,
+        "cards": list(entry.cards),
+        "category": entry.category,
+        "description": entry.description,
+        "value": entry.value,
+        "wild_count": entry.wild_count,
+        "outcome": outcome,
+        "tie_break": tie_break,
+    }

@@ -16,46 +16,34 @@ from typing import Any
 import numpy as np
 
 from games.engine import hands
-from games.engine.cards import INDEX, deck, reduced_pack
-from games.engine.cards import RANKS as ALL_RANKS
+from games.engine.cards import INDEX
 
 SAMPLES = 160
 NOT_WORST, BEST = "not_worst", "best"
 
 
-def pack_of(view: Mapping[str, Any]) -> tuple[str, ...]:
-    """The table's pack as the view describes it (public facts only)."""
-    if view.get("game") == "la-viuda":
-        return deck(jokers=True)
-    if view.get("reduced_pack"):
-        lowest = view.get("pack_lowest_rank") or "2"
-        return reduced_pack(len(ALL_RANKS[ALL_RANKS.index(lowest) :]) - 3)
-    return deck()
-
-
-def wild_of(view: Mapping[str, Any]) -> frozenset[str]:
-    """The wild cards of the hand in play (La Viuda: jokers and the wild rank, LV-5)."""
-    rank = view.get("wild_rank")
-    return hands.wild_set(rank) if view.get("game") == "la-viuda" and rank else frozenset()
-
-
 class Estimate:
     """Sampled deals of the unseen cards, valued once, against which candidate hands are scored."""
 
-    def __init__(self, view: Mapping[str, Any], rng: random.Random, samples: int = SAMPLES):
+    def __init__(
+        self,
+        view: Mapping[str, Any],
+        rng: random.Random,
+        pack: Sequence[str],
+        wild: frozenset[str],
+        samples: int = SAMPLES,
+    ):
         own = list(view["hand"])
         visible = set(own) | set(view.get("widow") or ())
-        self.wild = wild_of(view)
-        self.options = {
-            "flush_by_suit": bool(view.get("flush_by_suit")),
-            "lowest_rank": view.get("pack_lowest_rank") or 2,
-        }
-        unseen = np.array([INDEX[card] for card in pack_of(view) if card not in visible], dtype=np.int16)
+        self.wild = wild
+        self.flush_by_suit = bool(view.get("flush_by_suit"))
+        self.lowest_rank: int | str = view.get("pack_lowest_rank") or 2
+        unseen = np.array([INDEX[card] for card in pack if card not in visible], dtype=np.int16)
         opponents = len(view["order"]) - 1
         blind = 0 if view.get("widow_face_up") else 1
         generator = np.random.default_rng(rng.getrandbits(64))
         dealt = generator.permuted(np.tile(unseen, (samples, 1)), axis=1)[:, : 5 * (opponents + blind)]
-        values = hands.high_values(dealt.reshape(-1, 5), self.wild, **self.options).reshape(samples, opponents + blind)
+        values = self._value(dealt.reshape(-1, 5)).reshape(samples, opponents + blind)
         others = values[:, :opponents]
         self.lowest = others.min(axis=1)
         self.highest = others.max(axis=1)
@@ -63,15 +51,21 @@ class Estimate:
 
     def values(self, candidates: Sequence[Sequence[str]]) -> np.ndarray:
         """The values of candidate hands (known cards), by the bulk path."""
-        return hands.high_values(hands.card_indexes(candidates), self.wild, **self.options)
+        return self._value(hands.card_indexes(candidates))
+
+    def _value(self, indexes: Any) -> np.ndarray:
+        return hands.high_values(indexes, self.wild, flush_by_suit=self.flush_by_suit, lowest_rank=self.lowest_rank)
 
     def chance(self, values: np.ndarray, aim: str) -> np.ndarray:
         """For each value, the sampled chance of the worst hand (``not_worst``, lower is better) or
         of the best hand (``best``, higher is better); ties count half."""
         column = values.reshape(-1, 1)
+        chances: np.ndarray
         if aim == NOT_WORST:
-            return (column < self.lowest).mean(axis=1) + 0.5 * (column == self.lowest).mean(axis=1)
-        return (column > self.highest).mean(axis=1) + 0.5 * (column == self.highest).mean(axis=1)
+            chances = (column < self.lowest).mean(axis=1) + 0.5 * (column == self.lowest).mean(axis=1)
+        else:
+            chances = (column > self.highest).mean(axis=1) + 0.5 * (column == self.highest).mean(axis=1)
+        return chances
 
     def blind_chance(self, aim: str) -> float:
         """The chance for a face-down widow taken unseen, each sample's widow against its deal."""
@@ -94,13 +88,21 @@ def good_enough(chance: float, players: int, aim: str) -> bool:
 
 
 def choose_exchange(
-    view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random, aim: str
+    view: Mapping[str, Any],
+    legal: Sequence[Mapping[str, Any]],
+    rng: random.Random,
+    aim: str,
+    *,
+    pack: Sequence[str],
+    wild: frozenset[str] = frozenset(),
 ) -> dict[str, Any]:
-    """A sensible exchange move from the view: knock on a good hand, else the move that helps most."""
+    """A sensible exchange move from the view: knock on a good hand, else the move that helps most.
+    ``pack`` is the table's pack and ``wild`` the hand's wild cards, as the game's bot reads them
+    from the view (public facts only)."""
     kinds = {action["type"] for action in legal}
     if kinds == {"knock"}:
         return {"type": "knock"}
-    estimate = Estimate(view, rng)
+    estimate = Estimate(view, rng, pack, wild)
     own = tuple(view["hand"])
     players = len(view["order"])
     keep = float(estimate.chance(estimate.values([own]), aim)[0])

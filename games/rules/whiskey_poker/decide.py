@@ -1,0 +1,164 @@
+"""Whiskey Poker's commands turned into events, with every automatic consequence (showdown,
+scoring, eliminations, the next deal, the end); its refusals; and who may act."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from games.engine.decider import Context
+from games.engine.errors import IllegalAction
+from games.rules.whiskey_poker.cards import NO_WILD, lowest_rank, pack_for
+from games.rules.whiskey_poker.events import (
+    AntesPaid,
+    GameEnded,
+    GameStarted,
+    LosersPaid,
+    MatchEndRequested,
+    PointsScored,
+    PotAwarded,
+    ShowdownHeld,
+)
+from games.rules.whiskey_poker.state import LOSER_PAYS, POINTS, POT, State, fold
+from games.rules.widow import exchange
+from games.rules.widow.decide import TURN_COMMANDS, refuse_out_of_time
+from games.rules.widow.events import HandEnded, PlayerEliminated
+from games.rules.widow.hand import deal_hand, draw_first_dealer, show_hands
+from games.rules.widow.state import NOBODY, exchange_turn, showdown_due
+
+STEP = 1  # clockwise (WP-3, WP-4)
+
+
+def decide(state: State, command: Mapping[str, Any], ctx: Context) -> list[Any]:
+    """The events of one command: the start, the owner ending the match or an exchange move."""
+    kind = command.get("type")
+    refuse_out_of_time(state, kind)
+    if kind == "start":
+        return _start(state, ctx)
+    if kind == "end_match":
+        return _end_match(state)
+    if kind in TURN_COMMANDS:
+        return _turn(state, command, ctx)
+    raise IllegalAction(f"Unknown action {kind!r}.", legal=legal_actions(state, command.get("seat", NOBODY)))
+
+
+def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
+    """The exchange moves ``seat`` may make on its turn."""
+    if state.finished or not state.started:
+        return []
+    return exchange.legal(state.exchange, seat, state.max_orbits)
+
+
+def to_act(state: State) -> tuple[int, ...]:
+    """The seat whose move the game waits for."""
+    return () if state.finished else exchange_turn(state)
+
+
+def deadline(state: State, config: Mapping[str, Any]) -> tuple[float, dict[str, Any]] | None:
+    """The turn timer (WX-7)."""
+    seats = to_act(state)
+    if not seats:
+        return None
+    return float(config["turn_seconds"]), {"type": "timeout", "seat": seats[0]}
+
+
+def split_pot(pot: int, best: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """WP-5: tied best hands split the pot equally; odd chips go one at a time to the tied players
+    in order from the dealer's left (``best`` is already in that order)."""
+    share, odd = divmod(pot, len(best))
+    return tuple((seat, share + (1 if index < odd else 0)) for index, seat in enumerate(best))
+
+
+def _end_match(state: State) -> list[Any]:
+    """WP-6: the table's owner ends a pot-scoring match after the hand in play."""
+    if state.scoring != POT:
+        raise IllegalAction("Only a pot-scoring match can be ended by the table's owner (WP-6).")
+    if state.end_requested:
+        raise IllegalAction("The match already ends after this hand.")
+    return [MatchEndRequested()]
+
+
+def _start(state: State, ctx: Context) -> list[Any]:
+    chips = {POT: state.chips_per_player, LOSER_PAYS: state.lives, POINTS: 0}[state.scoring]
+    events: list[Any] = [
+        GameStarted(tuple(range(state.seats)), state.scoring, chips, state.chip_value, state.currency),
+        draw_first_dealer(pack_for(state.seats, state.reduced_pack), ctx, state.seats),
+    ]
+    after = fold(state, events)
+    return events + _deal(after, ctx, after.dealer)
+
+
+def _deal(state: State, ctx: Context, dealer: int) -> list[Any]:
+    events: list[Any] = []
+    order = exchange.turn_order(dealer, state.seats, state.out, STEP)
+    if state.scoring == POT:
+        events.append(AntesPaid(order, state.pot + len(order)))
+    pot = state.pot + len(order) if state.scoring == POT else state.pot
+    events.append(deal_hand(pack_for(state.seats, state.reduced_pack), ctx, dealer, order, state.seats, pot, ""))
+    return events
+
+
+def _turn(state: State, command: Mapping[str, Any], ctx: Context) -> list[Any]:
+    """An exchange move (WX-2..WX-7) and, once the exchange is over, the showdown."""
+    events = exchange.turn_events(state.exchange, command, state.max_orbits)
+    after = fold(state, events)
+    if showdown_due(after):
+        events += _showdown(after, ctx)
+    return events
+
+
+def _showdown(state: State, ctx: Context) -> list[Any]:
+    """The hands shown and scored as the table's scoring says (WP-5, WP-7, WP-8)."""
+    ex = state.exchange
+    assert ex is not None
+    lowest = lowest_rank(state.seats, state.reduced_pack)
+    shown = show_hands(ex, NO_WILD, flush_by_suit=state.flush_by_suit, lowest_rank=lowest)
+    top = max(hand.value for hand in shown)
+    bottom = min(hand.value for hand in shown)
+    best = tuple(hand.seat for hand in shown if hand.value == top)
+    worst = tuple(hand.seat for hand in shown if hand.value == bottom)
+    events: list[Any] = [ShowdownHeld(shown, best, worst)]
+    if state.scoring == POT:
+        events.append(PotAwarded(split_pot(state.pot, best)))
+    elif state.scoring == LOSER_PAYS:
+        events.append(LosersPaid(worst, state.pot + len(worst)))
+    else:
+        points = tuple(state.points[seat] + (1 if seat in best else 0) for seat in range(state.seats))
+        events.append(PointsScored(best, points))
+    events.append(HandEnded(state.hand_no, state.server_seed))
+    after = fold(state, events)
+    if after.scoring == POT:
+        return events + _next_pot_hand_or_end(after, ctx)
+    return events + _next_hand_or_end(after, ctx)
+
+
+def _next_pot_hand_or_end(state: State, ctx: Context) -> list[Any]:
+    """WP-6: a player who cannot ante is out; the match ends with one player left or when the
+    owner asked, the most chips winning."""
+    players = [seat for seat in range(state.seats) if not state.out[seat]]
+    broke = [seat for seat in players if state.chips[seat] == 0]
+    events: list[Any] = [PlayerEliminated(seat, "cannot ante") for seat in broke]
+    left = [seat for seat in players if seat not in broke]
+    if len(left) == 1 or state.end_requested:
+        most = max(state.chips[seat] for seat in left)
+        winners = tuple(seat for seat in left if state.chips[seat] == most)
+        losers = tuple(seat for seat in range(state.seats) if seat not in winners)
+        return [*events, GameEnded(winners, losers, state.chips, state.chip_value)]
+    after = fold(state, events)
+    return events + _deal(after, ctx, exchange.next_dealer(state.dealer, state.seats, after.out, STEP))
+
+
+def _next_hand_or_end(state: State, ctx: Context) -> list[Any]:
+    """WP-7: the match ends when a player has lost every life; WP-8: when a player reaches the
+    target points."""
+    players = [seat for seat in range(state.seats) if not state.out[seat]]
+    if state.scoring == LOSER_PAYS:
+        losers = tuple(seat for seat in players if state.chips[seat] == 0)
+        if losers:
+            winners = tuple(seat for seat in players if seat not in losers)
+            return [GameEnded(winners, losers, (0,) * state.seats, 0)]
+    else:
+        winners = tuple(seat for seat in players if state.points[seat] >= state.target_points)
+        if winners:
+            return [GameEnded(winners, tuple(s for s in players if s not in winners), (0,) * state.seats, 0)]
+    return _deal(state, ctx, exchange.next_dealer(state.dealer, state.seats, state.out, STEP))

@@ -1,0 +1,52 @@
+"""The chips and money that move with Whiskey Poker's events (WP-5..WP-7)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine.decider import Movement
+from games.rules.whiskey_poker.events import AntesPaid, GameEnded, GameStarted, LosersPaid, PotAwarded
+from games.rules.whiskey_poker.state import State
+
+
+def settlements(state: State, event: Any) -> list[Movement]:
+    """The movements ``event`` implies, given the state just before it."""
+    kind = type(event)
+    money = state.chip_value > 0
+    if kind is GameStarted:
+        return _chips_bought(event, money)
+    if kind is AntesPaid:
+        return [Movement(("seat", seat), ("pot",), 1, "CHIP", "ante") for seat in event.seats]
+    if kind is PotAwarded:
+        return [
+            Movement(("pot",), ("seat", seat), amount, "CHIP", "pot won") for seat, amount in event.shares if amount
+        ]
+    if kind is LosersPaid:
+        return [Movement(("seat", seat), ("pot",), 1, "CHIP", "worst hand pays") for seat in event.seats]
+    if kind is GameEnded:
+        return _cashed_out(event, money)
+    return []
+
+
+def _chips_bought(event: GameStarted, money: bool) -> list[Movement]:
+    """WP-6, WP-7: each player gets their chips, paying for them when chips have money value."""
+    moves = []
+    for seat in event.players:
+        if money:
+            moves.append(
+                Movement(("wallet", seat), ("escrow",), event.chips * event.chip_value, "MONEY", "chips bought")
+            )
+        if event.chips:
+            moves.append(Movement(("bank",), ("seat", seat), event.chips, "CHIP", "chips bought"))
+    return moves
+
+
+def _cashed_out(event: GameEnded, money: bool) -> list[Movement]:
+    """WP-6: each seat's chips go back to the bank, paid out at ``chip_value`` when they have money value."""
+    moves = []
+    for seat, chips in enumerate(event.cash_out):
+        if chips:
+            moves.append(Movement(("seat", seat), ("bank",), chips, "CHIP", "cashed out"))
+            if money:
+                moves.append(Movement(("escrow",), ("payout", seat), chips * event.chip_value, "MONEY", "cash-out"))
+    return moves

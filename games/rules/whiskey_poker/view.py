@@ -1,0 +1,32 @@
+"""What a seat may see of a Whiskey Poker table: the shared widow view (its own cards, the widow
+only while face up, WP-9) with the scoring, the pack, the points and the result. Events are seen
+as in every widow game (``games.rules.widow.view.view_event``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.rules.whiskey_poker.cards import lowest_rank
+from games.rules.whiskey_poker.state import POINTS, State
+from games.rules.widow import view as shared
+from games.rules.widow.view import view_event
+
+__all__ = ["GAME", "view", "view_event"]
+
+# The game's slug, which every view names.
+GAME = "whiskey-poker"
+
+
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    """What ``seat`` (or a spectator, ``None``) may see of the table."""
+    table = {
+        "scoring": state.scoring,
+        "reduced_pack": state.reduced_pack,
+        "pack_lowest_rank": lowest_rank(state.seats, state.reduced_pack),
+        "target_points": state.target_points if state.scoring == POINTS else None,
+        "points": list(state.points),
+        "end_requested": state.end_requested,
+        "winners": list(state.winners),
+        "losers": list(state.losers),
+    }
+    return shared.view(state, seat, GAME, table)

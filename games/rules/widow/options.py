@@ -1,0 +1,37 @@
+"""The options both widow games take alike: the exchange's and the showdown's, the number of
+seats and the stake the service adds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine.errors import InvalidOptions
+from games.engine.options import Option
+
+# Last in both games' option lists.
+EXCHANGE_OPTIONS: tuple[Option, ...] = (
+    Option("max_orbits", "int", 6, 1, 50, help="Orbits of phase 2 without a knock before one is forced (WX-7)."),
+    Option("turn_seconds", "int", 60, 5, 3600, help="Turn time; a timeout passes or knocks (WX-7)."),
+    Option(
+        "flush_by_suit",
+        "bool",
+        False,
+        help="Flushes compare by suit first: spades, hearts, diamonds, clubs (LV-12).",
+    ),
+)
+
+
+def bad_seats(seats: Any, low: int, high: int) -> bool:
+    """True unless ``seats`` is a whole number in ``[low, high]``."""
+    return isinstance(seats, bool) or not isinstance(seats, int) or not low <= seats <= high
+
+
+def stake(given: dict[str, Any]) -> tuple[int, str | None]:
+    """Pop the stake (``chip_value`` in minor units, ``currency``) from the given options, checked."""
+    chip_value = given.pop("chip_value", 0) or 0
+    currency = given.pop("currency", None)
+    if isinstance(chip_value, bool) or not isinstance(chip_value, int) or chip_value < 0:
+        raise InvalidOptions(f"'chip_value' must be a whole number of minor units, 0 or more, not {chip_value!r}.")
+    if chip_value and not currency:
+        raise InvalidOptions("A 'chip_value' above 0 needs a 'currency'.")
+    return chip_value, currency if chip_value else None
