@@ -10,6 +10,10 @@ import os
 from pathlib import Path
 
 import dj_database_url
+import django_stubs_ext
+
+# Lets admin classes name their model (ModelAdmin[Payout]) for mypy at run time too.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.auth.models import User
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.utils.html import format_html, format_html_join
@@ -30,6 +31,13 @@ def describe_tables_with(summary: TableSummary) -> None:
     _table_summary = summary
 
 
+def _reviewer(request: HttpRequest) -> User:
+    """The staff member deciding: the admin serves signed-in staff only."""
+    user = request.user
+    assert isinstance(user, User)
+    return user
+
+
 class ReadOnly:
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -41,7 +49,7 @@ class ReadOnly:
         return False
 
 
-class PostingInline(ReadOnly, admin.TabularInline):
+class PostingInline(ReadOnly, admin.TabularInline[Posting, Transaction]):
     model = Posting
     fields = ("account", "unit", "amount")
     readonly_fields = fields
@@ -49,7 +57,7 @@ class PostingInline(ReadOnly, admin.TabularInline):
 
 
 @admin.register(Account)
-class AccountAdmin(ReadOnly, admin.ModelAdmin):
+class AccountAdmin(ReadOnly, admin.ModelAdmin[Account]):
     list_display = ("key", "kind", "unit", "balance", "user", "table_id", "seat", "allow_negative")
     list_filter = ("kind", "unit")
     search_fields = ("key", "user__username")
@@ -57,7 +65,7 @@ class AccountAdmin(ReadOnly, admin.ModelAdmin):
 
 
 @admin.register(Transaction)
-class TransactionAdmin(ReadOnly, admin.ModelAdmin):
+class TransactionAdmin(ReadOnly, admin.ModelAdmin[Transaction]):
     list_display = ("pk", "kind", "reference", "memo", "created_at", "created_by", "reverses")
     list_filter = ("kind",)
     search_fields = ("idempotency_key", "reference", "memo")
@@ -80,7 +88,7 @@ class RejectForm(forms.Form):
     reason = forms.CharField(max_length=500, widget=forms.Textarea(attrs={"rows": 3}), help_text="Required.")
 
 
-class DecisionInline(ReadOnly, admin.TabularInline):
+class DecisionInline(ReadOnly, admin.TabularInline[PayoutDecision, Payout]):
     model = PayoutDecision
     fields = ("decision", "by", "reason", "at")
     readonly_fields = fields
@@ -88,7 +96,7 @@ class DecisionInline(ReadOnly, admin.TabularInline):
 
 
 @admin.register(Payout)
-class PayoutAdmin(ReadOnly, admin.ModelAdmin):
+class PayoutAdmin(ReadOnly, admin.ModelAdmin[Payout]):
     """Payout review: the list by status, each payout's table result, players, audit link and ledger
     trail; approve and reject (with a reason) as actions, through ``ledger.payouts`` only."""
 
@@ -134,7 +142,9 @@ class PayoutAdmin(ReadOnly, admin.ModelAdmin):
         # Deciding is gated by ledger.payouts (staff, not a player), not by model change rights.
         actions = super().get_actions(request)
         for name in self.actions:
-            actions.setdefault(name, self.get_action(name))
+            action = self.get_action(name)
+            if isinstance(name, str) and action is not None:
+                actions.setdefault(name, action)
         return actions
 
     @admin.display(description="amount")
@@ -181,7 +191,9 @@ class PayoutAdmin(ReadOnly, admin.ModelAdmin):
 
     @admin.action(description="Approve selected payouts")
     def approve_payouts(self, request: HttpRequest, queryset: Any) -> None:
-        self._decide(request, queryset, lambda p: payouts.approve(payout_id=p.pk, by=request.user), "approval recorded")
+        self._decide(
+            request, queryset, lambda p: payouts.approve(payout_id=p.pk, by=_reviewer(request)), "approval recorded"
+        )
 
     @admin.action(description="Reject selected payouts (asks for a reason)")
     def reject_payouts(self, request: HttpRequest, queryset: Any) -> TemplateResponse | None:
@@ -189,7 +201,10 @@ class PayoutAdmin(ReadOnly, admin.ModelAdmin):
         if "apply" in request.POST and form.is_valid():
             reason = form.cleaned_data["reason"]
             self._decide(
-                request, queryset, lambda p: payouts.reject(payout_id=p.pk, by=request.user, reason=reason), "rejected"
+                request,
+                queryset,
+                lambda p: payouts.reject(payout_id=p.pk, by=_reviewer(request), reason=reason),
+                "rejected",
             )
             return None
         return TemplateResponse(
@@ -205,7 +220,7 @@ class PayoutAdmin(ReadOnly, admin.ModelAdmin):
 
 
 @admin.register(FollowUp)
-class FollowUpAdmin(ReadOnly, admin.ModelAdmin):
+class FollowUpAdmin(ReadOnly, admin.ModelAdmin[FollowUp]):
     """Tables whose money waits for a person: a rejected payout's money is back in escrow."""
 
     list_display = ("pk", "table_id", "payout", "reason", "created_by", "created_at", "resolved_at")
