@@ -70,7 +70,7 @@ class Guerra(Rules):
 
     def evolve(self, state: State, event: Any) -> State:
         """The state after one recorded event (``state.evolve``)."""
-        return evolve(state, event)
+        return evolve(event, state)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """What every seat sees of the match (``view.view``)."""

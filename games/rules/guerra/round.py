@@ -46,7 +46,7 @@ class Round:
     def emit(self, event: Any) -> None:
         """Record ``event`` and fold it into the state."""
         self.events.append(event)
-        self.state = evolve(self.state, event)
+        self.state = evolve(event, self.state)
 
     def pile(self, seat: int) -> tuple[str, ...]:
         """``seat``'s pile now, top first."""

@@ -149,17 +149,13 @@ def awaited(state: State) -> tuple[int, ...]:
 # --- evolve -----------------------------------------------------------------------------------
 
 
-def evolve(state: State, event: Any) -> State:
-    """The state after one recorded event; never re-checks the rules."""
-    return _apply(event, state)
-
-
 @functools.singledispatch
-def _apply(event: Any, state: State) -> State:
+def evolve(event: Any, state: State) -> State:
+    """The state after one recorded event; never re-checks the rules."""
     raise TypeError(f"not a Guerra event: {event!r}")
 
 
-@_apply.register
+@evolve.register
 def _(event: MatchStarted, state: State) -> State:
     match = dataclasses.replace(
         state.match,
@@ -179,12 +175,12 @@ def _(event: MatchStarted, state: State) -> State:
     )
 
 
-@_apply.register
+@evolve.register
 def _(event: ThrowSent, state: State) -> State:
     return _replace(state, thrown=_put(state.thrown, event.seat, True))
 
 
-@_apply.register
+@evolve.register
 def _(event: CardsThrown, state: State) -> State:
     pile = state.piles[event.seat]
     return _replace(
@@ -194,7 +190,7 @@ def _(event: CardsThrown, state: State) -> State:
     )
 
 
-@_apply.register
+@evolve.register
 def _(event: PlayerOut, state: State) -> State:
     return _replace(
         state,
@@ -205,17 +201,17 @@ def _(event: PlayerOut, state: State) -> State:
     )
 
 
-@_apply.register
+@evolve.register
 def _(event: AmbushMade, state: State) -> State:
     return _replace(state, ambush=event.seats)
 
 
-@_apply.register
+@evolve.register
 def _(event: SkirmishPlayed, state: State) -> State:
     return _replace(state, skirmishes=(*state.skirmishes, event.seats))
 
 
-@_apply.register
+@evolve.register
 def _(event: BattleCardsLaid, state: State) -> State:
     cards = (*event.face_down, event.face_up)
     pile = state.piles[event.seat]
@@ -226,17 +222,17 @@ def _(event: BattleCardsLaid, state: State) -> State:
     )
 
 
-@_apply.register
+@evolve.register
 def _(event: BattleGrew, state: State) -> State:
     return state
 
 
-@_apply.register
+@evolve.register
 def _(event: BattleWon, state: State) -> State:
     return _replace(state, battles=(*state.battles, (event.skirmish, event.seat)))
 
 
-@_apply.register
+@evolve.register
 def _(event: ExtraCardThrown, state: State) -> State:
     pile = state.piles[event.seat]
     return _replace(
@@ -246,12 +242,12 @@ def _(event: ExtraCardThrown, state: State) -> State:
     )
 
 
-@_apply.register
+@evolve.register
 def _(event: StalemateDrawn, state: State) -> State:
     return _replace(state, stalemates=state.stalemates + 1)
 
 
-@_apply.register
+@evolve.register
 def _(event: RoundTaken, state: State) -> State:
     last = LastRound(
         round_no=event.round_no,
@@ -279,12 +275,12 @@ def _(event: RoundTaken, state: State) -> State:
     )
 
 
-@_apply.register
+@evolve.register
 def _(event: PileShuffled, state: State) -> State:
     return _replace(state, piles=_put(state.piles, event.seat, event.cards))
 
 
-@_apply.register
+@evolve.register
 def _(event: ForfeitsTaken, state: State) -> State:
     return _replace(
         state,
@@ -293,6 +289,6 @@ def _(event: ForfeitsTaken, state: State) -> State:
     )
 
 
-@_apply.register
+@evolve.register
 def _(event: MatchEnded, state: State) -> State:
     return _replace(state, finished=True, winners=event.winners, end_reason=event.reason)
