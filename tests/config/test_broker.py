@@ -43,12 +43,13 @@ def test_a_torn_message_is_set_aside_and_the_next_one_delivered(folders):
         # A queue of its own: kombu keeps declared exchanges per process, across connections.
         queue = conn.SimpleQueue("torn-test")
         queue.put({"task": "play_bot", "n": 1})
+        # "0_…" sorts before every published message (named by the monotonic clock in milliseconds).
         Path(folders["out"], "0_torn.torn-test.msg").write_bytes(b"")
-        Path(folders["out"], "1_half.torn-test.msg").write_bytes(b'{"body": "eyJ0YX')
+        Path(folders["out"], "0_half.torn-test.msg").write_bytes(b'{"body": "eyJ0YX')
         message = queue.get(timeout=1)
         assert message.payload == {"task": "play_bot", "n": 1}
         message.ack()
-        assert sorted(os.listdir(folders["rejected"])) == ["0_torn.torn-test.msg", "1_half.torn-test.msg"]
+        assert sorted(os.listdir(folders["rejected"])) == ["0_half.torn-test.msg", "0_torn.torn-test.msg"]
         assert os.listdir(folders["out"]) == []
         queue.close()
 
