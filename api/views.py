@@ -182,14 +182,14 @@ class ActionsView(APIView):
         key = request.headers.get("Idempotency-Key") or None
         if key is not None and len(key) > 200:
             raise InvalidRequest("An Idempotency-Key is at most 200 characters.")
-        code, body = services.act(
+        code, body, replayed = services.act(
             table_id=table_id,
             user=request.user,
             action=data["action"],
             expected_version=data["expected_version"],
             idempotency_key=key,
         )
-        return Response(body, status=code)
+        return Response(body, status=code, headers={"Idempotent-Replayed": "true"} if replayed else None)
 
 
 class EventsView(APIView):

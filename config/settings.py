@@ -226,3 +226,16 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
+
+
+# --- Operability (issue 11): probes, metrics, JSON logs with a request id, idempotency TTL --------
+# Kept in one block at the end so it changes nothing above it: middleware and the beat schedule are
+# extended here, and LOGGING is replaced.
+
+# An idempotency record replays its first answer for this long; after it, the key is a new command.
+IDEMPOTENCY_TTL_SECONDS = int(os.environ.get("IDEMPOTENCY_TTL_SECONDS", "86400"))
+IDEMPOTENCY_PURGE_SECONDS = float(os.environ.get("IDEMPOTENCY_PURGE_SECONDS", "3600"))
+CELERY_BEAT_SCHEDULE["purge-idempotency-records"] = {
+    "task": "games.tasks.purge_idempotency_records",
+    "schedule": IDEMPOTENCY_PURGE_SECONDS,
+}

@@ -158,7 +158,8 @@ class CommandRecord(models.Model):
     request_hash = models.CharField(max_length=64)
     status_code = models.PositiveSmallIntegerField()
     response = models.JSONField()
-    created_at = models.DateTimeField(auto_now_add=True)
+    # Indexed for the purge of records past IDEMPOTENCY_TTL_SECONDS.
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "key"], name="command_key_unique_per_user")]

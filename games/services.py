@@ -12,8 +12,10 @@ import hashlib
 import json
 import random
 from collections.abc import Mapping
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
@@ -185,24 +187,24 @@ def act(
     action: Mapping[str, Any],
     expected_version: int,
     idempotency_key: str | None = None,
-) -> tuple[int, dict[str, Any]]:
-    """A player's action at their seat. Returns ``(status, response)``: the new version, the
-    caller's view of the events appended and of the table. With an idempotency key, the same key
-    and body return the first response (stored in the same transaction) and a different body is
-    refused."""
+) -> tuple[int, dict[str, Any], bool]:
+    """A player's action at their seat. Returns ``(status, response, replayed)``: the new version,
+    the caller's view of the events appended and of the table. With an idempotency key, the same
+    key and body within ``IDEMPOTENCY_TTL_SECONDS`` return the first response (stored in the same
+    transaction; ``replayed`` is then true) and a different body is refused."""
     with transaction.atomic():
         table = commands.locked_table(table_id)
         request_hash = _request_hash(
             {"action": dict(action), "expected_version": expected_version, "table": str(table.pk)}
         )
         if idempotency_key:
-            previous = CommandRecord.objects.filter(user=user, key=idempotency_key).first()
+            previous = _live_command_record(user, idempotency_key)
             if previous is not None:
                 if previous.request_hash != request_hash:
                     raise IdempotencyMismatch(
                         "This Idempotency-Key was already used with a different request; use a new key for a new action."
                     )
-                return previous.status_code, previous.response
+                return previous.status_code, previous.response, True
         seat, command, loaded = _command_of(table, user, action)
         outcome = commands.execute(
             table, command, expected_version=expected_version, actor=f"user:{user.pk}", loaded=loaded
@@ -217,7 +219,38 @@ def act(
                 status_code=200,
                 response=json.loads(json.dumps(response, default=str)),
             )
-        return 200, response
+        return 200, response, False
+
+
+def _idempotency_cutoff() -> datetime:
+    """Records made before this are past their TTL."""
+    return timezone.now() - timedelta(seconds=settings.IDEMPOTENCY_TTL_SECONDS)
+
+
+def _live_command_record(user: AbstractBaseUser, key: str) -> CommandRecord | None:
+    """The record of ``key`` if it is within its TTL. An expired one is deleted here so the key can
+    be stored again; if the new command is refused, the transaction brings the old row back,
+    still expired, for the purge to take."""
+    previous = CommandRecord.objects.filter(user=user, key=key).first()
+    if previous is not None and previous.created_at < _idempotency_cutoff():
+        previous.delete()
+        return None
+    return previous
+
+
+def purge_command_records(*, batch: int = 1000, max_batches: int = 100) -> int:
+    """Delete the idempotency records past their TTL, ``batch`` rows per statement so no purge
+    holds a long lock; at most ``max_batches`` per call, the next run takes the rest."""
+    cutoff = _idempotency_cutoff()
+    purged = 0
+    for _ in range(max_batches):
+        ids = list(CommandRecord.objects.filter(created_at__lt=cutoff).values_list("pk", flat=True)[:batch])
+        if not ids:
+            break
+        purged += CommandRecord.objects.filter(pk__in=ids).delete()[0]
+        if len(ids) < batch:
+            break
+    return purged
 
 
 def _command_of(

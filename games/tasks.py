@@ -31,3 +31,9 @@ def expire_deadline(table_id: str, expected_version: int) -> bool:
 def sweep_deadlines() -> int:
     """Beat's periodic sweep of the deadlines stored in the database."""
     return services.sweep_deadlines()
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def purge_idempotency_records() -> int:
+    """Beat's periodic purge of idempotency records past IDEMPOTENCY_TTL_SECONDS."""
+    return services.purge_command_records()
