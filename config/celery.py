@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import os
+from contextvars import Token
+from typing import Any
 
-from celery import Celery
+from celery import Celery, Task
+from celery.signals import setup_logging, task_postrun, task_prerun
 
 from config import broker
+from games import telemetry
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 broker.install()
@@ -14,3 +18,41 @@ broker.install()
 app = Celery("config")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@setup_logging.connect
+def _log_as_django_does(**_: Any) -> None:
+    """Workers and beat log through the project's LOGGING (JSON, with the request id, LOG_LEVEL)
+    instead of Celery's own handlers and ``--loglevel``: one format for every process."""
+    from logging.config import dictConfig
+
+    from django.conf import settings
+
+    dictConfig(settings.LOGGING)
+
+
+def _header(task: Task, name: str) -> Any:
+    # A worker finds custom headers on the request itself (protocol 2 merges them into the
+    # message's headers); a task run with ``apply(headers=...)`` keeps them under ``headers``.
+    request = task.request
+    value = getattr(request, name, None)
+    return value if value is not None else (getattr(request, "headers", None) or {}).get(name)
+
+
+_request_ids: dict[str, Token[str | None]] = {}
+
+
+@task_prerun.connect
+def _task_started(task_id: str, task: Task, **_: Any) -> None:
+    """The task logs under the id of the request that scheduled it, and its wait is measured."""
+    telemetry.observe_task_start(task.name, _header(task, telemetry.HEADER_DUE_AT))
+    _request_ids[task_id] = telemetry.bind_request_id(
+        telemetry.sane_request_id(_header(task, telemetry.HEADER_REQUEST_ID))
+    )
+
+
+@task_postrun.connect
+def _task_finished(task_id: str, **_: Any) -> None:
+    token = _request_ids.pop(task_id, None)
+    if token is not None:
+        telemetry.unbind_request_id(token)

@@ -232,10 +232,46 @@ LOGGING = {
 # Kept in one block at the end so it changes nothing above it: middleware and the beat schedule are
 # extended here, and LOGGING is replaced.
 
+# First, so the request id and the latency cover every other middleware (and their refusals).
+MIDDLEWARE.insert(0, "config.observability.RequestMiddleware")
+
 # An idempotency record replays its first answer for this long; after it, the key is a new command.
 IDEMPOTENCY_TTL_SECONDS = int(os.environ.get("IDEMPOTENCY_TTL_SECONDS", "86400"))
 IDEMPOTENCY_PURGE_SECONDS = float(os.environ.get("IDEMPOTENCY_PURGE_SECONDS", "3600"))
 CELERY_BEAT_SCHEDULE["purge-idempotency-records"] = {
     "task": "games.tasks.purge_idempotency_records",
     "schedule": IDEMPOTENCY_PURGE_SECONDS,
+}
+
+# json for machines (the default), text for a person reading a terminal (the default with DEBUG on).
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text" if DEBUG else "json").strip().lower()
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {
+        "request_id": {"()": "config.logs.RequestIdFilter"},
+        "sweep_at_debug": {"()": "config.logs.SweepAtDebug"},
+    },
+    "formatters": {
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+        },
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "json" if LOG_FORMAT == "json" else "text",
+            "filters": ["request_id"],
+        }
+    },
+    "loggers": {
+        # Beat says "Sending due task" for the sweep every SWEEP_SECONDS.
+        "celery.beat": {"level": "WARNING"},
+        "celery.app.trace": {"filters": ["sweep_at_debug"]},
+        "celery.worker.strategy": {"filters": ["sweep_at_debug"]},
+    },
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }

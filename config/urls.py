@@ -2,12 +2,13 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from config import health
+from config import health, observability
 
 urlpatterns = [
-    # For load balancers: outside the API, without authentication or throttling.
+    # For load balancers and Prometheus: outside the API, without authentication or throttling.
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
+    path("metrics", observability.metrics, name="metrics"),
     path("admin/", admin.site.urls),
     path("api/v1/", include("api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from games import payouts, scheduling, settlement, store
+from games import payouts, scheduling, settlement, store, telemetry
 from games.engine import fairness, registry
 from games.engine.codec import encode_event
 from games.engine.decider import Context
@@ -206,6 +206,9 @@ def execute(
     if version // settings.SNAPSHOT_EVERY != table.version // settings.SNAPSHOT_EVERY:
         store.save_snapshot(table, table.version, state)
     _after(table, decider, state, due)
+    # Counted once committed: a command rolled back (a refused chain, a lost race) never happened.
+    game, appended = table.game, len(records)
+    transaction.on_commit(lambda: telemetry.count_command(game, actor, appended))
     # The context held the seed of the hand that was next before the command; if the command dealt
     # it, the next one is the hand after it, whose commitment the context also held.
     dealt = decider.hand_no(state) >= ctx.hand_no

@@ -12,13 +12,17 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-Publisher = Callable[[str, tuple[Any, ...], float | None], None]
+from games import telemetry
+
+# (task name, args, countdown, headers): the headers carry the request id and the time the task is
+# due (games.telemetry), which the worker restores and measures when the task starts.
+Publisher = Callable[[str, tuple[Any, ...], float | None, dict[str, Any]], None]
 
 
-def _publish(task_name: str, args: tuple[Any, ...], countdown: float | None) -> None:
+def _publish(task_name: str, args: tuple[Any, ...], countdown: float | None, headers: dict[str, Any]) -> None:
     from config.celery import app
 
-    app.send_task(task_name, args=[str(a) for a in args[:1]] + list(args[1:]), countdown=countdown)
+    app.send_task(task_name, args=[str(a) for a in args[:1]] + list(args[1:]), countdown=countdown, headers=headers)
 
 
 _publisher: Publisher = _publish
@@ -38,4 +42,8 @@ def schedule(task_name: str, *args: Any, countdown: float | None = None) -> None
     """
     if countdown is not None and countdown > settings.MAX_TASK_COUNTDOWN:
         return
-    transaction.on_commit(lambda: _publisher(task_name, args, countdown))
+    # The request id is read now, while the request that made the task due is still in hand; the due
+    # time at commit, when the task is really published.
+    request_id = telemetry.current_request_id()
+
+    transaction.on_commit(lambda: _publisher(task_name, args, countdown, telemetry.task_headers(countdown, request_id)))

@@ -9,7 +9,8 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Min, Q, QuerySet
+from django.utils import timezone
 
 from games import store
 from games.engine import registry
@@ -17,6 +18,7 @@ from games.engine.codec import decode_event
 from games.engine.decider import event_types_by_name
 from games.errors import NotFound
 from games.models import HandSeed, Seat, Table
+from ledger.models import Payout
 from ledger.rows import select_rows
 
 
@@ -163,4 +165,20 @@ def action_result(outcome, seat: int | None) -> dict[str, Any]:
         "version": outcome.table.version,
         "events": events,
         "table": table_view(outcome.table, seat, state=outcome.state, next_commitment=outcome.next_commitment),
+    }
+
+
+def operations_backlog() -> dict[str, float]:
+    """What waits on the service or on staff, for the gauges of ``/metrics``: running tables whose
+    deadline has passed (beat sweeps every SWEEP_SECONDS, so more than a few means the sweep is
+    stuck), the age of the oldest of them, and the payouts waiting for a decision."""
+    now = timezone.now()
+    overdue = Table.objects.filter(status=Table.Status.RUNNING, deadline_at__lt=now).aggregate(
+        count=Count("pk"), oldest=Min("deadline_at")
+    )
+    oldest = overdue["oldest"]
+    return {
+        "deadlines_overdue": overdue["count"],
+        "oldest_overdue_seconds": (now - oldest).total_seconds() if oldest else 0.0,
+        "payouts_pending": Payout.objects.filter(status=Payout.Status.PENDING).count(),
     }

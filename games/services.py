@@ -20,7 +20,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from games import commands, selectors, settlement, store
+from games import commands, selectors, settlement, store, telemetry
 from games.engine import fairness, registry
 from games.engine.errors import InvalidOptions
 from games.errors import Conflict, Forbidden, IdempotencyMismatch, InvalidRequest, NotFound
@@ -333,7 +333,8 @@ def choose_for(table: Table, decider, state, seat: int) -> dict[str, Any]:
     and version so a retried task chooses the same."""
     legal = decider.legal_actions(state, seat)
     rng = random.Random(f"{table.pk}:{table.version}:{seat}")
-    action = decider.bot(decider.view(state, seat), legal, rng)
+    with telemetry.timing_bot(table.game):
+        action = decider.bot(decider.view(state, seat), legal, rng)
     action = dict(action)
     action.pop("seat", None)
     return action

@@ -24,31 +24,38 @@ ROOT = Path(__file__).resolve().parent.parent
 class TaskQueue:
     """Tasks published after commit, kept in order so a test can run them one at a time.
 
-    Running a task calls the real task function; only the broker hop is left out.
+    Running a task runs it through Celery's tracer with the headers it was published with, as a
+    worker does (its ``task_prerun`` and ``task_postrun`` signals fire); only the broker hop is left
+    out.
     """
 
     def __init__(self) -> None:
-        self.published: list[tuple[str, tuple[Any, ...], float | None]] = []
+        self.published: list[tuple[str, tuple[Any, ...], float | None, dict[str, Any]]] = []
 
-    def publish(self, name: str, args: tuple[Any, ...], countdown: float | None) -> None:
-        self.published.append((name, args, countdown))
+    def publish(self, name: str, args: tuple[Any, ...], countdown: float | None, headers: dict[str, Any]) -> None:
+        self.published.append((name, args, countdown, headers))
 
     def names(self) -> list[str]:
-        return [name for name, _, _ in self.published]
+        return [name for name, _, _, _ in self.published]
+
+    @staticmethod
+    def _run(name: str, args: tuple[Any, ...], headers: dict[str, Any]) -> Any:
+        task = getattr(tasks, name.rsplit(".", 1)[1])
+        return task.apply(args=args, headers=headers, throw=True).get()
 
     def run_next(self) -> Any:
-        name, args, _ = self.published.pop(0)
-        return getattr(tasks, name.rsplit(".", 1)[1])(*args)
+        name, args, _, headers = self.published.pop(0)
+        return self._run(name, args, headers)
 
     def run_until_idle(self, *, limit: int = 10_000, skip_timers: bool = True) -> int:
         """Run queued tasks (and those they queue) until none is left; deadline tasks are dropped
         unless ``skip_timers`` is false, since their time has not come."""
         ran = 0
         while self.published and ran < limit:
-            name, args, _ = self.published.pop(0)
+            name, args, _, headers = self.published.pop(0)
             if skip_timers and name.endswith("expire_deadline"):
                 continue
-            getattr(tasks, name.rsplit(".", 1)[1])(*args)
+            self._run(name, args, headers)
             ran += 1
         return ran
 
@@ -111,6 +118,6 @@ def _no_broker_unless_asked(request) -> Iterator[None]:
     if "celery_worker_process" in request.fixturenames:
         yield
         return
-    scheduling.set_publisher(lambda name, args, countdown: None)
+    scheduling.set_publisher(lambda name, args, countdown, headers: None)
     yield
     scheduling.set_publisher(None)

@@ -52,7 +52,7 @@ def play_table(seats: int, chips: int):
         stake={"currency": "MXN", "chip_value": "1.00"},
     )
     queue: list[tuple[str, tuple]] = []
-    scheduling.set_publisher(lambda name, args, countdown: queue.append((name, args)))
+    scheduling.set_publisher(lambda name, args, countdown, headers: queue.append((name, args)))
     for _ in range(seats):
         services.add_bot(table_id=table.pk, user=owner)
     services.start_table(table_id=table.pk, user=owner)

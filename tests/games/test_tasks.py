@@ -101,7 +101,7 @@ def test_no_countdown_outlives_the_broker_visibility_timeout(counter_game, task_
     with transaction.atomic():
         scheduling.schedule("games.tasks.expire_deadline", "t", 1, countdown=settings.MAX_TASK_COUNTDOWN + 1)
         scheduling.schedule("games.tasks.expire_deadline", "t", 2, countdown=settings.MAX_TASK_COUNTDOWN)
-    assert [args for _, args, _ in task_queue.published] == [("t", 2)]
+    assert [args for _, args, _, _ in task_queue.published] == [("t", 2)]
 
 
 @pytest.mark.worker
