@@ -99,6 +99,8 @@ class Channel(filesystem.Channel):
 
 class Transport(filesystem.Transport):
     Channel = Channel
+    # Folders, not a host: without this kombu warns on every connection that no hostname was given.
+    default_connection_params: dict[str, Any] = {}
 
 
 def install() -> None:
