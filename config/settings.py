@@ -120,7 +120,11 @@ TEMPLATES = [
 def _database() -> dict:
     url = os.environ.get("DATABASE_URL", "").strip()
     if url:
-        config = dj_database_url.parse(url, conn_max_age=60)
+        # The web process serves each request of a sync view on a thread of its own (ASGI), so a
+        # connection kept past its request is never reused: it lingers, idle, until garbage
+        # collection, and a busy server runs PostgreSQL out of connections. Hence no persistent
+        # connections by default; the worker, whose threads live on, may set CONN_MAX_AGE.
+        config = dj_database_url.parse(url, conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")))
         config.setdefault("TEST", {})
         return config
     # SQLite is shared by the web process and the worker: WAL lets readers run beside the one
