@@ -14,13 +14,29 @@ $(STAMP): $(BIN)/python requirements/base.txt requirements/dev.txt requirements/
 	$(BIN)/python -m pip install --quiet -r requirements/bench.txt
 	touch $(STAMP)
 
-migrate: $(STAMP)
-	$(BIN)/python manage.py migrate --noinput
+DATA_DIR ?= var
+SECRET_FILE := $(DATA_DIR)/secret_key
+# The settings are production's unless told otherwise; a developer's machine gets DEBUG on and a
+# secret key generated once into DATA_DIR (kept across runs, so sessions survive a restart). Values
+# already in the environment win.
+LOCAL_ENV = export DEBUG="$${DEBUG:-true}"; \
+	if [ -z "$${SECRET_KEY:-}" ]; then \
+		[ -s "$(SECRET_FILE)" ] || (mkdir -p "$(DATA_DIR)" && umask 077 && \
+			$(BIN)/python -c "import secrets; print(secrets.token_urlsafe(64))" > "$(SECRET_FILE)"); \
+		export SECRET_KEY="$$(cat "$(SECRET_FILE)")"; \
+	fi;
 
-# Web server, Celery worker and beat in one command; Ctrl-C stops all three.
+migrate: $(STAMP)
+	@$(LOCAL_ENV) $(BIN)/python manage.py migrate --noinput
+
+# Web server, Celery worker and beat in one command (config/Procfile); Ctrl-C stops all three, and
+# so does any one of them exiting. The static files are collected first, as in production.
 run: migrate
+	@$(LOCAL_ENV) $(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	@# honcho sets PORT for each process itself, so the web port travels as WEB_PORT.
-	WEB_PORT=$${PORT:-8000} PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho --procfile config/Procfile --app-root . start
+	@$(LOCAL_ENV) export HOST="$${HOST:-127.0.0.1}" WEB_PORT="$${PORT:-8000}"; \
+		echo "serving on http://$$HOST:$$WEB_PORT"; \
+		PATH="$(abspath $(BIN)):$$PATH" $(BIN)/honcho --procfile config/Procfile --app-root . start
 
 test: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
@@ -43,7 +59,7 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 
 superuser: migrate
-	$(BIN)/python manage.py createsuperuser
+	@$(LOCAL_ENV) $(BIN)/python manage.py createsuperuser
 
 clean:
-	rm -rf var/broker var/test_db.sqlite3*
+	rm -rf var/broker var/test_db.sqlite3* var/static

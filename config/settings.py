@@ -1,7 +1,9 @@
-"""Settings, all from the environment, with safe defaults for a developer's machine.
+"""Settings, all from the environment.
 
-No ``DATABASE_URL``: SQLite under ``DATA_DIR``. No ``CELERY_BROKER_URL``: a broker on the local
-filesystem, so ``make run`` needs no server at all.
+Production is the default: ``DEBUG`` is off unless set, and then ``SECRET_KEY`` must be set or the
+settings refuse to load. ``make run`` sets ``DEBUG=true`` and a key of its own for a developer's
+machine. No ``DATABASE_URL``: SQLite under ``DATA_DIR``. No ``CELERY_BROKER_URL``: a broker on the
+local filesystem, so ``make run`` needs no server at all.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from pathlib import Path
 
 import dj_database_url
 import django_stubs_ext
+from django.core.exceptions import ImproperlyConfigured
 
 # Lets admin classes name their model (ModelAdmin[Payout]) for mypy at run time too.
 django_stubs_ext.monkeypatch()
@@ -32,10 +35,37 @@ def env_list(name: str, default: str) -> list[str]:
 DATA_DIR = Path(os.environ.get("DATA_DIR", BASE_DIR / "var")).resolve()
 DATA_DIR.mkdir(parents=True, exist_ok=True)
 
-DEBUG = env_bool("DEBUG", True)
-# The default key is only good for a developer's machine; production sets SECRET_KEY.
-SECRET_KEY = os.environ.get("SECRET_KEY", "insecure-local-development-key-change-me")
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
+DEBUG = env_bool("DEBUG", False)
+SECRET_KEY = os.environ.get("SECRET_KEY", "").strip()
+if not SECRET_KEY:
+    if not DEBUG:
+        # A default key in production would let anyone forge sessions and password-reset links.
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set. Set the SECRET_KEY environment variable to a long random value "
+            "(or DEBUG=true on a developer's machine; `make run` does both itself)."
+        )
+    SECRET_KEY = "insecure-local-development-key-change-me"
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost")
+# Origins (scheme and host) allowed to POST forms with a session, such as the admin behind a proxy
+# whose public name differs from the one the request arrives with.
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+
+# Behind a proxy that terminates TLS, the request arrives as plain HTTP: trust its X-Forwarded-Proto
+# and X-Forwarded-Host only when told so, since a client reaching the server directly could forge them.
+BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
+if BEHIND_PROXY:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+USE_X_FORWARDED_HOST = env_bool("USE_X_FORWARDED_HOST", BEHIND_PROXY)
+
+if not DEBUG:
+    # HTTPS only. SECURE_SSL_REDIRECT=false serves plain HTTP, for a production-like run on one's own
+    # machine; browsers still keep secure cookies for http://localhost.
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(365 * 24 * 3600)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -55,6 +85,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files from the web process itself (the admin's CSS, the Swagger UI), before anything
+    # that would touch the session or the database. It answers only under STATIC_URL.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -87,7 +120,11 @@ TEMPLATES = [
 def _database() -> dict:
     url = os.environ.get("DATABASE_URL", "").strip()
     if url:
-        config = dj_database_url.parse(url, conn_max_age=60)
+        # The web process serves each request of a sync view on a thread of its own (ASGI), so a
+        # connection kept past its request is never reused: it lingers, idle, until garbage
+        # collection, and a busy server runs PostgreSQL out of connections. Hence no persistent
+        # connections by default; the worker, whose threads live on, may set CONN_MAX_AGE.
+        config = dj_database_url.parse(url, conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")))
         config.setdefault("TEST", {})
         return config
     # SQLite is shared by the web process and the worker: WAL lets readers run beside the one
@@ -123,7 +160,15 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
+# Filled by `manage.py collectstatic` (make run does it before serving); whitenoise serves it. With
+# DEBUG on, whitenoise also finds files in the apps themselves, so a fresh checkout needs no collect.
 STATIC_ROOT = DATA_DIR / "static"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Collected files get a content hash in their name, so browsers may keep them forever, and a
+    # compressed copy beside each.
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

@@ -10,7 +10,7 @@ import os
 import pathlib
 import sys
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
 import django

@@ -28,6 +28,7 @@ def setup() -> None:
         os.environ["DATA_DIR"] = tempfile.mkdtemp(prefix="bench_audit_")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ.setdefault("DEBUG", "0")
+    os.environ.setdefault("SECRET_KEY", "bench-only-key-not-secret-0123456789-abcdefghijklmnopqrstuvwxyz")
     import django
 
     django.setup()

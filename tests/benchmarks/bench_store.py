@@ -61,6 +61,7 @@ def prepare_database() -> str:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     # As in production: with DEBUG on, Django also records every query it runs.
     os.environ.setdefault("DEBUG", "0")
+    os.environ.setdefault("SECRET_KEY", "bench-only-key-not-secret-0123456789-abcdefghijklmnopqrstuvwxyz")
     import django
 
     django.setup()

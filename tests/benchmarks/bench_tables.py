@@ -52,6 +52,9 @@ ENV = {
     "CELERY_BROKER_URL": BROKER_URL,
     "ROOT_URLCONF": "tests.benchmarks.urls",
     "DEBUG": "0",
+    # Production settings need a key; the benchmark speaks plain HTTP to 127.0.0.1.
+    "SECRET_KEY": "bench-only-key-not-secret-0123456789-abcdefghijklmnopqrstuvwxyz",
+    "SECURE_SSL_REDIRECT": "false",
     "LOG_LEVEL": "WARNING",
     "THROTTLE_USER": "100000000/minute",
     "THROTTLE_ANON": "100000000/minute",
