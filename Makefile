@@ -34,7 +34,11 @@ migrate: $(STAMP)
 run: migrate
 	@$(LOCAL_ENV) $(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	@# honcho sets PORT for each process itself, so the web port travels as WEB_PORT.
-	@$(LOCAL_ENV) export HOST="$${HOST:-127.0.0.1}" WEB_PORT="$${PORT:-8000}"; \
+	@# The three processes share their metrics through files, so /metrics shows the worker's too;
+	@# the files of an earlier run would be counted again, so each run starts them afresh.
+	@$(LOCAL_ENV) export HOST="$${HOST:-127.0.0.1}" WEB_PORT="$${PORT:-8000}" \
+		PROMETHEUS_MULTIPROC_DIR="$(abspath $(DATA_DIR))/metrics"; \
+		rm -rf "$$PROMETHEUS_MULTIPROC_DIR" && mkdir -p "$$PROMETHEUS_MULTIPROC_DIR"; \
 		echo "serving on http://$$HOST:$$WEB_PORT"; \
 		PATH="$(abspath $(BIN)):$$PATH" $(BIN)/honcho --procfile config/Procfile --app-root . start
 

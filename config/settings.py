@@ -57,6 +57,8 @@ if BEHIND_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 USE_X_FORWARDED_HOST = env_bool("USE_X_FORWARDED_HOST", BEHIND_PROXY)
 
+# Load balancers probe over plain HTTP inside the network; a redirect would read as "down".
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]
 if not DEBUG:
     # HTTPS only. SECURE_SSL_REDIRECT=false serves plain HTTP, for a production-like run on one's own
     # machine; browsers still keep secure cookies for http://localhost.

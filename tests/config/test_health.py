@@ -100,3 +100,15 @@ def test_probes_need_no_token_and_are_not_throttled(settings):
     client = Client()
     assert [client.get("/healthz").status_code for _ in range(3)] == [200, 200, 200]
     assert [client.get("/readyz").status_code for _ in range(3)] == [200, 200, 200]
+
+
+def test_probes_answer_over_plain_http_when_every_other_path_redirects_to_https(settings):
+    """Behind a load balancer the probes come over plain HTTP; production redirects everything else."""
+    from config import settings as production
+
+    settings.SECURE_SSL_REDIRECT = True
+    settings.SECURE_REDIRECT_EXEMPT = production.SECURE_REDIRECT_EXEMPT
+    client = Client()
+    assert client.get("/api/v1/games/").status_code == 301
+    for path in ("/healthz", "/readyz", "/metrics"):
+        assert client.get(path).status_code == 200, path
