@@ -4,11 +4,11 @@ every 5 s and bots in the other seats, it holds while the person's action p99 st
 The shape (tests/production/shape.py) on PostgreSQL and Redis: gunicorn with uvicorn workers, one
 Celery worker (threads) and beat, on a fresh database and Redis db of its own, dropped at the end.
 Tables are 4-seat Whiskey Poker to 50 points (one person, three bots), long enough not to end within
-the run. The number of tables ramps (10, 20, 40, ... by default); after each step's warm-up, every
+the run. The number of tables ramps (10, 20, 30, 40, 60, ... by default); after each step's warm-up, every
 person's POST action is timed over the step's window. The ramp stops after the first step over the
 target, at the last step, or when the total time would pass ``--budget``.
 
-    python tests/benchmarks/bench_capacity.py [--steps 10,20,40,80,160] [--window 40] [--warmup 5]
+    python tests/benchmarks/bench_capacity.py [--steps 10,20,30,40,60,80] [--window 40] [--warmup 5]
         [--budget 480] [--web-workers 3] [--worker-concurrency 4] [--period 5]
 
 The load generator runs on the same machine and takes its share of the cores; the figures are what
@@ -52,6 +52,8 @@ class Step:
     waiting: int = 0
     ticks: int = 0
     load: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    # Cores the shape's own processes and database backends kept busy over the window.
+    cores: float = 0.0
 
     def quantile(self, q: float) -> float:
         ordered = sorted(self.latencies)
@@ -113,7 +115,7 @@ class Load:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--steps", default="10,20,40,80,160,320")
+    parser.add_argument("--steps", default="10,20,30,40,60,80,120,160")
     parser.add_argument("--window", type=float, default=40.0, help="seconds measured per step")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds after adding tables, not measured")
     parser.add_argument("--budget", type=float, default=480.0, help="seconds for the whole ramp, setup included")
@@ -157,9 +159,11 @@ def ramp(shape: Shape, web: Process, args, steps: list[int], started: float) -> 
                 load.add(table)
             time.sleep(args.warmup)
             step = Step(count, load=_load())
+            cpu = shape.cpu_seconds()
             load.step = step
             time.sleep(args.window)
             load.step = None
+            step.cores = (shape.cpu_seconds() - cpu) / args.window
             results.append(step)
             print(_line(step), flush=True)
             if shape.dead():
@@ -185,23 +189,33 @@ def _line(step: Step) -> str:
         f"p95 {step.quantile(0.95) * 1000:6.1f} ms  p99 {step.quantile(0.99) * 1000:6.1f} ms  "
         f"mean {statistics.mean(step.latencies) * 1000:6.1f} ms  "
         f"bots behind {step.waiting}/{step.ticks}  409 {step.conflicts}  errors {step.errors}  "
-        f"load {step.load[0]:.1f}"
+        f"shape {step.cores:.2f} cores  load {step.load[0]:.1f}"
     )
 
 
 def report(results: list[Step]) -> None:
     held = [step.tables for step in results if step.latencies and step.quantile(0.99) < TARGET_P99]
     print()
-    print(f"{'tables':>6} {'actions':>8} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}  under 250 ms")
+    print(f"{'tables':>6} {'actions':>8} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'cores':>6}  under 250 ms")
     for step in results:
         p99 = step.quantile(0.99)
         print(
             f"{step.tables:>6} {len(step.latencies):>8} {step.quantile(0.5) * 1000:>8.1f} "
-            f"{step.quantile(0.95) * 1000:>8.1f} {p99 * 1000:>8.1f}  {'yes' if p99 < TARGET_P99 else 'NO'}"
+            f"{step.quantile(0.95) * 1000:>8.1f} {p99 * 1000:>8.1f} {step.cores:>6.2f}  "
+            f"{'yes' if p99 < TARGET_P99 else 'NO'}"
         )
     largest = max(held) if held else 0
     print(f"largest step with the person's action p99 under 250 ms: {largest} tables")
-    print(f"RESULT capacity_tables={largest}")
+    # The machine is often shared: what the shape itself burns per table says what two cores of
+    # its own would hold, as a ceiling (latency grows before the cores are full).
+    busiest = max(results, key=lambda step: step.tables, default=None)
+    per_table = busiest.cores / busiest.tables if busiest and busiest.cores else 0.0
+    if per_table:
+        print(
+            f"the shape used {per_table * 1000:.1f} ms of CPU per second per table at {busiest.tables} tables: "
+            f"two cores of its own would be full at about {2 / per_table:.0f} tables"
+        )
+    print(f"RESULT capacity_tables={largest} cpu_per_table_ms_per_s={per_table * 1000:.1f}")
 
 
 if __name__ == "__main__":

@@ -332,6 +332,24 @@ class Shape:
             raise ShapeError(f"manage.py {' '.join(args)} exited {result.returncode}:\n{result.stdout}{result.stderr}")
         return result
 
+    def cpu_seconds(self) -> float:
+        """CPU time used so far by the shape: its process groups (gunicorn's workers included) and
+        the PostgreSQL backends connected to its database; Redis, shared and light, is left out."""
+        groups = {process.pid for process in self.processes.values()}
+        backends = {
+            pid for (pid,) in self.sql("SELECT pid FROM pg_stat_activity WHERE datname = %s", [self.database_name])
+        }
+        total = 0
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            # After the command: state, ppid, pgrp (index 2), ... utime (11), stime (12).
+            if int(fields[2]) in groups or int(stat.parent.name) in backends:
+                total += int(fields[11]) + int(fields[12])
+        return total / os.sysconf("SC_CLK_TCK")
+
     def sql(self, query: str, params: list | tuple = ()) -> list[tuple]:
         """Rows of one query on this shape's database (a connection of its own, closed after)."""
         import psycopg
