@@ -87,7 +87,9 @@ TEMPLATES = [
 def _database() -> dict:
     url = os.environ.get("DATABASE_URL", "").strip()
     if url:
-        config = dj_database_url.parse(url, conn_max_age=60)
+        # Under ASGI each request runs in a thread of its own, so a persistent connection outlives
+        # its thread unclosed: web processes served by uvicorn set CONN_MAX_AGE=0.
+        config = dj_database_url.parse(url, conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")))
         config.setdefault("TEST", {})
         return config
     # SQLite is shared by the web process and the worker: WAL lets readers run beside the one

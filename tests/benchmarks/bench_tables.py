@@ -117,12 +117,12 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start(args: list[str], log: Path) -> subprocess.Popen:
+def start(args: list[str], log: Path, extra: dict[str, str] | None = None) -> subprocess.Popen:
     log.parent.mkdir(parents=True, exist_ok=True)
     return subprocess.Popen(
         args,
         cwd=ROOT,
-        env={**os.environ, **ENV},
+        env={**os.environ, **ENV, **(extra or {})},
         stdout=log.open("w"),
         stderr=subprocess.STDOUT,
         start_new_session=True,
@@ -170,6 +170,8 @@ def start_gunicorn(port: int) -> subprocess.Popen:
             "warning",
         ],
         ROOT / "var" / "bench_tables" / "gunicorn.log",
+        # Under ASGI a persistent connection is left open by each request's thread.
+        None if SYNC else {"CONN_MAX_AGE": "0"},
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

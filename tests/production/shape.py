@@ -241,7 +241,9 @@ class Shape:
             "--log-level",
             "warning",
         ]
-        process = self.start(name, args, env=env, port=port)
+        # No persistent connections under ASGI: each request's thread would leave its own open, and
+        # PostgreSQL runs out of connections within minutes under load.
+        process = self.start(name, args, env={"CONN_MAX_AGE": "0", **(env or {})}, port=port)
         self.wait_until(process, lambda: _answers(process), what="answer HTTP")
         return process
 
@@ -264,7 +266,9 @@ class Shape:
             "--without-gossip",
             "--without-mingle",
         ]
-        process = self.start(name, args, env={"WORKER_READY_FILE": str(ready), **(env or {})})
+        # The worker's threads live on, so their connections may persist.
+        env = {"WORKER_READY_FILE": str(ready), "CONN_MAX_AGE": "60", **(env or {})}
+        process = self.start(name, args, env=env)
         self.wait_until(process, ready.exists, what="consume from the broker")
         return process
 
