@@ -1,4 +1,5 @@
-"""Tables served for real: PostgreSQL, a Celery worker on Redis, the API under gunicorn (2 workers).
+"""Tables served for real: PostgreSQL, a Celery worker on Redis, the API under the production server
+(gunicorn with 2 uvicorn workers, config.asgi; ``--sync``: gunicorn's 2 sync workers, config.wsgi).
 
 Prints, with the targets of issue 4:
 
@@ -13,7 +14,7 @@ Prints, with the targets of issue 4:
 4. A person's action -> the next bot's event recorded (by polling the database) and served (by
    the events endpoint's long-poll). Target: median < 150 ms.
 
-    python tests/benchmarks/bench_tables.py [--quick] [1 2 3 4]   (sections; all by default)
+    python tests/benchmarks/bench_tables.py [--quick] [--sync] [1 2 3 4]   (sections; all by default)
 
 Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/bench_tables; created
 and migrated if missing), BENCH_BROKER_URL (default redis://127.0.0.1:6379/13).
@@ -51,9 +52,11 @@ ENV = {
     "DATABASE_URL": DATABASE_URL,
     "CELERY_BROKER_URL": BROKER_URL,
     "ROOT_URLCONF": "tests.benchmarks.urls",
+    # Production settings, explicitly: with DEBUG off, settings may require SECRET_KEY.
     "DEBUG": "0",
     # Production settings need a key; the benchmark speaks plain HTTP to 127.0.0.1.
     "SECRET_KEY": "bench-only-key-not-secret-0123456789-abcdefghijklmnopqrstuvwxyz",
+    "ALLOWED_HOSTS": "127.0.0.1,localhost",
     "SECURE_SSL_REDIRECT": "false",
     "LOG_LEVEL": "WARNING",
     "THROTTLE_USER": "100000000/minute",
@@ -63,6 +66,8 @@ ENV = {
 os.environ.update(ENV)
 
 QUICK = "--quick" in sys.argv
+SYNC = "--sync" in sys.argv
+SERVER = "gunicorn, 2 sync workers (WSGI)" if SYNC else "gunicorn, 2 uvicorn workers (ASGI)"
 GAME = "whiskey-poker"
 # turn_seconds at its maximum: no turn timer fires while the benchmark waits, and its countdown is
 # beyond MAX_TASK_COUNTDOWN, so no timer task is even queued.
@@ -113,12 +118,12 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start(args: list[str], log: Path) -> subprocess.Popen:
+def start(args: list[str], log: Path, extra: dict[str, str] | None = None) -> subprocess.Popen:
     log.parent.mkdir(parents=True, exist_ok=True)
     return subprocess.Popen(
         args,
         cwd=ROOT,
-        env={**os.environ, **ENV},
+        env={**os.environ, **ENV, **(extra or {})},
         stdout=log.open("w"),
         stderr=subprocess.STDOUT,
         start_new_session=True,
@@ -157,7 +162,7 @@ def start_gunicorn(port: int) -> subprocess.Popen:
     server = start(
         [
             str(BIN / "gunicorn"),
-            "config.wsgi",
+            *(["config.wsgi"] if SYNC else ["config.asgi:application", "-k", "uvicorn_worker.UvicornWorker"]),
             "--workers",
             "2",
             "--bind",
@@ -166,6 +171,8 @@ def start_gunicorn(port: int) -> subprocess.Popen:
             "warning",
         ],
         ROOT / "var" / "bench_tables" / "gunicorn.log",
+        # Under ASGI a persistent connection is left open by each request's thread.
+        None if SYNC else {"CONN_MAX_AGE": "0"},
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -180,7 +187,8 @@ def start_gunicorn(port: int) -> subprocess.Popen:
 
 
 class Client:
-    """One person's HTTP client: a fresh connection per request (gunicorn's sync workers close them)."""
+    """One person's HTTP client: a fresh connection per request (gunicorn's sync workers close them;
+    the ASGI server is measured the same way so that the two compare)."""
 
     def __init__(self, port: int, token: str):
         self.port = port
@@ -634,7 +642,7 @@ def main() -> None:
     result: dict[str, str] = {}
     try:
         server = start_gunicorn(port)
-        print(f"PostgreSQL {DATABASE_URL}, broker {BROKER_URL}, gunicorn 2 workers on 127.0.0.1:{port}")
+        print(f"PostgreSQL {DATABASE_URL}, broker {BROKER_URL}, {SERVER} on 127.0.0.1:{port}")
         for section in chosen:
             SECTIONS[section](port, rows, result)
     finally:

@@ -109,6 +109,12 @@ def test_check_replay_passes_on_intact_tables(started, counter_game, settings, c
     assert f"ok {started.pk}" in out and f"ok {other.pk}" in out and "2 table(s) replay exactly" in out
 
 
+def test_check_replay_runs_the_system_checks_first_as_manage_py_does(started, counter_game, capsys):
+    # call_command skips the system checks unless asked; manage.py runs them, through BaseCommand.check.
+    call_command("check_replay", skip_checks=False)
+    assert "1 table(s) replay exactly" in capsys.readouterr().out
+
+
 def test_check_replay_detects_a_corrupted_snapshot(started, counter_game, capsys):
     state, version = store.load(table=started, decider=counter_game, cache=False)
     store.save_snapshot(started, version, state)

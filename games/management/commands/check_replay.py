@@ -32,7 +32,7 @@ class Command(BaseCommand):
         checked = 0
         for table in tables.iterator():
             checked += 1
-            problems = self.check(table)
+            problems = self.check_table(table)
             if problems:
                 failures += 1
                 self.stdout.write(self.style.ERROR(f"MISMATCH {table.id} ({table.game}): " + "; ".join(problems)))
@@ -42,7 +42,8 @@ class Command(BaseCommand):
             raise CommandError(f"{failures} of {checked} table(s) failed the replay check.")
         self.stdout.write(self.style.SUCCESS(f"{checked} table(s) replay exactly."))
 
-    def check(self, table: Table) -> list[str]:
+    # Not ``check``: that is BaseCommand's system-check hook, which manage.py calls before handle.
+    def check_table(self, table: Table) -> list[str]:
         try:
             decider = registry.get(table.game)
         except KeyError:
