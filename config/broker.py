@@ -1,5 +1,5 @@
 """The broker ``make run`` uses when no server is configured: kombu's filesystem transport, made
-safe to share between a web process and a worker.
+safe to share between a web process and a worker; and a guard on kombu's Redis transport.
 
 kombu's own transport creates a message file and then writes it, and the worker reads any file it
 finds: a worker that polls in between reads an empty or half-written message, fails to decode it,
@@ -22,7 +22,7 @@ from time import monotonic
 from typing import Any
 
 from kombu.exceptions import ChannelError
-from kombu.transport import TRANSPORT_ALIASES, filesystem
+from kombu.transport import TRANSPORT_ALIASES, filesystem, redis
 from kombu.utils.encoding import bytes_to_str, str_to_bytes
 from kombu.utils.json import dumps, loads
 
@@ -103,6 +103,33 @@ class Transport(filesystem.Transport):
     default_connection_params: dict[str, Any] = {}
 
 
+_restore_unacked = redis.QoS.restore_unacked
+
+
+def _restore_unacked_or_leave(self: redis.QoS, client: Any = None) -> Any:
+    """kombu's ``restore_unacked``, except when the channel's connection is already gone.
+
+    After a Redis drop the worker closes the old connection (kombu sets its transport's ``client``
+    to ``None``) and then the old channel, which tries to hand its unacknowledged messages back; with
+    no connection pool made yet it builds one from ``client.hostname`` and the worker dies with
+    ``AttributeError: 'NoneType' object has no attribute 'hostname'`` ("Unrecoverable error"). Those
+    messages are still in Redis's unacked set: Redis returns them after the visibility timeout, and
+    the sweep publishes again any bot turn that stalled meanwhile (games.outbox), so leaving them
+    is safe and the worker carries on reconnecting.
+    """
+    channel = self.channel
+    if client is None and channel._pool is None and getattr(channel.connection, "client", None) is None:
+        log.warning(
+            "Left %d unacknowledged message(s) to Redis's visibility timeout: their connection is closed",
+            len(self._delivered),
+        )
+        self._delivered.clear()
+        return None
+    return _restore_unacked(self, client)
+
+
 def install() -> None:
-    """Make ``localfs://`` name this transport (called before Celery opens a connection)."""
+    """Make ``localfs://`` name this transport and guard the Redis one (called before Celery opens
+    a connection)."""
     TRANSPORT_ALIASES[ALIAS] = f"{__name__}:Transport"
+    redis.QoS.restore_unacked = _restore_unacked_or_leave  # type: ignore[method-assign]

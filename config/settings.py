@@ -226,7 +226,16 @@ if os.environ.get("CACHE_URL", "").startswith("redis"):
 def _broker() -> tuple[str, dict]:
     url = os.environ.get("CELERY_BROKER_URL", "").strip()
     if url:
-        return url, {"visibility_timeout": BROKER_VISIBILITY_TIMEOUT}
+        return url, {
+            "visibility_timeout": BROKER_VISIBILITY_TIMEOUT,
+            # A publish after a commit must not hang on a broker that is down or not answering (a
+            # half-open connection, a stopped Redis): it fails within these and the outbox relay
+            # sends the row later. The worker's BRPOP is polled by its event loop, not bound by these.
+            "socket_connect_timeout": BROKER_SOCKET_TIMEOUT,
+            "socket_timeout": BROKER_SOCKET_TIMEOUT,
+            # A consumer on a half-open connection drops it after brpop_timeout + this.
+            "health_check_interval": 5,
+        }
     folder = Path(os.environ.get("CELERY_BROKER_DIR", DATA_DIR / "broker"))
     (folder / "out").mkdir(parents=True, exist_ok=True)
     (folder / "processed").mkdir(parents=True, exist_ok=True)
@@ -247,8 +256,16 @@ def _broker() -> tuple[str, dict]:
 # may be longer than this, or the message is redelivered before it is due: longer waits are deadlines
 # stored in the database and swept by beat.
 BROKER_VISIBILITY_TIMEOUT = int(os.environ.get("BROKER_VISIBILITY_TIMEOUT", "3600"))
+# Seconds a broker connection or command may take before it counts as failed (the outbox relay then
+# publishes later); the worker reconnects forever (below).
+BROKER_SOCKET_TIMEOUT = float(os.environ.get("BROKER_SOCKET_TIMEOUT", "1.5"))
 MAX_TASK_COUNTDOWN = min(300, BROKER_VISIBILITY_TIMEOUT // 2)
 CELERY_BROKER_URL, CELERY_BROKER_TRANSPORT_OPTIONS = _broker()
+CELERY_BROKER_CONNECTION_TIMEOUT = BROKER_SOCKET_TIMEOUT
+# A worker or beat that loses the broker keeps trying to reconnect, at start too, rather than exit.
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -258,7 +275,22 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "1.0"))
 CELERY_BEAT_SCHEDULE = {
+    # Deadlines, stalled bot turns and the outbox relay (games.tasks.sweep_deadlines).
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": SWEEP_SECONDS},
+}
+# The outbox (games.scheduling, games.outbox). A table that awaits a bot and has not moved for this
+# long since its bot turn was published gets it published again (a killed worker took the message).
+STALLED_BOT_SECONDS = float(os.environ.get("STALLED_BOT_SECONDS", "5"))
+# The relay leaves rows this young to the commit that made them, which is publishing them.
+OUTBOX_RELAY_AFTER_SECONDS = float(os.environ.get("OUTBOX_RELAY_AFTER_SECONDS", "1"))
+# After a failed publish a process leaves new rows to the relay for this long, so a broker outage
+# costs one request per process a timeout rather than every request.
+OUTBOX_BROKER_BACKOFF_SECONDS = float(os.environ.get("OUTBOX_BROKER_BACKOFF_SECONDS", "2"))
+# Published rows are kept this long (for the stalled-turn check and for an operator), then purged.
+OUTBOX_KEEP_SECONDS = int(os.environ.get("OUTBOX_KEEP_SECONDS", "600"))
+CELERY_BEAT_SCHEDULE["purge-outbox"] = {
+    "task": "games.tasks.purge_outbox",
+    "schedule": float(os.environ.get("OUTBOX_PURGE_SECONDS", "60")),
 }
 
 # Game service settings.

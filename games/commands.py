@@ -1,6 +1,7 @@
 """The one write path: lock a table, decide a command and the system commands it makes due,
 append the events, post the ledger movements they imply and store the next deadline, all in the
-caller's transaction; then, after commit, schedule the bots and the deadline.
+caller's transaction, with the bot's turn and the deadline as outbox rows that are published
+after the commit (``games.scheduling``).
 
 ``games.services`` checks who may send what and calls :func:`execute`.
 """
@@ -241,6 +242,9 @@ def _next_row(table: Table, decider, state, version: int) -> tuple[dict[str, Any
     if decider.is_finished(state):
         changes["status"] = Table.Status.FINISHED
     finished = changes.get("status", table.status) == Table.Status.FINISHED
+    # Written with the version, so beat's sweep sees which tables wait for a bot (games.outbox).
+    bots = {s.number for s in seat_rows(table) if s.bot}
+    changes["awaits_bot"] = not finished and bool(bots.intersection(decider.to_act(state)))
     due = None if finished else decider.deadline(state, table.config)
     if due is None:
         changes.update(deadline_at=None, deadline_version=None, deadline_command=None)
@@ -255,13 +259,12 @@ def _next_row(table: Table, decider, state, version: int) -> tuple[dict[str, Any
 
 
 def _after(table: Table, decider, state, due: tuple[float, Any] | None) -> None:
-    """Schedule bots and the deadline after commit (the row already holds them), or open the
-    payouts of a finished table."""
+    """Store the bot's turn and the deadline in the outbox, published after commit (the row already
+    holds them), or open the payouts of a finished table."""
     if table.status == Table.Status.FINISHED:
         payouts.open_for_finished_table(table)
         return
-    bots = {s.number for s in seat_rows(table) if s.bot}
-    if bots.intersection(decider.to_act(state)):
+    if table.awaits_bot:
         scheduling.schedule("games.tasks.play_bot", table.pk, table.version)
     if due is not None:
         scheduling.schedule("games.tasks.expire_deadline", table.pk, table.version, countdown=due[0])

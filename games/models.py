@@ -37,6 +37,9 @@ class Table(models.Model):
     deadline_at = models.DateTimeField(null=True, blank=True)
     deadline_version = models.PositiveIntegerField(null=True, blank=True)
     deadline_command = models.JSONField(null=True, blank=True)
+    # A bot is to act at ``version``: written with the version's compare-and-set, so the sweep can
+    # find a bot turn that stalled (its message lost) without replaying any table.
+    awaits_bot = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -163,3 +166,33 @@ class CommandRecord(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "key"], name="command_key_unique_per_user")]
+
+
+class OutboxMessage(models.Model):
+    """A task for the worker, stored in the transaction that made it due and published after the
+    commit (``games.scheduling``); beat's sweep publishes any the commit could not (``games.outbox``).
+
+    ``key`` names the task and its arguments, so the sweep can find the message of a bot turn that
+    stalled and send it again.
+    """
+
+    task = models.CharField(max_length=200)
+    args = models.JSONField(default=list)
+    headers = models.JSONField(default=dict)
+    key = models.CharField(max_length=200, db_index=True)
+    due_at = models.DateTimeField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        indexes = [
+            # The relay reads only the pending rows, oldest first; the purge only the published ones.
+            models.Index(
+                fields=["created_at"], condition=models.Q(published_at__isnull=True), name="outbox_pending_idx"
+            ),
+            models.Index(fields=["published_at"], name="outbox_published_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.key} ({'published' if self.published_at else 'pending'})"

@@ -1,49 +1,126 @@
-"""Publishing Celery tasks only after the transaction that made them due has committed.
+"""Work for the worker goes through a transactional outbox: ``schedule`` stores the task as a row in
+the transaction that made it due, and the row is published once that transaction commits.
 
 A task published inside an open transaction could run before the commit and find nothing, or
-run for a command that is then rolled back. Everything goes through ``schedule``.
+run for a command that is then rolled back; a task published only in memory after the commit is
+lost if the broker is down or the process dies. A row is neither: it commits with the events or not
+at all, and ``games.outbox`` (beat's sweep) publishes whatever is still pending. Publishing after a
+commit never fails the request that committed: errors are logged and the row waits for the relay.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import DatabaseError, transaction
+from django.utils import timezone
 
 from games import telemetry
+from games.models import OutboxMessage
+
+log = logging.getLogger(__name__)
 
 # (task name, args, countdown, headers): the headers carry the request id and the time the task is
 # due (games.telemetry), which the worker restores and measures when the task starts.
 Publisher = Callable[[str, tuple[Any, ...], float | None, dict[str, Any]], None]
 
+# One retry, at once: it reconnects a pooled connection that a broker restart left stale. With the
+# socket timeouts of CELERY_BROKER_TRANSPORT_OPTIONS this bounds a publish to a few seconds.
+PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
+
 
 def _publish(task_name: str, args: tuple[Any, ...], countdown: float | None, headers: dict[str, Any]) -> None:
     from config.celery import app
 
-    app.send_task(task_name, args=[str(a) for a in args[:1]] + list(args[1:]), countdown=countdown, headers=headers)
+    app.send_task(
+        task_name, args=list(args), countdown=countdown, headers=headers, retry=True, retry_policy=PUBLISH_RETRY_POLICY
+    )
 
 
 _publisher: Publisher = _publish
+# After a failed publish, this process leaves new rows to the relay until this time (monotonic), so
+# a broker that is down or hung costs one request a timeout, not every request.
+_broker_down_until = 0.0
+_breaker_lock = threading.Lock()
 
 
 def set_publisher(publisher: Publisher | None) -> None:
     """Replace how due tasks are published (tests queue them to run them one by one)."""
-    global _publisher
+    global _publisher, _broker_down_until
     _publisher = publisher or _publish
+    _broker_down_until = 0.0
 
 
-def schedule(task_name: str, *args: Any, countdown: float | None = None) -> None:
-    """Publish ``task_name(*args)`` once the current transaction commits.
+def task_key(task_name: str, args: Iterable[Any]) -> str:
+    """The task and its arguments in one string: how the sweep finds a task's row."""
+    return f"{task_name}:{json.dumps(list(args), separators=(',', ':'))}"
 
-    A countdown longer than ``MAX_TASK_COUNTDOWN`` is not sent at all: the broker would deliver
+
+def schedule(task_name: str, table_id: Any, *args: Any, countdown: float | None = None) -> None:
+    """Store ``task_name(table_id, *args)`` in the outbox, in the current transaction, and publish
+    it once that commits.
+
+    A countdown longer than ``MAX_TASK_COUNTDOWN`` is not stored at all: the broker would deliver
     it again after its visibility timeout, and the deadline in the database covers it anyway.
     """
     if countdown is not None and countdown > settings.MAX_TASK_COUNTDOWN:
         return
-    # The request id is read now, while the request that made the task due is still in hand; the due
-    # time at commit, when the task is really published.
-    request_id = telemetry.current_request_id()
+    # Ids travel as strings: a row's arguments are JSON.
+    task_args = [str(table_id), *args]
+    # The request id is read now, while the request that made the task due is still in hand.
+    headers = telemetry.task_headers(countdown, telemetry.current_request_id())
+    row = OutboxMessage.objects.create(
+        task=task_name,
+        args=task_args,
+        headers=headers,
+        key=task_key(task_name, task_args),
+        due_at=timezone.now() + timedelta(seconds=countdown or 0),
+    )
+    transaction.on_commit(lambda: publish_after_commit(row))
 
-    transaction.on_commit(lambda: _publisher(task_name, args, countdown, telemetry.task_headers(countdown, request_id)))
+
+def publish_after_commit(row: OutboxMessage) -> None:
+    """Publish a row its transaction just committed, unless this process saw the broker fail
+    moments ago; on any error the row stays pending for the relay."""
+    if time.monotonic() < _broker_down_until:
+        return
+    publish(row)
+
+
+def publish(row: OutboxMessage) -> bool:
+    """Publish ``row`` and mark it published; ``False`` (logged, row still pending) if either fails.
+
+    Marking comes after publishing: a process that dies between the two leaves the row pending and
+    the relay sends it again, which is harmless because every task checks the table's version.
+    """
+    global _broker_down_until
+    countdown = (row.due_at - timezone.now()).total_seconds()
+    try:
+        _publisher(row.task, tuple(row.args), countdown if countdown > 0 else None, dict(row.headers))
+    except Exception:
+        with _breaker_lock:
+            _broker_down_until = time.monotonic() + settings.OUTBOX_BROKER_BACKOFF_SECONDS
+        log.warning("could not publish %s; the outbox relay will retry it", row.key, exc_info=True)
+        _count_attempt(row, published=False)
+        return False
+    return _count_attempt(row, published=True)
+
+
+def _count_attempt(row: OutboxMessage, *, published: bool) -> bool:
+    changes: dict[str, Any] = {"attempts": row.attempts + 1}
+    if published:
+        changes["published_at"] = timezone.now()
+    try:
+        OutboxMessage.objects.filter(pk=row.pk).update(**changes)
+    except DatabaseError:
+        # The database went away after the commit: the row stays pending and is sent again.
+        log.warning("could not mark %s published; the relay will send it again", row.key, exc_info=True)
+        return False
+    return published

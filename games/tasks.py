@@ -5,15 +5,25 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
-from django.db import OperationalError
+from django.db import InterfaceError, OperationalError
 
-from games import services
+from games import outbox, services
 from games.errors import Conflict
 
 log = logging.getLogger(__name__)
 
+# A database blip is retried a few times, quickly (1, 2, 4, 4, 4 s at most); a longer outage
+# outlasts the retries on purpose: once the database is back, beat's sweep expires the deadlines
+# and publishes again every bot turn that has not moved (games.outbox), so nothing waits for a timer.
+_DB_RETRY = {
+    "autoretry_for": (OperationalError, InterfaceError),
+    "retry_backoff": True,
+    "retry_backoff_max": 4,
+    "max_retries": 5,
+}
 
-@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+
+@shared_task(acks_late=True, **_DB_RETRY)
 def play_bot(table_id: str, expected_version: int) -> bool:
     """A bot's turn at ``expected_version``; does nothing if the table has moved on."""
     try:
@@ -24,7 +34,7 @@ def play_bot(table_id: str, expected_version: int) -> bool:
     return played
 
 
-@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+@shared_task(acks_late=True, **_DB_RETRY)
 def expire_deadline(table_id: str, expected_version: int) -> bool:
     """The fast path of a deadline: runs at its time; the sweep catches any that are missed."""
     try:
@@ -37,11 +47,27 @@ def expire_deadline(table_id: str, expected_version: int) -> bool:
 
 @shared_task(acks_late=True, ignore_result=True)
 def sweep_deadlines() -> int:
-    """Beat's periodic sweep of the deadlines stored in the database."""
-    done = services.sweep_deadlines()
+    """Beat's periodic sweep: expire the deadlines stored in the database, publish again the bot
+    turns that stalled, and relay the outbox rows no commit could publish. Each step runs even if
+    another fails, so one bad table cannot hold up the relay."""
+    done = 0
+    for step in (services.sweep_deadlines, outbox.redrive_stalled_bots, outbox.relay):
+        try:
+            done += step()
+        except Exception:
+            log.exception("sweep step %s failed; the next sweep tries again", step.__name__)
     # Every SWEEP_SECONDS (1 s): at DEBUG, or it drowns everything else.
-    log.debug("swept deadlines: %d expired", done)
+    log.debug("swept: %d deadlines expired or tasks published", done)
     return done
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def purge_outbox() -> int:
+    """Beat's periodic purge of outbox rows published more than OUTBOX_KEEP_SECONDS ago."""
+    purged = outbox.purge()
+    if purged:
+        log.info("purged %d published outbox rows", purged)
+    return purged
 
 
 @shared_task(acks_late=True, ignore_result=True)

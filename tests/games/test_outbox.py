@@ -1,0 +1,367 @@
+"""The transactional outbox (issue 12, item 1): work for the worker is stored with the events and
+published after the commit; a broker that is down or hung never fails or stalls a committed action,
+and beat's sweep publishes what is pending and what stalled."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from datetime import timedelta
+
+import pytest
+from django.conf import settings
+from django.db import connection, transaction
+from django.utils import timezone
+
+from config import settings as config_settings
+from games import outbox, scheduling, tasks
+from games.models import Event, OutboxMessage, Table
+from tests.api.play import person
+from tests.fixtures_tasks import TaskQueue
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+class Broker(TaskQueue):
+    """The in-test queue behind a broker that can be down (every publish raises) or drop messages
+    it accepted (a worker killed with them)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.down = False
+        self.dropping = False
+
+    def publish(self, name, args, countdown, headers) -> None:
+        if self.down:
+            raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+        if not self.dropping:
+            super().publish(name, args, countdown, headers)
+
+
+@pytest.fixture
+def broker():
+    queue = Broker()
+    scheduling.set_publisher(queue.publish)
+    yield queue
+    scheduling.set_publisher(None)
+
+
+def bot_table_awaiting_the_bot(client) -> str:
+    """A counter table of ``client`` (seat 0) and a bot (seat 1), at the bot's turn; its bot turn
+    may or may not have reached the broker."""
+    response = client.post("/api/v1/tables/", {"game": "counter", "seats": 2}, format="json")
+    table_id = response.json()["id"]
+    assert client.post(f"/api/v1/tables/{table_id}/join/", {"seat": 0}, format="json").status_code == 200
+    assert client.post(f"/api/v1/tables/{table_id}/bots/", {}, format="json").status_code == 201
+    assert client.post(f"/api/v1/tables/{table_id}/start/").status_code == 200
+    return table_id
+
+
+def person_to_act(client, table_id):
+    view = client.get(f"/api/v1/tables/{table_id}/").json()
+    return view if view["to_act"] == [0] else None
+
+
+def act(client, table_id, version):
+    return client.post(
+        f"/api/v1/tables/{table_id}/actions/",
+        {"action": {"type": "add", "amount": 1}, "expected_version": version},
+        format="json",
+    )
+
+
+def age_everything(seconds: float = 60) -> None:
+    """Make every row look ``seconds`` older, as if that much time had passed without a move."""
+    past = timedelta(seconds=seconds)
+    for row in OutboxMessage.objects.all():
+        OutboxMessage.objects.filter(pk=row.pk).update(
+            created_at=row.created_at - past,
+            published_at=row.published_at - past if row.published_at else None,
+        )
+    for table in Table.objects.all():
+        Table.objects.filter(pk=table.pk).update(updated_at=table.updated_at - past)
+
+
+def a_move_to_the_bot(client, broker) -> tuple[str, int]:
+    """Play until the person's move hands the turn to the bot; the table's id and version then."""
+    table_id = bot_table_awaiting_the_bot(client)
+    broker.run_until_idle()
+    view = person_to_act(client, table_id)
+    assert view is not None, "after the bot's moves it is the person's turn"
+    response = act(client, table_id, view["version"])
+    assert response.status_code == 200, response.json()
+    return table_id, response.json()["version"]
+
+
+def test_an_action_answers_200_with_the_broker_down_and_the_relay_publishes_its_task_later(counter_game, broker):
+    """Fails on the code before the outbox: the publish error escaped ``on_commit`` and the
+    committed action answered a 500 (and the bot's turn was gone)."""
+    alice = person("alice")
+    table_id = bot_table_awaiting_the_bot(alice)
+    broker.run_until_idle()
+    version = person_to_act(alice, table_id)["version"]
+
+    broker.down = True
+    response = act(alice, table_id, version)
+    assert response.status_code == 200
+    body = response.json()
+    assert body["version"] > version and body["events"]
+    # The bot's turn and the turn timer; after the first failure the process left the second to
+    # the relay without trying.
+    pending = OutboxMessage.objects.filter(published_at__isnull=True).order_by("pk")
+    assert [(row.task, row.attempts) for row in pending] == [
+        ("games.tasks.play_bot", 1),
+        ("games.tasks.expire_deadline", 0),
+    ]
+    assert broker.published == []
+
+    # The broker comes back; the next sweep after the relay's grace publishes the rows.
+    broker.down = False
+    age_everything(seconds=2)
+    assert outbox.relay() == 2
+    assert broker.names() == ["games.tasks.play_bot", "games.tasks.expire_deadline"]
+    assert not OutboxMessage.objects.filter(published_at__isnull=True).exists()
+    broker.run_until_idle()
+    assert Event.objects.filter(table_id=table_id, actor="bot:1", seq__gt=body["version"]).exists()
+
+
+def test_the_relay_leaves_young_rows_to_their_commit_and_stops_at_the_first_failure(counter_game, broker):
+    """Fails on the code before the outbox (no rows, no relay)."""
+    with transaction.atomic():
+        for version in (1, 2, 3):
+            scheduling.schedule("games.tasks.play_bot", "t", version)
+        broker.down = True  # the commit's own publish fails for the first row, then backs off
+    assert OutboxMessage.objects.filter(published_at__isnull=True).count() == 3
+    assert outbox.relay() == 0, "rows younger than OUTBOX_RELAY_AFTER_SECONDS are the commit's"
+    age_everything(seconds=2)
+    assert outbox.relay() == 0, "the broker is still down"
+    broker.down = False
+    assert outbox.relay() == 3
+    assert [args for _, args, _, _ in broker.published] == [("t", 1), ("t", 2), ("t", 3)], "oldest first"
+
+
+def test_a_lost_bot_turn_is_published_again_by_the_sweep_and_played(counter_game, broker):
+    """Fails on the code before the outbox: a bot turn whose message was lost (a worker killed
+    with it unacked) waited for the turn timer; now the sweep publishes it again once the table
+    has not moved for STALLED_BOT_SECONDS."""
+    alice = person("alice")
+    table_id = bot_table_awaiting_the_bot(alice)
+    broker.run_until_idle()
+    version = person_to_act(alice, table_id)["version"]
+    broker.dropping = True
+    response = act(alice, table_id, version)
+    assert response.status_code == 200
+    version = response.json()["version"]
+    broker.dropping = False
+    assert broker.published == [], "the broker took the message and lost it"
+    assert Table.objects.get(pk=table_id).awaits_bot
+
+    tasks.sweep_deadlines.apply()
+    assert broker.published == [], "not stalled yet: the worker may still be on it"
+    age_everything(seconds=settings.STALLED_BOT_SECONDS + 1)
+    tasks.sweep_deadlines.apply()
+    assert broker.names() == ["games.tasks.play_bot"]
+    assert broker.published[0][1] == (str(table_id), version)
+    tasks.sweep_deadlines.apply()
+    assert len(broker.published) == 1, "published again only after another STALLED_BOT_SECONDS"
+
+    broker.run_until_idle()
+    assert Event.objects.filter(table_id=table_id, actor="bot:1", seq__gt=version).exists()
+    assert not Table.objects.get(pk=table_id).awaits_bot
+
+
+def test_a_stalled_bot_turn_without_a_row_gets_one(counter_game, broker):
+    """Fails on the code before the outbox. A table that stalled before the outbox existed, or
+    whose row was purged, still gets its bot turn."""
+    alice = person("alice")
+    table_id, version = a_move_to_the_bot(alice, broker)
+    broker.published.clear()
+    OutboxMessage.objects.all().delete()
+    age_everything(seconds=settings.STALLED_BOT_SECONDS + 1)
+    assert outbox.redrive_stalled_bots() == 1
+    assert [args for _, args, _, _ in broker.published] == [(str(table_id), version)]
+
+
+def test_a_bot_turn_published_twice_plays_once(counter_game, broker):
+    """A guard, not a fix (it passes on the code before the outbox too): the relay and the stalled
+    turn check may publish a message twice, and the second run does nothing."""
+    alice = person("alice")
+    table_id, version = a_move_to_the_bot(alice, broker)
+    [(name, args, _, headers)] = [item for item in broker.published if item[0].endswith("play_bot")]
+    broker.published.append((name, args, None, headers))
+    broker.run_until_idle()
+    bot_moves = Event.objects.filter(table_id=table_id, actor="bot:1", seq=version + 1)
+    assert bot_moves.count() == 1
+    assert Event.objects.filter(table_id=table_id, seq__gt=version, actor="bot:1").count() == 1
+
+
+def test_published_rows_are_purged_after_outbox_keep_seconds(counter_game, broker):
+    """Fails on the code before the outbox (nothing to purge)."""
+    with transaction.atomic():
+        scheduling.schedule("games.tasks.play_bot", "t", 1)
+        scheduling.schedule("games.tasks.play_bot", "t", 2)
+    OutboxMessage.objects.filter(args=["t", 2]).update(published_at=None)
+    assert tasks.purge_outbox.apply().get() == 0
+    age_everything(seconds=settings.OUTBOX_KEEP_SECONDS + 1)
+    assert tasks.purge_outbox.apply().get() == 1
+    assert list(OutboxMessage.objects.values_list("args", flat=True)) == [["t", 2]], "pending rows stay"
+
+
+def test_two_relays_never_publish_the_same_row(counter_game, broker, postgres_tx):
+    """Fails on the code before the outbox. A relay holding rows (a second beat, an overlapping
+    sweep) makes the other skip them (SELECT … FOR UPDATE SKIP LOCKED)."""
+    broker.down = True
+    with transaction.atomic():
+        scheduling.schedule("games.tasks.play_bot", "t", 1)
+    broker.down = False
+    age_everything(seconds=2)
+    holding, release = threading.Event(), threading.Event()
+
+    def slow_relay() -> None:
+        with transaction.atomic():
+            list(OutboxMessage.objects.select_for_update().filter(published_at__isnull=True))
+            holding.set()
+            release.wait(10)
+        connection.close()
+
+    other = threading.Thread(target=slow_relay)
+    other.start()
+    try:
+        assert holding.wait(10)
+        assert outbox.relay() == 0
+    finally:
+        release.set()
+        other.join()
+    assert outbox.relay() == 1
+    assert len(broker.published) == 1
+
+
+# --- a broker that hangs -------------------------------------------------------------------------
+
+
+class HungRedis:
+    """A TCP server that accepts connections and never answers: Redis stopped (SIGSTOP), or a
+    proxy whose far side is gone."""
+
+    def __init__(self) -> None:
+        self.server = socket.socket()
+        self.server.bind(("127.0.0.1", 0))
+        self.server.listen(16)
+        self.port = self.server.getsockname()[1]
+        self.accepted: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                conn, _ = self.server.accept()
+            except OSError:
+                return
+            self.accepted.append(conn)
+
+    def close(self) -> None:
+        self.server.close()
+        for conn in self.accepted:
+            conn.close()
+
+
+@pytest.fixture
+def hung_broker(monkeypatch):
+    """The project's real publisher, on an app built from the settings' broker options for a Redis
+    that hangs."""
+    from celery import Celery
+
+    import config.celery
+
+    hung = HungRedis()
+    url = f"redis://127.0.0.1:{hung.port}/0"
+    monkeypatch.setenv("CELERY_BROKER_URL", url)
+    _, options = config_settings._broker()
+    app = Celery("hung", set_as_current=False)
+    app.conf.update(
+        broker_url=url,
+        broker_transport_options=options,
+        broker_connection_timeout=settings.CELERY_BROKER_CONNECTION_TIMEOUT,
+    )
+    monkeypatch.setattr(config.celery, "app", app)
+    scheduling.set_publisher(None)
+    yield hung
+    scheduling.set_publisher(None)
+    hung.close()
+
+
+def timed_action(client, table_id, version, *, limit: float) -> tuple[float, int]:
+    """The action's (seconds, status), failing if it takes longer than ``limit``."""
+    result: dict[str, float | int] = {}
+
+    def run() -> None:
+        started = time.monotonic()
+        try:
+            result["status"] = act(client, table_id, version).status_code
+        finally:
+            result["seconds"] = time.monotonic() - started
+            connection.close()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(limit)
+    if thread.is_alive():
+        pytest.fail(f"the action still hangs on the broker after {limit:.0f}s")
+    return float(result["seconds"]), int(result["status"])
+
+
+def test_an_action_with_the_broker_hung_answers_within_the_publish_timeout(counter_game, hung_broker):
+    """Fails on the code before the outbox: with no socket timeouts the publish after the commit
+    waited on the hung broker for good (the probe saw 60 s). Now it gives up within the timeouts,
+    the action answers 200, and the next ones do not wait at all while the process backs off."""
+    queue = TaskQueue()
+    scheduling.set_publisher(queue.publish)
+    alice = person("alice")
+    table_id = bot_table_awaiting_the_bot(alice)
+    queue.run_until_idle()
+    version = person_to_act(alice, table_id)["version"]
+    scheduling.set_publisher(None)
+
+    seconds, status = timed_action(alice, table_id, version, limit=20)
+    assert status == 200
+    # One attempt and one retry, each bounded by BROKER_SOCKET_TIMEOUT (1.5 s), plus the connect.
+    assert seconds < 4 * settings.BROKER_SOCKET_TIMEOUT + 1, seconds
+    assert OutboxMessage.objects.filter(published_at__isnull=True, task="games.tasks.play_bot").count() == 1
+
+
+def test_the_broker_settings_bound_every_wait(settings, monkeypatch):
+    """Fails on the code before the outbox: a Redis broker had no socket timeouts (a publish waited
+    forever), and a worker gave up reconnecting after 100 tries."""
+    monkeypatch.setenv("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0")
+    _, options = config_settings._broker()
+    assert options["socket_connect_timeout"] <= 2 and options["socket_timeout"] <= 2
+    assert settings.CELERY_BROKER_CONNECTION_TIMEOUT <= 2
+    assert settings.CELERY_BROKER_CONNECTION_MAX_RETRIES is None
+    assert settings.CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP is True
+    assert scheduling.PUBLISH_RETRY_POLICY["max_retries"] <= 1
+
+
+def test_no_task_is_lost_with_a_row_that_could_not_be_marked(counter_game, broker, monkeypatch):
+    """Fails on the code before the outbox. The database gone between the publish and the mark
+    leaves the row pending: the relay sends it again (harmless) rather than losing it."""
+    from django.db import OperationalError
+    from django.db.models import QuerySet
+
+    real_update = QuerySet.update
+
+    def failing_update(self, **kwargs):
+        if self.model is OutboxMessage:
+            raise OperationalError("the database went away")
+        return real_update(self, **kwargs)
+
+    monkeypatch.setattr(QuerySet, "update", failing_update)
+    with transaction.atomic():
+        scheduling.schedule("games.tasks.play_bot", "t", 1)
+    monkeypatch.setattr(QuerySet, "update", real_update)
+    assert broker.names() == ["games.tasks.play_bot"]
+    assert OutboxMessage.objects.get().published_at is None
+    age_everything(seconds=2)
+    assert outbox.relay() == 1
+    assert len(broker.published) == 2
+    assert timezone.now() - OutboxMessage.objects.get().published_at < timedelta(seconds=5)
