@@ -440,9 +440,26 @@ def save_snapshot(table: Table | UUID | str, version: int, state: Any) -> None:
     )
 
 
+class ReplayFailed(Exception):
+    """A stored event that does not decode or does not apply to the state before it."""
+
+    def __init__(self, seq: int, type_name: str, error: Exception) -> None:
+        super().__init__(f"event {seq} ({type_name}) does not replay: {type(error).__name__}: {error}")
+        self.seq = seq
+
+
 def replay_from_scratch(table: Table, decider: Decider) -> tuple[Any, int]:
-    """The state of ``table`` folded from its very first event, ignoring snapshots and cache."""
-    return _fold(decider, decider.initial_state(table.config), 0, _tail(table.pk, 0, None))
+    """The state of ``table`` folded from its very first event, ignoring snapshots and cache;
+    ``ReplayFailed`` names the first event that does not decode or apply."""
+    types = event_types_by_name(decider)
+    state, version = decider.initial_state(table.config), 0
+    for seq, type_name, data, secret in _tail(table.pk, 0, None):
+        try:
+            state = decider.evolve(state, decode_event(types, type_name, data, secret))
+        except Exception as error:
+            raise ReplayFailed(seq, type_name, error) from error
+        version = seq
+    return state, version
 
 
 def events_after(table: Table | UUID | str, after: int, limit: int | None = None) -> QuerySet[Event]:
