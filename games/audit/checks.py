@@ -219,9 +219,7 @@ def check_hash_chain(hand: Hand) -> Check:
         if first.seq > 1
         else store.GENESIS
     )
-    rows = [
-        (row.seq, row.type, row.hand_no, row.actor, row.data, row.secret, row.prev_hash, row.hash) for row in hand.rows
-    ]
+    rows = [[getattr(row, name) for name in store.CHAIN_FIELDS] for row in hand.rows]
     by_seq = {row.seq: row for row in hand.rows}
     differences = [
         f"{_where(by_seq[problem.seq])}: {problem.what}"
