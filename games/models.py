@@ -125,6 +125,9 @@ class Event(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64)
+    # What the hash covers (games.store.HASH_VERSION): 1 for events recorded before created_at was
+    # hashed, 2 since. The store sets it; the default is the version older rows were recorded under.
+    hash_version = models.PositiveSmallIntegerField(default=1)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["table", "seq"], name="event_seq_unique")]

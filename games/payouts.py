@@ -1,5 +1,6 @@
 """A finished money table opens one payout per seat whose pending account holds money, and the
-reconcile proof that a finished table's money all went where its payouts say."""
+reconcile proofs that a finished table's money all went where its payouts say and that each payout
+still names the seat's player and the approvals its amount needs."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from games import settlement
 from games.models import Seat, Table
 from ledger import keys
 from ledger import payouts as ledger_payouts
-from ledger.models import Account, Payout
+from ledger.models import Account, Payout, Posting
 from ledger.reconcile import Problem
 
 
@@ -63,3 +64,63 @@ def finished_tables() -> Iterator[Problem]:
                 subject,
                 f"the finished table's escrow holds {held}; rejected payouts returned {returned}",
             )
+
+
+def payouts_match_seats() -> Iterator[Problem]:
+    """The reconcile checker for a payout's terms, which are fixed when it opens and never change
+    after: it belongs to the player of its seat (nobody for a bot's seat), it needs two approvers
+    exactly when its amount is above ``PAYOUT_TWO_PERSON_LIMIT``, and an approved payout paid that
+    player's wallet (the house's bot bankroll for a bot).
+
+    The payout row is mutable (its status moves), so an insider's ``UPDATE`` of ``user_id`` or
+    ``approvals_needed`` is caught here rather than refused. The seats themselves are proved
+    against the immutable postings by ``games.reconcile`` (a seat's buy-in came from its player's
+    wallet). Changing ``PAYOUT_TWO_PERSON_LIMIT`` while payouts are open shows them here too.
+    """
+    limit = ledger_payouts.two_person_limit()
+    tables = Payout.objects.values("table_id")
+    owners = {
+        (str(table_id), number): user_id
+        for table_id, number, user_id in Seat.objects.filter(table_id__in=tables).values_list(
+            "table_id", "number", "user_id"
+        )
+    }
+    paid_to: dict[int, list[str]] = {}
+    credits = Posting.objects.filter(transaction__payout__status=Payout.Status.APPROVED, amount__gt=0)
+    for payout_id, key in credits.values_list("transaction__payout", "account__key"):
+        paid_to.setdefault(payout_id, []).append(key)
+    for payout in Payout.objects.order_by("pk").iterator():
+        yield from _payout_terms(payout, owners, limit, paid_to.get(payout.pk, []))
+
+
+def _payout_terms(
+    payout: Payout, owners: dict[tuple[str, int], int | None], limit: int, paid_to: list[str]
+) -> Iterator[Problem]:
+    subject = f"payout:{payout.pk}"
+    where = f"table {payout.table_id} seat {payout.seat}"
+    seat = (str(payout.table_id), payout.seat)
+    if seat not in owners:
+        yield Problem("payout_seat_unknown", subject, f"{where} has no seat")
+    elif owners[seat] != payout.user_id:
+        yield Problem(
+            "payout_user_mismatch",
+            subject,
+            f"{where} is held by {_who(owners[seat])}, the payout names {_who(payout.user_id)}",
+        )
+    needed = 2 if payout.amount > limit else 1
+    if payout.approvals_needed != needed:
+        yield Problem(
+            "payout_approvals_mismatch",
+            subject,
+            f"{payout.amount} {payout.currency} needs {needed} approver(s) "
+            f"(two-person limit {limit}), the payout says {payout.approvals_needed}",
+        )
+    if payout.status == Payout.Status.APPROVED and seat in owners:
+        owner = owners[seat]
+        wallet = keys.wallet_key(owner, payout.currency) if owner else keys.house_bots_key(payout.currency)
+        if paid_to != [wallet]:
+            yield Problem("payout_paid_elsewhere", subject, f"paid to {', '.join(paid_to) or 'nobody'}, not {wallet}")
+
+
+def _who(user_id: int | None) -> str:
+    return "a bot" if user_id is None else f"user {user_id}"

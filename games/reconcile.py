@@ -26,15 +26,35 @@ def table_problems(table: Table) -> Iterator[Problem]:
     seats = {seat.number: seat for seat in Seat.objects.filter(table=table)}
     expected: dict[str, int] = defaultdict(int)
     state = decider.initial_state(table.config)
-    for type_name, data, secret in store.events_after(table, 0).values_list("type", "data", "secret"):
-        event = decode_event(types, type_name, data, secret)
-        for move in decider.settlements(state, event):
+    rows = store.events_after(table, 0).values_list("seq", "type", "data", "secret")
+    for seq, type_name, data, secret in rows.iterator(chunk_size=2000):
+        try:
+            event = decode_event(types, type_name, data, secret)
+            moves = decider.settlements(state, event)
+        except Exception as error:  # a row changed behind the store's back: name it, check the next table
+            yield Problem(
+                "event_unreadable",
+                f"table:{table.pk}",
+                f"event {seq} ({type_name}) does not decode or settle: {type(error).__name__}: {error}; "
+                "the table's accounts were not checked",
+            )
+            return
+        for move in moves:
             if move.unit == "MONEY" and not table.currency:
                 continue
             unit = table.currency if move.unit == "MONEY" else settlement.CHIP
             expected[settlement.account_key(table, move.source, unit, seats)] -= move.amount
             expected[settlement.account_key(table, move.destination, unit, seats)] += move.amount
-        state = decider.evolve(state, event)
+        try:
+            state = decider.evolve(state, event)
+        except Exception as error:
+            yield Problem(
+                "event_unreadable",
+                f"table:{table.pk}",
+                f"event {seq} ({type_name}) does not apply: {type(error).__name__}: {error}; "
+                "the table's accounts were not checked",
+            )
+            return
     # Decided payouts moved money out of the pending accounts (to a wallet, or back to the escrow).
     decided = Posting.objects.filter(transaction__table_id=table.pk, transaction__kind__in=PAYOUT_KINDS)
     for key, amount in decided.values_list("account__key", "amount"):
@@ -62,9 +82,15 @@ def table_problems(table: Table) -> Iterator[Problem]:
 
 
 def all_tables() -> Iterator[Problem]:
-    """The reconcile checker: every table that has events."""
-    for table in Table.objects.exclude(version=0).iterator():
-        try:
-            yield from table_problems(table)
-        except KeyError:
+    """The reconcile checker: every table that has events. A table that cannot be checked is a
+    finding of its own, and the other tables are still checked."""
+    for table in Table.objects.exclude(version=0).order_by("created_at", "id").iterator():
+        if table.game not in {game.slug for game in registry.all_games()}:
             yield Problem("unknown_game", f"table:{table.pk}", f"game {table.game!r} is not installed")
+            continue
+        try:
+            # Materialised here so that a failure half-way is caught with the table it belongs to.
+            found = list(table_problems(table))
+        except Exception as error:
+            found = [Problem("table_unreadable", f"table:{table.pk}", f"{type(error).__name__}: {error}")]
+        yield from found

@@ -17,6 +17,7 @@ only the events after it, so loading does not grow with the table's history.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import functools
 import hashlib
 import json
@@ -51,6 +52,19 @@ def canonical_json(obj: Any) -> str:
     return _canonical_encode(obj)
 
 
+# The version of the hashed body an event is recorded with (``Event.hash_version``). 1: the body
+# holds ``{table, seq, type, hand_no, actor, data, secret}``. 2 adds ``created_at`` (``stamp``), so
+# every stored field of an event is under its hash. Events are immutable, so those recorded under
+# version 1 keep it and are verified as they were recorded.
+HASH_VERSION = 2
+
+
+def stamp(moment: Any) -> str:
+    """The one text of an event's ``created_at`` that its hash covers: UTC, microseconds always
+    written (``2025-01-31T12:00:00.000000Z``), as both databases store it exactly."""
+    return moment.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
 def event_hash(
     prev_hash: str,
     table_id: UUID | str,
@@ -60,29 +74,39 @@ def event_hash(
     actor: str,
     data: Mapping[str, Any],
     secret: Mapping[str, Any],
+    created_at: Any = None,
 ) -> str:
-    """``sha256(prev_hash + canonical_json({table, seq, type, hand_no, actor, data, secret}))`` as hex.
+    """``sha256(prev_hash + canonical_json({table, seq, type, hand_no, actor, data, secret, created_at}))``
+    as hex; without ``created_at`` (``None``) the body of hash version 1.
 
     ``table`` is the table's UUID in its usual dashed form. The secret part is hashed too, so
     revealing it later proves it was fixed when the event was recorded.
     """
-    return _sha256(prev_hash, _event_body(table_id, seq, type, hand_no, actor, data, secret))
+    return _sha256(prev_hash, _event_body(table_id, seq, type, hand_no, actor, data, secret, created_at))
 
 
 def _event_body(
-    table_id: Any, seq: int, type: str, hand_no: int, actor: str, data: Mapping[str, Any], secret: Mapping[str, Any]
+    table_id: Any,
+    seq: int,
+    type: str,
+    hand_no: int,
+    actor: str,
+    data: Mapping[str, Any],
+    secret: Mapping[str, Any],
+    created_at: Any = None,
 ) -> str:
-    return canonical_json(
-        {
-            "table": str(table_id),
-            "seq": seq,
-            "type": type,
-            "hand_no": hand_no,
-            "actor": actor,
-            "data": data,
-            "secret": secret,
-        }
-    )
+    body = {
+        "table": str(table_id),
+        "seq": seq,
+        "type": type,
+        "hand_no": hand_no,
+        "actor": actor,
+        "data": data,
+        "secret": secret,
+    }
+    if created_at is not None:
+        body["created_at"] = stamp(created_at)
+    return canonical_json(body)
 
 
 def _sha256(prev_hash: str, body: str) -> str:
@@ -163,13 +187,15 @@ def append(
     """
     if not connection.in_atomic_block:
         raise RuntimeError("append() must run inside transaction.atomic(), with the command's other writes.")
+    # The service sets the time itself, before hashing, so the stored time is the hashed one.
+    now = _now()
     bodies = [
-        _event_body(table.pk, seq, r.type, r.hand_no, r.actor, r.data, r.secret)
+        _event_body(table.pk, seq, r.type, r.hand_no, r.actor, r.data, r.secret, now)
         for seq, r in enumerate(records, start=expected_version + 1)
     ]
     write = _append_postgres if connection.vendor == "postgresql" and records else _append_portable
     try:
-        events = write(table.pk, expected_version, records, bodies, _row_changes(also))
+        events = write(table.pk, expected_version, records, bodies, _row_changes(also), now)
     except IntegrityError as error:
         # Someone wrote this table without its lock; the unique (table, seq) stopped them. The
         # transaction is unusable now (PostgreSQL aborted it), so tell Django it must roll back;
@@ -194,6 +220,11 @@ def append(
     return events
 
 
+def _now() -> Any:
+    """The time events are recorded at (a seam for tests that need repeatable hashes)."""
+    return timezone.now()
+
+
 def _row_changes(also: Mapping[str, Any] | None) -> tuple[tuple[str, ...], list[Any]]:
     """The columns and database values of the table row's fields in ``also``."""
     if not also:
@@ -215,11 +246,11 @@ def _append_postgres(
     records: Sequence[NewEvent],
     bodies: list[str],
     changes: tuple[tuple[str, ...], list[Any]],
+    now: Any,
 ) -> list[Recorded] | None:
-    now = timezone.now()
     # Each event travels once, as the canonical body it is hashed from; the database takes its
     # columns from that body, so nothing else needs encoding here.
-    params = {"to": version + len(records), "table": table_id, "at": version, "genesis": GENESIS, "now": now}
+    params = {"to": version + len(records), "table": table_id, "at": version, "genesis": GENESIS, "v": HASH_VERSION}
     params.update(zip(_body_names(len(records)), bodies))
     columns, values = changes
     params.update((f"c{i}", value) for i, value in enumerate(values))
@@ -270,8 +301,8 @@ def _append_portable(
     records: Sequence[NewEvent],
     bodies: list[str],
     changes: tuple[tuple[str, ...], list[Any]],
+    now: Any,
 ) -> list[Recorded] | None:
-    now = timezone.now()
     db_table_id = Table._meta.pk.get_db_prep_value(table_id, connection)
     table, event = Table._meta.db_table, Event._meta.db_table
     with connection.cursor() as cursor:
@@ -292,8 +323,9 @@ def _append_portable(
             chain.append((seq, record, prev_hash, digest))
             params += [db_table_id, seq, record.type, json.dumps(record.data), json.dumps(record.secret)]
             params += [record.actor, record.hand_no, connection.ops.adapt_datetimefield_value(now), prev_hash, digest]
+            params.append(HASH_VERSION)
             prev_hash = digest
-        values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"] * len(records))
+        values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"] * len(records))
         cursor.execute(f"INSERT INTO {event} ({_EVENT_COLUMNS}) VALUES {values} RETURNING id", params)
         return [
             _recorded(pk, table_id, seq, record, now, prev, digest)
@@ -302,7 +334,7 @@ def _append_portable(
 
 
 _ONLY_WHEN_ASKED = 2**31 - 1
-_EVENT_COLUMNS = "table_id, seq, type, data, secret, actor, hand_no, created_at, prev_hash, hash"
+_EVENT_COLUMNS = "table_id, seq, type, data, secret, actor, hand_no, created_at, prev_hash, hash, hash_version"
 
 
 @functools.cache
@@ -329,7 +361,8 @@ def _postgres_append_sql(n: int, columns: tuple[str, ...] = ()) -> str:
     ]
     selects = [
         f"SELECT %(table)s::uuid, (h{i}.e->>'seq')::integer, h{i}.e->>'type', h{i}.e->'data', h{i}.e->'secret', "
-        f"h{i}.e->>'actor', (h{i}.e->>'hand_no')::integer, %(now)s::timestamptz, h{i - 1}.h, h{i}.h "
+        f"h{i}.e->>'actor', (h{i}.e->>'hand_no')::integer, (h{i}.e->>'created_at')::timestamptz, h{i - 1}.h, h{i}.h, "
+        f"%(v)s::smallint "
         f"FROM h{i - 1}, h{i}"
         for i in range(1, n + 1)
     ]
@@ -440,9 +473,26 @@ def save_snapshot(table: Table | UUID | str, version: int, state: Any) -> None:
     )
 
 
+class ReplayFailed(Exception):
+    """A stored event that does not decode or does not apply to the state before it."""
+
+    def __init__(self, seq: int, type_name: str, error: Exception) -> None:
+        super().__init__(f"event {seq} ({type_name}) does not replay: {type(error).__name__}: {error}")
+        self.seq = seq
+
+
 def replay_from_scratch(table: Table, decider: Decider) -> tuple[Any, int]:
-    """The state of ``table`` folded from its very first event, ignoring snapshots and cache."""
-    return _fold(decider, decider.initial_state(table.config), 0, _tail(table.pk, 0, None))
+    """The state of ``table`` folded from its very first event, ignoring snapshots and cache;
+    ``ReplayFailed`` names the first event that does not decode or apply."""
+    types = event_types_by_name(decider)
+    state, version = decider.initial_state(table.config), 0
+    for seq, type_name, data, secret in _tail(table.pk, 0, None):
+        try:
+            state = decider.evolve(state, decode_event(types, type_name, data, secret))
+        except Exception as error:
+            raise ReplayFailed(seq, type_name, error) from error
+        version = seq
+    return state, version
 
 
 def events_after(table: Table | UUID | str, after: int, limit: int | None = None) -> QuerySet[Event]:
@@ -451,13 +501,12 @@ def events_after(table: Table | UUID | str, after: int, limit: int | None = None
     return events[:limit] if limit is not None else events
 
 
+# What ``chain_breaks`` reads of each stored event, in this order.
+CHAIN_FIELDS = ("seq", "type", "hand_no", "actor", "data", "secret", "created_at", "hash_version", "prev_hash", "hash")
+
+
 def _stored_chain(table_id: Any) -> Iterator[tuple[Any, ...]]:
-    return (
-        Event.objects.filter(table_id=table_id)
-        .order_by("seq")
-        .values_list("seq", "type", "hand_no", "actor", "data", "secret", "prev_hash", "hash")
-        .iterator(chunk_size=2000)
-    )
+    return Event.objects.filter(table_id=table_id).order_by("seq").values_list(*CHAIN_FIELDS).iterator(chunk_size=2000)
 
 
 def verify_chain(table: Table | UUID | str) -> list[ChainProblem]:
@@ -476,18 +525,26 @@ def verify_chain(table: Table | UUID | str) -> list[ChainProblem]:
 def chain_breaks(
     table_id: Any, rows: Iterable[Sequence[Any]], previous: str | None, *, expect_seq: int | None = None
 ) -> Iterator[ChainProblem]:
-    """How stored event rows break the hash chain: each row is ``(seq, type, hand_no, actor, data,
-    secret, prev_hash, hash)``, in ``seq`` order; ``previous`` is the hash of the event before the
-    first row (``None`` when that event is missing). With ``expect_seq`` (the first row's ``seq``),
-    a row out of sequence is named too. The table's check and the hand audit's both use this."""
-    for seq, type_name, hand_no, actor, data, secret, stored_prev, stored_hash in rows:
+    """How stored event rows break the hash chain: each row holds ``CHAIN_FIELDS``, in ``seq``
+    order; ``previous`` is the hash of the event before the first row (``None`` when that event is
+    missing). With ``expect_seq`` (the first row's ``seq``), a row out of sequence is named too. The
+    table's check and the hand audit's both use this. An event's hash version never goes down
+    along a table: a later event recorded under an earlier version was re-hashed without its time."""
+    highest = 1
+    for seq, type_name, hand_no, actor, data, secret, created_at, version, stored_prev, stored_hash in rows:
         if expect_seq is not None and seq != expect_seq:
             yield ChainProblem(seq, f"expected seq {expect_seq} here: events are missing or reordered")
         if previous is None:
             yield ChainProblem(seq, "the event before it is missing")
         elif stored_prev != previous:
             yield ChainProblem(seq, "prev_hash is not the hash of the event before it")
-        if event_hash(stored_prev, table_id, seq, type_name, hand_no, actor, data, secret) != stored_hash:
+        if version not in (1, HASH_VERSION):
+            yield ChainProblem(seq, f"hash version {version} is unknown")
+        elif version < highest:
+            yield ChainProblem(seq, f"hash version {version} after an event of version {highest}")
+        highest = max(highest, version)
+        hashed_time = created_at if version >= 2 else None
+        if event_hash(stored_prev, table_id, seq, type_name, hand_no, actor, data, secret, hashed_time) != stored_hash:
             yield ChainProblem(seq, "hash does not match the event's contents (changed after recording)")
         previous = stored_hash
         if expect_seq is not None:

@@ -15,6 +15,14 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 
 LEDGER_TABLES = ("ledger_transaction", "ledger_posting")
 
+# The keys (column sets) that identify a row of each append-only table, for ``sqlite_no_replace``.
+SQLITE_KEYS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "ledger_transaction": (("id",), ("idempotency_key",), ("reverses_id",)),
+    "ledger_posting": (("id",),),
+    "ledger_payoutdecision": (("id",), ("payout_id", "by_id", "decision")),
+    "games_event": (("id",), ("table_id", "seq")),
+}
+
 _PG_FUNCTION = """
 CREATE OR REPLACE FUNCTION append_only_refuse() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -90,3 +98,24 @@ def suspended(connection: BaseDatabaseWrapper, tables: Sequence[str] = LEDGER_TA
         else:
             for sql in install_sql(vendor, tables):
                 cursor.execute(sql)
+
+
+def sqlite_no_replace(table: str, message: str) -> list[str]:
+    """Statements giving an SQLite table a BEFORE INSERT trigger that refuses an insert whose key
+    (``SQLITE_KEYS``) is taken.
+
+    ``INSERT OR REPLACE`` (and ``REPLACE``) resolves the conflict by deleting the row in the way,
+    and SQLite fires no DELETE trigger for that unless ``PRAGMA recursive_triggers`` is on, which an
+    insider's own connection need not set; so the UPDATE/DELETE triggers alone let it rewrite a row.
+    An insert is checked before the conflict is resolved, on every connection. A NULL key column
+    (a payout decision made by a rule) never matches, as in the unique constraint itself.
+    """
+    taken = " OR ".join(
+        f"EXISTS (SELECT 1 FROM {table} WHERE " + " AND ".join(f"{column} = NEW.{column}" for column in key) + ")"
+        for key in SQLITE_KEYS[table]
+    )
+    return [
+        f"DROP TRIGGER IF EXISTS {table}_no_replace",
+        f"CREATE TRIGGER {table}_no_replace BEFORE INSERT ON {table} WHEN {taken} "
+        f"BEGIN SELECT RAISE(ABORT, '{message}'); END",
+    ]

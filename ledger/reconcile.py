@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from django.db import transaction
 from django.db.models import Count, F, Sum, Value
 from django.db.models.functions import Coalesce
 
@@ -55,12 +56,25 @@ def reconcile() -> Report:
     """Run every checker and report what does not add up (an empty report proves the books)."""
     problems: list[Problem] = []
     for checker in CHECKERS:
-        problems.extend(checker())
+        problems.extend(_run(checker))
     return Report(
         transactions=Transaction.objects.count(),
         accounts=Account.objects.count(),
         problems=tuple(problems),
     )
+
+
+def _run(checker: Checker) -> list[Problem]:
+    """What one checker finds; a checker that fails on bad data is itself a finding, and the
+    others still run (its savepoint keeps PostgreSQL's transaction usable after a database error)."""
+    found: list[Problem] = []
+    try:
+        with transaction.atomic():
+            found.extend(checker())
+    except Exception as error:  # any failure is reported, never a traceback
+        name = getattr(checker, "__name__", repr(checker))
+        found.append(Problem("check_failed", f"checker:{name}", f"{type(error).__name__}: {error}"))
+    return found
 
 
 @register_checker

@@ -4,7 +4,7 @@ and PHH export and table replays (``history``), and payout review's view of a ta
 
 The functions below are what the API and the management commands use."""
 
-from games.audit.checks import FAIL, PASS, SKIP, Check, Verification, verify_hand
+from games.audit.checks import FAIL, PASS, SKIP, Check, TableWalk, Verification, verify_hand
 from games.audit.hand import check_may_audit, finished_hand, may_audit
 from games.audit.history import hand_history, hand_phh, replay_view
 from games.audit.payouts import payout_json, table_summary
@@ -15,6 +15,7 @@ __all__ = [
     "PASS",
     "SKIP",
     "Check",
+    "TableWalk",
     "Verification",
     "check_may_audit",
     "finished_hand",

@@ -26,7 +26,7 @@ from typing import Any
 
 from games import settlement, store
 from games.audit.hand import Deck, Hand, deck_of, finished_hand, recorded_deck
-from games.engine import fairness
+from games.engine import fairness, registry
 from games.engine.cards import named_deck
 from games.engine.codec import decode_event, encode_state
 from games.engine.decider import event_types_by_name
@@ -219,9 +219,7 @@ def check_hash_chain(hand: Hand) -> Check:
         if first.seq > 1
         else store.GENESIS
     )
-    rows = [
-        (row.seq, row.type, row.hand_no, row.actor, row.data, row.secret, row.prev_hash, row.hash) for row in hand.rows
-    ]
+    rows = [[getattr(row, name) for name in store.CHAIN_FIELDS] for row in hand.rows]
     by_seq = {row.seq: row for row in hand.rows}
     differences = [
         f"{_where(by_seq[problem.seq])}: {problem.what}"
@@ -265,9 +263,62 @@ def check_ledger(hand: Hand, before: dict[int, Any]) -> Check:
     return _check("ledger", differences, f"{len(actual)} transaction(s) match the settlements of the hand's events")
 
 
-def verify(hand: Hand, deck: Deck) -> Verification:
-    """Every check of one finished hand; ``deck`` is its ``deck_of``, computed once per audit."""
-    problems, state, before = _fold_through(hand)
+class TableWalk:
+    """One fold through a table's events, hand after hand, for verifying every hand of a table:
+    each hand continues from where the hand before stopped, so the table is replayed once (linear
+    in its events) instead of once from the first event per hand (quadratic). Gives for each hand
+    what ``_fold_through`` would."""
+
+    def __init__(self, table: Table) -> None:
+        self.decider = registry.get(table.game)
+        self.types = event_types_by_name(self.decider)
+        self.state = self.decider.initial_state(table.config)
+        rows = store.events_after(table, 0).values_list("seq", "type", "data", "secret")
+        self.rows = rows.iterator(chunk_size=2000)
+        self.at = 0  # the seq of the last event folded
+        self.ahead: tuple[Any, ...] | None = None  # a row read past the last hand asked for
+        self.broken: tuple[int, str] | None = None  # the first event that did not replay, and why
+
+    def through(self, hand: Hand) -> tuple[list[str], Any, dict[int, Any]]:
+        first, last = hand.rows[0].seq, hand.rows[-1].seq
+        if first <= self.at:
+            # Hands whose events interleave (only tampering does that): fold this one on its own.
+            return _fold_through(hand)
+        before: dict[int, Any] = {}
+        while self.broken is None:
+            row = self.ahead or next(self.rows, None)
+            self.ahead = None
+            if row is None:
+                break
+            if row[0] > last:
+                self.ahead = row
+                break
+            self._fold(row, first, before)
+        if self.broken is not None and self.broken[0] <= last:
+            return [self.broken[1]], self.state, before
+        return [], self.state, before
+
+    def _fold(self, row: tuple[Any, ...], first: int, before: dict[int, Any]) -> None:
+        seq, type_name, data, secret = row
+        try:
+            event = decode_event(self.types, type_name, data, secret)
+        except Exception as error:
+            self.broken = (seq, f"event {seq} ({type_name}) does not decode: {type(error).__name__}: {error}")
+            return
+        if seq >= first:
+            before[seq] = self.state
+        try:
+            self.state = self.decider.evolve(self.state, event)
+        except Exception as error:
+            self.broken = (seq, f"event {seq} ({type_name}) does not apply: {type(error).__name__}: {error}")
+            return
+        self.at = seq
+
+
+def verify(hand: Hand, deck: Deck, walk: TableWalk | None = None) -> Verification:
+    """Every check of one finished hand; ``deck`` is its ``deck_of``, computed once per audit.
+    ``walk``, when verifying a table's hands in order, carries the fold from one hand to the next."""
+    problems, state, before = walk.through(hand) if walk is not None else _fold_through(hand)
     checks = (
         check_commitment(hand),
         check_client_seed(hand),
@@ -281,7 +332,8 @@ def verify(hand: Hand, deck: Deck) -> Verification:
     return Verification(str(hand.table.pk), hand.hand_no, checks)
 
 
-def verify_hand(table: Table, hand_no: int) -> Verification:
-    """Verify hand ``hand_no`` of ``table`` (404 if never dealt, 409 while in progress)."""
+def verify_hand(table: Table, hand_no: int, walk: TableWalk | None = None) -> Verification:
+    """Verify hand ``hand_no`` of ``table`` (404 if never dealt, 409 while in progress). Verifying
+    a table's hands in ascending order, pass one ``TableWalk`` of the table to each call."""
     hand = finished_hand(table, hand_no)
-    return verify(hand, deck_of(hand))
+    return verify(hand, deck_of(hand), walk)

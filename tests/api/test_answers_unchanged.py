@@ -18,6 +18,7 @@ passes); review the diff of ``tests/api/answers/`` before committing one.
 
 from __future__ import annotations
 
+import datetime as dt
 import difflib
 import hashlib
 import itertools
@@ -35,6 +36,7 @@ from django.db import connection
 from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
+from games import store
 from games.models import Table
 from tests.api.play import Game, _run_due_system_command, person
 
@@ -77,8 +79,8 @@ def normalise(text: str) -> str:
 
 @pytest.fixture
 def fixed(monkeypatch):
-    """Make the run repeatable: counter-derived server seeds, counter-derived table ids, and no
-    request throttling (how many requests fit in a minute depends on the machine's speed)."""
+    """Make the run repeatable: counter-derived server seeds, counter-derived table ids, a
+    counter-derived clock for recording events, and no request throttling (how many requests fit in a minute depends on the machine's speed)."""
     seeds = itertools.count(1)
     tables = itertools.count(1)
 
@@ -93,6 +95,11 @@ def fixed(monkeypatch):
     # A field keeps its default callable in a cached property, read when a row is made.
     monkeypatch.setattr(Table._meta.pk, "_get_default", table_id)
     monkeypatch.setattr(SimpleRateThrottle, "allow_request", lambda self, request, view: True)
+    # An event's hash covers its created_at (hash version 2), so the clock that stamps events is
+    # fixed too: one millisecond per append from a fixed start. Nothing else reads it; the times
+    # the answers show are normalised anyway.
+    start, ticks = dt.datetime(2025, 1, 1, tzinfo=dt.UTC), itertools.count(1)
+    monkeypatch.setattr(store, "_now", lambda: start + dt.timedelta(milliseconds=next(ticks)))
 
 
 # --- recording the answers ---------------------------------------------------------------------

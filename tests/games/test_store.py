@@ -78,8 +78,17 @@ def test_events_chain_by_hash_from_genesis(counter_table, counter_game):
     prev = store.GENESIS
     for event in events:
         assert event.prev_hash == prev
+        assert event.hash_version == store.HASH_VERSION == 2
         assert event.hash == store.event_hash(
-            prev, counter_table.pk, event.seq, event.type, event.hand_no, event.actor, event.data, event.secret
+            prev,
+            counter_table.pk,
+            event.seq,
+            event.type,
+            event.hand_no,
+            event.actor,
+            event.data,
+            event.secret,
+            event.created_at,
         )
         prev = event.hash
     assert store.verify_chain(counter_table) == []

@@ -172,3 +172,50 @@ def race_eight_writers(counter_game):
     assert table.version == 3
     assert list(Event.objects.filter(table=table).values_list("seq", flat=True)) == [1, 2, 3]
     assert store.verify_chain(table) == []
+
+
+def test_a_changed_created_at_breaks_the_hash(started):
+    """Fails on the code before: ``created_at`` was not hashed, so rewriting it passed every check."""
+    recorded = Event.objects.get(table=started, seq=3).created_at
+    tamper_event(started.pk, 3, created_at=recorded.replace(year=recorded.year - 1))
+    problems = store.verify_chain(started)
+    assert [(p.seq, "contents" in p.what) for p in problems] == [(3, True)]
+
+
+def test_events_recorded_before_created_at_was_hashed_still_verify(started):
+    """Version 1 events (no ``created_at`` in the hash) are verified as they were recorded; an
+    event downgraded to version 1 after version 2 ones is named."""
+    previous = store.GENESIS
+    for event in Event.objects.filter(table=started).order_by("seq"):
+        # Rewrite the chain as the code before recorded it: version 1, hashes without the time.
+        legacy = store.event_hash(
+            previous, started.pk, event.seq, event.type, event.hand_no, event.actor, event.data, event.secret
+        )
+        tamper_event(started.pk, event.seq, hash_version=1, prev_hash=previous, hash=legacy)
+        previous = legacy
+    assert store.verify_chain(started) == []
+    play(started, {"type": "add", "seat": 1, "amount": 1})
+    assert Event.objects.get(table=started, seq=4).hash_version == 2
+    assert store.verify_chain(started) == []
+    tamper_event(started.pk, 4, hash_version=1)
+    assert any(p.seq == 4 and "hash does not match" in p.what for p in store.verify_chain(started))
+
+
+@pytest.mark.parametrize(
+    ("table", "columns"),
+    [
+        (
+            "games_event",
+            "id, table_id, seq, type, data, secret, actor, hand_no, created_at, prev_hash, hash, hash_version",
+        ),
+    ],
+)
+def test_insert_or_replace_over_an_event_is_refused_on_sqlite(started, table, columns):
+    """Fails on the code before: REPLACE deleted the recorded row without firing the DELETE
+    trigger, so an insider rewrote an event past the append-only triggers."""
+    if connection.vendor != "sqlite":
+        pytest.skip("INSERT OR REPLACE is SQLite's; PostgreSQL's upsert is an UPDATE, refused by the triggers")
+    select = columns.replace("data,", '\'{"seat": 0, "amount": 9, "total": 9}\',')
+    assert refused(f"INSERT OR REPLACE INTO {table} ({columns}) SELECT {select} FROM {table} WHERE seq = 3")
+    assert refused(f"REPLACE INTO {table} ({columns}) SELECT {columns} FROM {table} WHERE seq = 3")
+    assert Event.objects.get(table=started, seq=3).data["amount"] == 2

@@ -104,3 +104,26 @@ def test_a_transactional_test_can_still_empty_the_books(transactional_db, django
     carol = django_user_model.objects.create_user("carol", is_staff=True)
     services.deposit(user=carol, currency="MXN", amount_minor=100, by=carol)
     assert Posting.objects.count() == 2
+
+
+@pytest.mark.parametrize(
+    ("statement", "table", "changed"),
+    [
+        ("INSERT OR REPLACE INTO", "ledger_posting", "amount * 2 AS amount"),
+        ("REPLACE INTO", "ledger_posting", "amount * 2 AS amount"),
+        ("INSERT OR REPLACE INTO", "ledger_transaction", "'edited' AS memo"),
+    ],
+)
+def test_insert_or_replace_over_a_row_is_refused_on_sqlite(booked, statement, table, changed):
+    """Fails on the code before: REPLACE deleted the row in the way without firing the DELETE
+    trigger (recursive triggers are off), so an insider rewrote a posting or a transaction."""
+    if connection.vendor != "sqlite":
+        pytest.skip("INSERT OR REPLACE is SQLite's; PostgreSQL's upsert is an UPDATE, refused by the triggers")
+    with connection.cursor() as cur:
+        cur.execute(f"SELECT name FROM pragma_table_info('{table}')")
+        columns = [row[0] for row in cur.fetchall()]
+    target = changed.split(" AS ")[1]
+    select = ", ".join(changed if column == target else column for column in columns)
+    refused(f"{statement} {table} ({', '.join(columns)}) SELECT {select} FROM {table}")
+    assert sorted(Posting.objects.values_list("amount", flat=True)) == [-5000, 5000]
+    assert Transaction.objects.get().memo != "edited"
