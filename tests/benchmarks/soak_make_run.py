@@ -202,7 +202,10 @@ def report(soak: Soak, dropped: int, alive: bool, reconcile: subprocess.Complete
     print(f"  empty broker messages dropped in: {dropped}")
     print(f"  failures: {len(soak.failures)}" + "".join(f"\n    {f}" for f in soak.failures[:10]))
     print(f"  make run still running: {alive}")
-    print(f"  reconcile exit {reconcile.returncode}: {reconcile.stdout.strip().splitlines()[-1:]}")
+    said = (reconcile.stdout + reconcile.stderr).strip().splitlines()
+    print(
+        f"  reconcile exit {reconcile.returncode}: " + ("\n    ".join(said[-8:]) if reconcile.returncode else said[-1])
+    )
     ok = alive and server_errors == 0 and not soak.failures and reconcile.returncode == 0
     print("RESULT", "ok" if ok else "FAILED")
     if not ok:
