@@ -23,7 +23,7 @@ from django.utils import timezone
 from games import commands, selectors, settlement, store, telemetry
 from games.engine import fairness, registry
 from games.engine.errors import InvalidOptions
-from games.errors import Conflict, Forbidden, IdempotencyMismatch, InvalidRequest, NotFound
+from games.errors import Conflict, Forbidden, IdempotencyMismatch, Illegal, InvalidRequest, NotFound
 from games.models import CommandRecord, Seat, Table
 
 # --- creating and seating ---------------------------------------------------------------------
@@ -275,7 +275,29 @@ def _command_of(
         raise Forbidden("You can act only for your own seat.")
     loaded = store.load(table=table, decider=decider)
     _check_action_fields(table, action, loaded[0])
-    return seat.number, {**action, "seat": seat.number}, loaded
+    command = {**action, "seat": seat.number}
+    _check_player_command(table, decider, loaded[0], seat.number, command)
+    return seat.number, command, loaded
+
+
+def _check_player_command(table: Table, decider, state, seat: int, command: dict[str, Any]) -> None:
+    """A person may send only what their seat may do now: the system's commands (``timeout``,
+    ``play_round``, ``start_hand``) and any type not among the seat's legal actions are refused.
+    A game's ``decide`` accepts system commands from anyone, since the worker sends them through
+    it; so this gate has to be here. For a type some seat may send (another seat's turn), the
+    game's own refusal says more than ours, so it is asked first."""
+    legal = decider.legal_actions(state, seat)
+    if any(option.get("type") == command["type"] for option in legal):
+        return
+    others = {option.get("type") for number in range(table.seats) for option in decider.legal_actions(state, number)}
+    if command["type"] in others:
+        commands.refuse_if_illegal(table, decider, state, command)
+    offered = ", ".join(sorted({str(option.get("type")) for option in legal})) or "nothing"
+    raise Illegal(
+        f"'{command['type']}' is not an action of your seat now; you may send: {offered}.",
+        legal_actions=legal,
+        current_version=table.version,
+    )
 
 
 def _check_action_fields(table: Table, action: Mapping[str, Any], state) -> None:
