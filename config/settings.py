@@ -126,7 +126,11 @@ def _database() -> dict:
         # connection kept past its request is never reused: it lingers, idle, until garbage
         # collection, and a busy server runs PostgreSQL out of connections. Hence no persistent
         # connections by default; the worker, whose threads live on, may set CONN_MAX_AGE.
-        config = dj_database_url.parse(url, conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")))
+        # A kept connection is checked before each request reuses it, so the first request after
+        # the database restarted gets a new connection instead of a 500 on the dead one.
+        config = dj_database_url.parse(
+            url, conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")), conn_health_checks=True
+        )
         config.setdefault("TEST", {})
         return config
     # SQLite is shared by the web process and the worker: WAL lets readers run beside the one
@@ -135,6 +139,7 @@ def _database() -> dict:
     return {
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": str(DATA_DIR / "db.sqlite3"),
+        "CONN_HEALTH_CHECKS": True,
         "OPTIONS": {
             "timeout": 20,
             "transaction_mode": "IMMEDIATE",
@@ -179,7 +184,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # JSON with bounded nesting and number length (api/parsers.py).
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.StrictJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
     "DEFAULT_THROTTLE_CLASSES": [
@@ -266,6 +272,9 @@ SNAPSHOT_EVERY = int(os.environ.get("SNAPSHOT_EVERY", "100"))
 PAYOUT_TWO_PERSON_LIMIT = int(os.environ.get("PAYOUT_TWO_PERSON_LIMIT", "100000"))  # minor units
 PAYOUT_AUTO_APPROVE_BELOW = int(os.environ.get("PAYOUT_AUTO_APPROVE_BELOW", "0"))
 LONG_POLL_MAX_SECONDS = float(os.environ.get("LONG_POLL_MAX_SECONDS", "25"))
+# Request bodies: deeper JSON or longer numbers are refused before they are built (api/parsers.py).
+JSON_MAX_DEPTH = int(os.environ.get("JSON_MAX_DEPTH", "20"))
+JSON_MAX_NUMBER_DIGITS = int(os.environ.get("JSON_MAX_NUMBER_DIGITS", "30"))
 
 LOGGING = {
     "version": 1,

@@ -17,7 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import commands, selectors, settlement, store, telemetry
@@ -211,15 +211,29 @@ def act(
         )
         response = selectors.action_result(outcome, seat)
         if idempotency_key:
+            _store_command_record(user, idempotency_key, table, request_hash, response)
+        return 200, response, False
+
+
+def _store_command_record(user, key: str, table: Table, request_hash: str, response: dict[str, Any]) -> None:
+    """Keep the answer under its key. Each command locks only its own table, so the same key
+    sent to two tables at once is not serialised by that lock: both miss the record, and the
+    second insert meets the unique key. It is refused then, and its whole command with it."""
+    try:
+        with transaction.atomic():
             CommandRecord.objects.create(
-                key=idempotency_key,
+                key=key,
                 user=user,
                 table=table,
                 request_hash=request_hash,
                 status_code=200,
                 response=json.loads(json.dumps(response, default=str)),
             )
-        return 200, response, False
+    except IntegrityError:
+        raise Conflict(
+            "This Idempotency-Key is being used by another request right now; use a new key for a new action.",
+            code="idempotency_key_in_use",
+        ) from None
 
 
 def _idempotency_cutoff() -> datetime:

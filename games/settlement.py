@@ -50,14 +50,32 @@ def parse_stake(body: Mapping[str, Any] | None, decider) -> Stake:
             f"{decider.name} takes a stake of 'currency' and '{wanted}'; unexpected: {', '.join(unknown)}.",
             field="stake",
         )
+    given = body.get(wanted, "")
+    if not isinstance(given, str):
+        # A JSON number would pass through a float on some client's way here; only text is exact.
+        raise InvalidRequest(
+            f"'stake.{wanted}' must be a decimal string such as \"5.00\", not a JSON {_json_kind(given)}.",
+            field="stake",
+        )
     try:
         currency = units.currency(str(body.get("currency", "")))
-        amount = units.parse_amount(str(body.get(wanted, "")), currency)
     except ServiceError as exc:
-        raise InvalidRequest(exc.detail, field="stake") from None
+        raise InvalidRequest(f"'stake.currency': {exc.detail}", field="stake") from None
+    try:
+        amount = units.parse_amount(given, currency)
+    except ServiceError as exc:
+        raise InvalidRequest(f"'stake.{wanted}': {exc.detail}", field="stake") from None
     if amount <= 0:
         raise InvalidRequest(f"'{wanted}' must be more than zero.", field="stake")
     return Stake(currency=currency, chip_value=amount if kind == "chips" else 0, stake=amount if kind != "chips" else 0)
+
+
+def _json_kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    return {dict: "object", list: "array", type(None): "null"}.get(type(value), type(value).__name__)
 
 
 def buy_in(table: Table) -> int:
