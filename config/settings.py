@@ -195,7 +195,14 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("THROTTLE_ANON", "60/minute"),
         "user": os.environ.get("THROTTLE_USER", "1200/minute"),
+        # auth/token/ and auth/register/ (api/limits.py): per address, and per username named.
+        "login_address": os.environ.get("THROTTLE_LOGIN_ADDRESS", "30/minute"),
+        "login_account": os.environ.get("THROTTLE_LOGIN_ACCOUNT", "10/minute"),
     },
+    # How many proxies in front of us append to X-Forwarded-For; the client's address is the one
+    # the outermost of them saw. 0: the header is ignored (anyone can write it) and the address is
+    # the connection's own.
+    "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
 }
@@ -272,6 +279,8 @@ SNAPSHOT_EVERY = int(os.environ.get("SNAPSHOT_EVERY", "100"))
 PAYOUT_TWO_PERSON_LIMIT = int(os.environ.get("PAYOUT_TWO_PERSON_LIMIT", "100000"))  # minor units
 PAYOUT_AUTO_APPROVE_BELOW = int(os.environ.get("PAYOUT_AUTO_APPROVE_BELOW", "0"))
 LONG_POLL_MAX_SECONDS = float(os.environ.get("LONG_POLL_MAX_SECONDS", "25"))
+# A waiting request holds a web thread: one person may hold this many at once (api/limits.py).
+LONG_POLL_MAX_PER_USER = int(os.environ.get("LONG_POLL_MAX_PER_USER", "2"))
 # Request bodies: deeper JSON or longer numbers are refused before they are built (api/parsers.py).
 JSON_MAX_DEPTH = int(os.environ.get("JSON_MAX_DEPTH", "20"))
 JSON_MAX_NUMBER_DIGITS = int(os.environ.get("JSON_MAX_NUMBER_DIGITS", "30"))
