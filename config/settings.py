@@ -277,6 +277,8 @@ CELERY_BEAT_SCHEDULE = {
 # Game service settings.
 SNAPSHOT_EVERY = int(os.environ.get("SNAPSHOT_EVERY", "100"))
 PAYOUT_TWO_PERSON_LIMIT = int(os.environ.get("PAYOUT_TWO_PERSON_LIMIT", "100000"))  # minor units
+# Deposits above this (minor units) wait for a second member of staff (docs/api.md).
+DEPOSIT_TWO_PERSON_LIMIT = int(os.environ.get("DEPOSIT_TWO_PERSON_LIMIT", "100000"))
 PAYOUT_AUTO_APPROVE_BELOW = int(os.environ.get("PAYOUT_AUTO_APPROVE_BELOW", "0"))
 LONG_POLL_MAX_SECONDS = float(os.environ.get("LONG_POLL_MAX_SECONDS", "25"))
 # A waiting request holds a web thread: one person may hold this many at once (api/limits.py).
