@@ -54,7 +54,7 @@ def _flatten(detail: Any) -> str:
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's handler with every error rewritten to the one shape."""
     if isinstance(exc, ServiceError):
-        return Response({"code": exc.code, "detail": exc.detail, **exc.extra}, status=exc.status_code)
+        return Response(_own_business_only(exc, context), status=exc.status_code)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound(str(exc) or "Not found.")
     elif isinstance(exc, DjangoPermissionDenied):
@@ -75,6 +75,23 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         body["retry_after"] = int(exc.wait)
     response.data = body
     return response
+
+
+def _own_business_only(exc: ServiceError, context: dict[str, Any]) -> dict[str, Any]:
+    """The error's body, without another person's balance: the ledger refuses an overdraft naming
+    the account and what it holds, and a command can move someone else's money (the owner starting
+    a table buys every seat in), so the answer keeps only what the caller may see."""
+    body = {"code": exc.code, "detail": exc.detail, **exc.extra}
+    account = str(exc.extra.get("account", ""))
+    if not account.startswith("wallet:"):
+        return body
+    user = getattr(context.get("request"), "user", None)
+    if account.split(":")[1] == str(getattr(user, "pk", None)):
+        return body
+    return {
+        "code": exc.code,
+        "detail": "Another player's wallet does not hold enough for this; they have to add money first.",
+    }
 
 
 def _crash(exc: Exception, context: dict[str, Any]) -> Response:

@@ -141,6 +141,14 @@ class LeaveView(APIView):
         return Response(selectors.table_view(table, selectors.seat_of(table, request.user)))
 
 
+class SeatView(APIView):
+    @extend_schema(request=None, responses={200: s.TableSerializer, **ERRORS})
+    def delete(self, request, table_id, seat):
+        """The owner frees a seat before the start; a player's reserved buy-in goes back to them."""
+        table = services.remove_seat(table_id=table_id, user=request.user, seat=seat)
+        return Response(selectors.table_view(table, selectors.seat_of(table, request.user)))
+
+
 class BotsView(APIView):
     @extend_schema(request=s.JoinSerializer, responses={201: s.TableSerializer, **ERRORS})
     def post(self, request, table_id):

@@ -91,7 +91,7 @@ def join_table(*, table_id, user: AbstractBaseUser, seat: int | None = None) -> 
                 "You already have a seat at this table.", code="already_seated", current_version=table.version
             )
         number = _free_seat(table, seat)
-        settlement.check_can_buy_in(table, user)
+        settlement.reserve_buy_in(table, user)
         return Seat.objects.create(table=table, number=number, user=user)
 
 
@@ -130,6 +130,7 @@ def leave_table(*, table_id, user: AbstractBaseUser) -> commands.Outcome | None:
         if seat is None:
             raise Forbidden("You have no seat at this table.")
         if table.status == Table.Status.OPEN:
+            settlement.release_buy_in(table, user.pk)
             seat.delete()
             return None
         if table.status == Table.Status.FINISHED:
@@ -168,9 +169,36 @@ def start_table(*, table_id, user: AbstractBaseUser) -> commands.Outcome:
                 code="table_not_full",
                 current_version=table.version,
             )
+        # Each reservation becomes the buy-in: released here, taken by the game's own buy-in in
+        # the same transaction, so the money is never free in between and the start's events and
+        # their postings are what they were before reservations.
+        for person in Seat.objects.filter(table=table, user__isnull=False).values_list("user_id", flat=True):
+            settlement.release_buy_in(table, person)
         table.status = Table.Status.RUNNING
         table.save(update_fields=["status", "updated_at"])
         return commands.execute(table, {"type": "start"}, expected_version=table.version, actor=f"user:{user.pk}")
+
+
+def remove_seat(*, table_id, user: AbstractBaseUser, seat: int) -> Table:
+    """The owner frees a seat before the start (a player who will not come, a bot), releasing
+    the player's reservation."""
+    with transaction.atomic():
+        table = commands.locked_table(table_id)
+        if table.owner_id != user.pk:
+            raise Forbidden("Only the table's owner can remove a seat.")
+        if table.status != Table.Status.OPEN:
+            raise Conflict(
+                "This table has already started; seats can be removed only before the start.",
+                code="table_not_open",
+                current_version=table.version,
+            )
+        taken = Seat.objects.filter(table=table, number=seat).first()
+        if taken is None:
+            raise NotFound(f"Seat {seat} of this table is free.")
+        if taken.user_id is not None:
+            settlement.release_buy_in(table, taken.user_id)
+        taken.delete()
+        return table
 
 
 # --- acting -------------------------------------------------------------------------------------
