@@ -233,7 +233,7 @@ def act(
                         "This Idempotency-Key was already used with a different request; use a new key for a new action."
                     )
                 return previous.status_code, previous.response, True
-        seat, command, loaded = _command_of(table, user, action)
+        seat, command, loaded = _command_of(table, user, action, expected_version)
         outcome = commands.execute(
             table, command, expected_version=expected_version, actor=f"user:{user.pk}", loaded=loaded
         )
@@ -296,7 +296,7 @@ def purge_command_records(*, batch: int = 1000, max_batches: int = 100) -> int:
 
 
 def _command_of(
-    table: Table, user: AbstractBaseUser, action: Mapping[str, Any]
+    table: Table, user: AbstractBaseUser, action: Mapping[str, Any], expected_version: int
 ) -> tuple[int | None, dict[str, Any], tuple[Any, int] | None]:
     """Who sends ``action`` (the caller's seat, or ``None`` for an owner's command), the command
     for the Decider, and the state if checking the action's fields loaded it."""
@@ -318,7 +318,10 @@ def _command_of(
     loaded = store.load(table=table, decider=decider)
     _check_action_fields(table, action, loaded[0])
     command = {**action, "seat": seat.number}
-    _check_player_command(table, decider, loaded[0], seat.number, command)
+    if expected_version == table.version:
+        # A stale command gets execute's 409 (reload and retry), not a verdict on a state the
+        # sender has not seen.
+        _check_player_command(table, decider, loaded[0], seat.number, command)
     return seat.number, command, loaded
 
 
