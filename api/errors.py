@@ -1,19 +1,30 @@
 """One error shape for every refusal: ``{"code": ..., "detail": ..., ...}`` with the right status.
 
 The services raise the one error family of ``ledger.errors`` (``games.errors`` extends it); DRF's
-own errors are rewritten to the same shape."""
+own errors are rewritten to the same shape. A crash is one too: inside a DRF view the handler
+answers ``server_error`` (or ``service_unavailable`` when the database is out of reach), and
+Django's own 400/403/404/500 pages are replaced by ``handler400`` … ``handler500`` below, so no
+client ever has to parse HTML."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.http import Http404
+from django.db import InterfaceError, OperationalError
+from django.http import Http404, HttpRequest, JsonResponse
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from games import telemetry
 from ledger.errors import ServiceError
+
+logger = logging.getLogger("django.request")
+
+# Seconds a client is asked to wait when the database could not be reached.
+UNAVAILABLE_RETRY_AFTER = 5
 
 _CODES = {
     exceptions.ParseError: "malformed_request",
@@ -43,14 +54,14 @@ def _flatten(detail: Any) -> str:
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's handler with every error rewritten to the one shape."""
     if isinstance(exc, ServiceError):
-        return Response({"code": exc.code, "detail": exc.detail, **exc.extra}, status=exc.status_code)
+        return Response(_own_business_only(exc, context), status=exc.status_code)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound(str(exc) or "Not found.")
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied(str(exc) or "You may not do this.")
     response = drf_exception_handler(exc, context)
     if response is None:
-        return None
+        return _crash(exc, context)
     code = next((c for cls, c in _CODES.items() if isinstance(exc, cls)), "error")
     body: dict[str, Any] = {
         "code": code,
@@ -64,3 +75,68 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         body["retry_after"] = int(exc.wait)
     response.data = body
     return response
+
+
+def _own_business_only(exc: ServiceError, context: dict[str, Any]) -> dict[str, Any]:
+    """The error's body, without another person's balance: the ledger refuses an overdraft naming
+    the account and what it holds, and a command can move someone else's money (the owner starting
+    a table buys every seat in), so the answer keeps only what the caller may see."""
+    body = {"code": exc.code, "detail": exc.detail, **exc.extra}
+    account = str(exc.extra.get("account", ""))
+    if not account.startswith("wallet:"):
+        return body
+    user = getattr(context.get("request"), "user", None)
+    if account.split(":")[1] == str(getattr(user, "pk", None)):
+        return body
+    return {
+        "code": exc.code,
+        "detail": "Another player's wallet does not hold enough for this; they have to add money first.",
+    }
+
+
+def _crash(exc: Exception, context: dict[str, Any]) -> Response:
+    """An exception no handler knows: logged with its traceback as Django would log it, answered
+    in the one shape. The database out of reach (a restart, a dropped connection) is worth a retry."""
+    request = context.get("request")
+    path = getattr(request, "path", "")
+    logger.error("Internal Server Error: %s", path, exc_info=exc, extra={"status_code": 500})
+    if isinstance(exc, (OperationalError, InterfaceError)):
+        return Response(
+            {
+                "code": "service_unavailable",
+                "detail": "The database could not be reached; try again in a few seconds.",
+                "retry_after": UNAVAILABLE_RETRY_AFTER,
+            },
+            status=503,
+            headers={"Retry-After": str(UNAVAILABLE_RETRY_AFTER)},
+        )
+    return Response(_server_error_body(), status=500)
+
+
+def _server_error_body() -> dict[str, Any]:
+    body: dict[str, Any] = {"code": "server_error", "detail": "Something went wrong on our side; it has been logged."}
+    request_id = telemetry.current_request_id()
+    if request_id:
+        # What to quote to the operator: the logs carry the same id.
+        body["request_id"] = request_id
+    return body
+
+
+# Django's error views (config.urls names them): a crash outside DRF, an unknown URL, a refusal
+# raised by middleware. Their signatures are Django's.
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    return JsonResponse({"code": "malformed_request", "detail": "The request could not be read."}, status=400)
+
+
+def permission_denied(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    return JsonResponse({"code": "forbidden", "detail": str(exception or "") or "You may not do this."}, status=403)
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    return JsonResponse({"code": "not_found", "detail": f"There is nothing at {request.path}."}, status=404)
+
+
+def server_error(request: HttpRequest) -> JsonResponse:
+    return JsonResponse(_server_error_body(), status=500)

@@ -56,8 +56,9 @@ class DepositView(APIView):
         parameters=[IDEMPOTENCY_KEY],
         responses={
             201: DepositResultSerializer,
+            202: OpenApiResponse(description="Above DEPOSIT_TWO_PERSON_LIMIT: pending a second member of staff."),
             400: OpenApiResponse(ErrorSerializer, description="Bad currency or amount."),
-            403: OpenApiResponse(ErrorSerializer, description="Not staff."),
+            403: OpenApiResponse(ErrorSerializer, description="Not staff, or into one's own wallet."),
             404: OpenApiResponse(ErrorSerializer, description="No such user."),
             422: OpenApiResponse(ErrorSerializer, description="Idempotency key reused with another body."),
         },
@@ -78,6 +79,30 @@ class DepositView(APIView):
             by=request.user,
             idempotency_key=request.headers.get("Idempotency-Key"),
         )
+        if txn.kind == services.PENDING_DEPOSIT:
+            # Above DEPOSIT_TWO_PERSON_LIMIT: recorded, not yet in the wallet.
+            pending = {"transaction": TransactionSerializer(txn).data, "pending_deposit": txn.reference.split(":")[1]}
+            return Response(pending, status=status.HTTP_202_ACCEPTED)
         wallet = Balance(currency, selectors.balance_of(key=wallet_key(user.pk, currency)))
         result = DepositResultSerializer({"transaction": txn, "wallet": wallet})
         return Response(result.data, status=status.HTTP_201_CREATED)
+
+
+class ApproveDepositView(APIView):
+    permission_classes = [IsAuthenticated, IsAdminUser]
+
+    @extend_schema(
+        operation_id="deposits_approve",
+        request=None,
+        responses={
+            201: TransactionSerializer,
+            403: OpenApiResponse(ErrorSerializer, description="Not staff."),
+            404: OpenApiResponse(ErrorSerializer, description="No such pending deposit."),
+            409: OpenApiResponse(ErrorSerializer, description="The approver recorded it or receives it."),
+        },
+        tags=["ledger"],
+    )
+    def post(self, request: Request, deposit_id: str) -> Response:
+        """Staff: a second member of staff approves a large deposit; the money reaches the wallet."""
+        txn = services.approve_deposit(deposit_id=deposit_id, by=request.user)
+        return Response(TransactionSerializer(txn).data, status=status.HTTP_201_CREATED)

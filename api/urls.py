@@ -12,6 +12,7 @@ urlpatterns = [
     path("tables/<str:table_id>/", views.TableView.as_view(), name="table"),
     path("tables/<str:table_id>/join/", views.JoinView.as_view(), name="table-join"),
     path("tables/<str:table_id>/leave/", views.LeaveView.as_view(), name="table-leave"),
+    path("tables/<str:table_id>/seats/<number:seat>/", views.SeatView.as_view(), name="table-seat"),
     path("tables/<str:table_id>/bots/", views.BotsView.as_view(), name="table-bots"),
     path("tables/<str:table_id>/start/", views.StartView.as_view(), name="table-start"),
     path("tables/<str:table_id>/client-seed/", views.ClientSeedView.as_view(), name="table-client-seed"),

@@ -10,6 +10,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from api import limits
 from api import serializers as s
 from games import selectors, services
 from games.engine import registry
@@ -32,6 +33,7 @@ def parsed(serializer_class, data):
 
 class RegisterView(APIView):
     permission_classes = [AllowAny]
+    throttle_classes = limits.LOGIN_THROTTLES
 
     @extend_schema(request=s.RegisterSerializer, responses={201: s.TokenSerializer, 400: s.ErrorSerializer})
     def post(self, request):
@@ -45,6 +47,7 @@ class RegisterView(APIView):
 
 class TokenView(APIView):
     permission_classes = [AllowAny]
+    throttle_classes = limits.LOGIN_THROTTLES
 
     @extend_schema(request=s.TokenRequestSerializer, responses={200: s.TokenSerializer, 400: s.ErrorSerializer})
     def post(self, request):
@@ -138,6 +141,14 @@ class LeaveView(APIView):
         return Response(selectors.table_view(table, selectors.seat_of(table, request.user)))
 
 
+class SeatView(APIView):
+    @extend_schema(request=None, responses={200: s.TableSerializer, **ERRORS})
+    def delete(self, request, table_id, seat):
+        """The owner frees a seat before the start; a player's reserved buy-in goes back to them."""
+        table = services.remove_seat(table_id=table_id, user=request.user, seat=seat)
+        return Response(selectors.table_view(table, selectors.seat_of(table, request.user)))
+
+
 class BotsView(APIView):
     @extend_schema(request=s.JoinSerializer, responses={201: s.TableSerializer, **ERRORS})
     def post(self, request, table_id):
@@ -199,7 +210,8 @@ class EventsView(APIView):
     def get(self, request, table_id):
         query = parsed(s.EventsQuerySerializer, request.query_params)
         table = selectors.get_table(table_id)
-        if query["wait"]:
-            table = selectors.wait_for_events(table, query["after"], query["wait"])
+        if query["wait"] and table.version <= query["after"]:
+            with limits.waiting_slot(request.user.pk):
+                table = selectors.wait_for_events(table, query["after"], query["wait"])
         events = selectors.events_view(table, selectors.seat_of(table, request.user), after=query["after"])
         return Response({"version": table.version, "events": events})

@@ -126,7 +126,11 @@ def _database() -> dict:
         # connection kept past its request is never reused: it lingers, idle, until garbage
         # collection, and a busy server runs PostgreSQL out of connections. Hence no persistent
         # connections by default; the worker, whose threads live on, may set CONN_MAX_AGE.
-        config = dj_database_url.parse(url, conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")))
+        # A kept connection is checked before each request reuses it, so the first request after
+        # the database restarted gets a new connection instead of a 500 on the dead one.
+        config = dj_database_url.parse(
+            url, conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")), conn_health_checks=True
+        )
         config.setdefault("TEST", {})
         return config
     # SQLite is shared by the web process and the worker: WAL lets readers run beside the one
@@ -135,6 +139,7 @@ def _database() -> dict:
     return {
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": str(DATA_DIR / "db.sqlite3"),
+        "CONN_HEALTH_CHECKS": True,
         "OPTIONS": {
             "timeout": 20,
             "transaction_mode": "IMMEDIATE",
@@ -179,7 +184,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # JSON with bounded nesting and number length (api/parsers.py).
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.StrictJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
     "DEFAULT_THROTTLE_CLASSES": [
@@ -189,7 +195,14 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("THROTTLE_ANON", "60/minute"),
         "user": os.environ.get("THROTTLE_USER", "1200/minute"),
+        # auth/token/ and auth/register/ (api/limits.py): per address, and per username named.
+        "login_address": os.environ.get("THROTTLE_LOGIN_ADDRESS", "30/minute"),
+        "login_account": os.environ.get("THROTTLE_LOGIN_ACCOUNT", "10/minute"),
     },
+    # How many proxies in front of us append to X-Forwarded-For; the client's address is the one
+    # the outermost of them saw. 0: the header is ignored (anyone can write it) and the address is
+    # the connection's own.
+    "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
 }
@@ -296,8 +309,15 @@ CELERY_BEAT_SCHEDULE["purge-outbox"] = {
 # Game service settings.
 SNAPSHOT_EVERY = int(os.environ.get("SNAPSHOT_EVERY", "100"))
 PAYOUT_TWO_PERSON_LIMIT = int(os.environ.get("PAYOUT_TWO_PERSON_LIMIT", "100000"))  # minor units
+# Deposits above this (minor units) wait for a second member of staff (docs/api.md).
+DEPOSIT_TWO_PERSON_LIMIT = int(os.environ.get("DEPOSIT_TWO_PERSON_LIMIT", "100000"))
 PAYOUT_AUTO_APPROVE_BELOW = int(os.environ.get("PAYOUT_AUTO_APPROVE_BELOW", "0"))
 LONG_POLL_MAX_SECONDS = float(os.environ.get("LONG_POLL_MAX_SECONDS", "25"))
+# A waiting request holds a web thread: one person may hold this many at once (api/limits.py).
+LONG_POLL_MAX_PER_USER = int(os.environ.get("LONG_POLL_MAX_PER_USER", "2"))
+# Request bodies: deeper JSON or longer numbers are refused before they are built (api/parsers.py).
+JSON_MAX_DEPTH = int(os.environ.get("JSON_MAX_DEPTH", "20"))
+JSON_MAX_NUMBER_DIGITS = int(os.environ.get("JSON_MAX_NUMBER_DIGITS", "30"))
 
 LOGGING = {
     "version": 1,

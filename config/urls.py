@@ -14,3 +14,9 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
 ]
+
+# Every error in the API's JSON shape, including Django's own pages (api/errors.py).
+handler400 = "api.errors.bad_request"
+handler403 = "api.errors.permission_denied"
+handler404 = "api.errors.not_found"
+handler500 = "api.errors.server_error"

@@ -168,6 +168,15 @@ def _decide_chain(table: Table, decider, state, command: dict[str, Any], actor: 
     return decided
 
 
+def refuse_if_illegal(table: Table, decider, state, command: dict[str, Any]) -> None:
+    """Raise the game's own refusal of ``command`` (``Illegal``), if it has one; the events a
+    non-refused command would cause are thrown away."""
+    try:
+        decider.decide(state, command, _context(table, decider, state))
+    except IllegalAction as exc:
+        raise Illegal(exc.message, legal_actions=exc.legal, current_version=table.version) from None
+
+
 def execute(
     table: Table,
     command: dict[str, Any],

@@ -17,13 +17,13 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import commands, selectors, settlement, store, telemetry
 from games.engine import fairness, registry
 from games.engine.errors import InvalidOptions
-from games.errors import Conflict, Forbidden, IdempotencyMismatch, InvalidRequest, NotFound
+from games.errors import Conflict, Forbidden, IdempotencyMismatch, Illegal, InvalidRequest, NotFound
 from games.models import CommandRecord, Seat, Table
 
 # --- creating and seating ---------------------------------------------------------------------
@@ -91,7 +91,7 @@ def join_table(*, table_id, user: AbstractBaseUser, seat: int | None = None) -> 
                 "You already have a seat at this table.", code="already_seated", current_version=table.version
             )
         number = _free_seat(table, seat)
-        settlement.check_can_buy_in(table, user)
+        settlement.reserve_buy_in(table, user)
         return Seat.objects.create(table=table, number=number, user=user)
 
 
@@ -130,6 +130,7 @@ def leave_table(*, table_id, user: AbstractBaseUser) -> commands.Outcome | None:
         if seat is None:
             raise Forbidden("You have no seat at this table.")
         if table.status == Table.Status.OPEN:
+            settlement.release_buy_in(table, user.pk)
             seat.delete()
             return None
         if table.status == Table.Status.FINISHED:
@@ -168,9 +169,36 @@ def start_table(*, table_id, user: AbstractBaseUser) -> commands.Outcome:
                 code="table_not_full",
                 current_version=table.version,
             )
+        # Each reservation becomes the buy-in: released here, taken by the game's own buy-in in
+        # the same transaction, so the money is never free in between and the start's events and
+        # their postings are what they were before reservations.
+        for person in Seat.objects.filter(table=table, user__isnull=False).values_list("user_id", flat=True):
+            settlement.release_buy_in(table, person)
         table.status = Table.Status.RUNNING
         table.save(update_fields=["status", "updated_at"])
         return commands.execute(table, {"type": "start"}, expected_version=table.version, actor=f"user:{user.pk}")
+
+
+def remove_seat(*, table_id, user: AbstractBaseUser, seat: int) -> Table:
+    """The owner frees a seat before the start (a player who will not come, a bot), releasing
+    the player's reservation."""
+    with transaction.atomic():
+        table = commands.locked_table(table_id)
+        if table.owner_id != user.pk:
+            raise Forbidden("Only the table's owner can remove a seat.")
+        if table.status != Table.Status.OPEN:
+            raise Conflict(
+                "This table has already started; seats can be removed only before the start.",
+                code="table_not_open",
+                current_version=table.version,
+            )
+        taken = Seat.objects.filter(table=table, number=seat).first()
+        if taken is None:
+            raise NotFound(f"Seat {seat} of this table is free.")
+        if taken.user_id is not None:
+            settlement.release_buy_in(table, taken.user_id)
+        taken.delete()
+        return table
 
 
 # --- acting -------------------------------------------------------------------------------------
@@ -205,21 +233,35 @@ def act(
                         "This Idempotency-Key was already used with a different request; use a new key for a new action."
                     )
                 return previous.status_code, previous.response, True
-        seat, command, loaded = _command_of(table, user, action)
+        seat, command, loaded = _command_of(table, user, action, expected_version)
         outcome = commands.execute(
             table, command, expected_version=expected_version, actor=f"user:{user.pk}", loaded=loaded
         )
         response = selectors.action_result(outcome, seat)
         if idempotency_key:
+            _store_command_record(user, idempotency_key, table, request_hash, response)
+        return 200, response, False
+
+
+def _store_command_record(user, key: str, table: Table, request_hash: str, response: dict[str, Any]) -> None:
+    """Keep the answer under its key. Each command locks only its own table, so the same key
+    sent to two tables at once is not serialised by that lock: both miss the record, and the
+    second insert meets the unique key. It is refused then, and its whole command with it."""
+    try:
+        with transaction.atomic():
             CommandRecord.objects.create(
-                key=idempotency_key,
+                key=key,
                 user=user,
                 table=table,
                 request_hash=request_hash,
                 status_code=200,
                 response=json.loads(json.dumps(response, default=str)),
             )
-        return 200, response, False
+    except IntegrityError:
+        raise Conflict(
+            "This Idempotency-Key is being used by another request right now; use a new key for a new action.",
+            code="idempotency_key_in_use",
+        ) from None
 
 
 def _idempotency_cutoff() -> datetime:
@@ -254,7 +296,7 @@ def purge_command_records(*, batch: int = 1000, max_batches: int = 100) -> int:
 
 
 def _command_of(
-    table: Table, user: AbstractBaseUser, action: Mapping[str, Any]
+    table: Table, user: AbstractBaseUser, action: Mapping[str, Any], expected_version: int
 ) -> tuple[int | None, dict[str, Any], tuple[Any, int] | None]:
     """Who sends ``action`` (the caller's seat, or ``None`` for an owner's command), the command
     for the Decider, and the state if checking the action's fields loaded it."""
@@ -275,7 +317,32 @@ def _command_of(
         raise Forbidden("You can act only for your own seat.")
     loaded = store.load(table=table, decider=decider)
     _check_action_fields(table, action, loaded[0])
-    return seat.number, {**action, "seat": seat.number}, loaded
+    command = {**action, "seat": seat.number}
+    if expected_version == table.version:
+        # A stale command gets execute's 409 (reload and retry), not a verdict on a state the
+        # sender has not seen.
+        _check_player_command(table, decider, loaded[0], seat.number, command)
+    return seat.number, command, loaded
+
+
+def _check_player_command(table: Table, decider, state, seat: int, command: dict[str, Any]) -> None:
+    """A person may send only what their seat may do now: the system's commands (``timeout``,
+    ``play_round``, ``start_hand``) and any type not among the seat's legal actions are refused.
+    A game's ``decide`` accepts system commands from anyone, since the worker sends them through
+    it; so this gate has to be here. For a type some seat may send (another seat's turn), the
+    game's own refusal says more than ours, so it is asked first."""
+    legal = decider.legal_actions(state, seat)
+    if any(option.get("type") == command["type"] for option in legal):
+        return
+    others = {option.get("type") for number in range(table.seats) for option in decider.legal_actions(state, number)}
+    if command["type"] in others:
+        commands.refuse_if_illegal(table, decider, state, command)
+    offered = ", ".join(sorted({str(option.get("type")) for option in legal})) or "nothing"
+    raise Illegal(
+        f"'{command['type']}' is not an action of your seat now; you may send: {offered}.",
+        legal_actions=legal,
+        current_version=table.version,
+    )
 
 
 def _check_action_fields(table: Table, action: Mapping[str, Any], state) -> None:

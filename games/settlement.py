@@ -3,6 +3,7 @@ movements name (``("seat", 2)``, ``("pot",)``, ``("wallet", 0)``, …)."""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -50,14 +51,32 @@ def parse_stake(body: Mapping[str, Any] | None, decider) -> Stake:
             f"{decider.name} takes a stake of 'currency' and '{wanted}'; unexpected: {', '.join(unknown)}.",
             field="stake",
         )
+    given = body.get(wanted, "")
+    if not isinstance(given, str):
+        # A JSON number would pass through a float on some client's way here; only text is exact.
+        raise InvalidRequest(
+            f"'stake.{wanted}' must be a decimal string such as \"5.00\", not a JSON {_json_kind(given)}.",
+            field="stake",
+        )
     try:
         currency = units.currency(str(body.get("currency", "")))
-        amount = units.parse_amount(str(body.get(wanted, "")), currency)
     except ServiceError as exc:
-        raise InvalidRequest(exc.detail, field="stake") from None
+        raise InvalidRequest(f"'stake.currency': {exc.detail}", field="stake") from None
+    try:
+        amount = units.parse_amount(given, currency)
+    except ServiceError as exc:
+        raise InvalidRequest(f"'stake.{wanted}': {exc.detail}", field="stake") from None
     if amount <= 0:
         raise InvalidRequest(f"'{wanted}' must be more than zero.", field="stake")
     return Stake(currency=currency, chip_value=amount if kind == "chips" else 0, stake=amount if kind != "chips" else 0)
+
+
+def _json_kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    return {dict: "object", list: "array", type(None): "null"}.get(type(value), type(value).__name__)
 
 
 def buy_in(table: Table) -> int:
@@ -82,6 +101,47 @@ def check_can_buy_in(table: Table, user) -> None:
             needed=units.format_amount(needed, table.currency),
             balance=units.format_amount(have, table.currency),
         )
+
+
+def reserve_buy_in(table: Table, user) -> None:
+    """Move the buy-in from ``user``'s wallet to their reservation at this table, at join: the
+    money cannot be spent elsewhere while the seat waits for the start (checked first, so the
+    refusal speaks of the table's price, in the joining person's own terms)."""
+    check_can_buy_in(table, user)
+    needed = buy_in(table)
+    if not needed:
+        return
+    ledger.post(
+        key=f"buy_in_reserved:{table.pk}:{user.pk}:{uuid.uuid4().hex}",
+        postings=[
+            (keys.wallet_key(user.pk, table.currency), table.currency, -needed),
+            (keys.reserved_key(table.pk, user.pk, table.currency), table.currency, needed),
+        ],
+        kind="buy_in_reserved",
+        memo=f"Buy-in reserved at table {table.pk}",
+        reference=f"table:{table.pk}",
+        table_id=table.pk,
+    )
+
+
+def release_buy_in(table: Table, user_id: int) -> None:
+    """Give back what this person's reservation at this table holds (leaving or removed before
+    the start, and at the start itself, where the game's own buy-in takes it at once, in the same
+    transaction, so it is never free in between)."""
+    if not table.currency:
+        return
+    key = keys.reserved_key(table.pk, user_id, table.currency)
+    held = selectors.balance_of(key=key)
+    if held <= 0:
+        return
+    ledger.post(
+        key=f"buy_in_released:{table.pk}:{user_id}:{uuid.uuid4().hex}",
+        postings=[(key, table.currency, -held), (keys.wallet_key(user_id, table.currency), table.currency, held)],
+        kind="buy_in_released",
+        memo=f"Buy-in reservation released at table {table.pk}",
+        reference=f"table:{table.pk}",
+        table_id=table.pk,
+    )
 
 
 def context_extra(table: Table) -> dict[str, Any]:

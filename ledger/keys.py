@@ -2,12 +2,14 @@
 
 wallet:<user_id>:<CUR>             a user's money
 table:<uuid>:escrow:<CUR>          money a table holds for its players
+table:<uuid>:reserved:<user>:<CUR> a buy-in reserved at join, until the start or leaving
 table:<uuid>:seat:<n>:CHIP         a seat's chips
 table:<uuid>:pot:CHIP              chips in the pot
 table:<uuid>:bank:CHIP             the table's chip issuer (goes negative as chips are bought)
 house:cash:<CUR>                   money in and out of the service (goes negative with deposits)
 house:bots:<CUR>                   the house's stake for bots (goes negative)
 payout:<id>:<CUR>                  a payout awaiting review
+deposit:<uuid>:<user_id>:<CUR>     a large deposit awaiting a second member of staff
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ class Kind:
     HOUSE_CASH = "house_cash"
     HOUSE_BOTS = "house_bots"
     PAYOUT = "payout"
+    PENDING_DEPOSIT = "pending_deposit"
+    RESERVED = "reserved"
 
     CHOICES = [
         (WALLET, "wallet"),
@@ -38,6 +42,8 @@ class Kind:
         (HOUSE_CASH, "house cash"),
         (HOUSE_BOTS, "house stake for bots"),
         (PAYOUT, "pending payout"),
+        (PENDING_DEPOSIT, "deposit awaiting approval"),
+        (RESERVED, "buy-in reserved"),
     ]
 
 
@@ -61,6 +67,10 @@ def wallet_key(user_id: int, unit: str) -> str:
 
 def escrow_key(table_id: uuid.UUID | str, unit: str) -> str:
     return f"table:{uuid.UUID(str(table_id))}:escrow:{currency(unit)}"
+
+
+def reserved_key(table_id: uuid.UUID | str, user_id: int, unit: str) -> str:
+    return f"table:{uuid.UUID(str(table_id))}:reserved:{int(user_id)}:{currency(unit)}"
 
 
 def seat_key(table_id: uuid.UUID | str, seat: int) -> str:
@@ -87,6 +97,10 @@ def payout_key(payout_id: int | str, unit: str) -> str:
     return f"payout:{payout_id}:{currency(unit)}"
 
 
+def pending_deposit_key(deposit_id: uuid.UUID | str, user_id: int, unit: str) -> str:
+    return f"deposit:{uuid.UUID(str(deposit_id))}:{int(user_id)}:{currency(unit)}"
+
+
 def parse_key(key: str) -> AccountSpec:
     """The account a key names; refuses a key outside the grammar above."""
     try:
@@ -102,6 +116,8 @@ def _parse(key: str) -> AccountSpec:
             return AccountSpec(key, Kind.WALLET, currency(unit), user_id=int(user_id))
         case ["table", table, "escrow", unit]:
             return AccountSpec(key, Kind.ESCROW, currency(unit), table_id=_uuid(table))
+        case ["table", table, "reserved", user_id, unit] if user_id.isdigit():
+            return AccountSpec(key, Kind.RESERVED, currency(unit), user_id=int(user_id), table_id=_uuid(table))
         case ["table", table, "seat", seat, "CHIP"] if seat.isdigit():
             return AccountSpec(key, Kind.SEAT, CHIP, table_id=_uuid(table), seat=int(seat))
         case ["table", table, "pot", "CHIP"]:
@@ -112,6 +128,10 @@ def _parse(key: str) -> AccountSpec:
             return AccountSpec(key, Kind.HOUSE_CASH, currency(unit), allow_negative=True)
         case ["house", "bots", unit]:
             return AccountSpec(key, Kind.HOUSE_BOTS, currency(unit), allow_negative=True)
+        case ["deposit", deposit_id, user_id, unit] if user_id.isdigit():
+            # Not the user's account (no user_id): it is not their money until approved.
+            _uuid(deposit_id)
+            return AccountSpec(key, Kind.PENDING_DEPOSIT, currency(unit))
         case ["payout", payout_id, unit] if payout_id:
             return AccountSpec(key, Kind.PAYOUT, currency(unit), payout_id=payout_id)
     raise UnknownAccount(key)

@@ -11,6 +11,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.db import IntegrityError, connection
 from django.db import transaction as db_transaction
 
@@ -22,6 +23,8 @@ from ledger.errors import (
     IdempotencyMismatch,
     InsufficientFunds,
     InvalidRequest,
+    NotFound,
+    SecondApproverNeeded,
     ServiceError,
     UnbalancedTransaction,
     UnknownAccount,
@@ -41,6 +44,7 @@ __all__ = [
     "Problem",
     "Report",
     "account",
+    "approve_deposit",
     "deposit",
     "post",
     "reconcile",
@@ -55,6 +59,7 @@ PostingLine = tuple[Account | str, str, int]
 _Normal = tuple[tuple[str, str, int], ...]
 
 MAX_CLIENT_KEY = 100
+PENDING_DEPOSIT = "deposit_pending"
 
 
 def account(*, key: str) -> Account:
@@ -154,8 +159,12 @@ def deposit(
     without one, every call is a new deposit.
     """
     _staff_only(by, "record deposits")
+    if user.pk == by.pk:
+        raise Forbidden("Staff cannot record a deposit into their own wallet; ask another member of staff.")
     unit = currency_code(currency)
     _positive(amount_minor, unit)
+    if amount_minor > deposit_two_person_limit():
+        return _pending_deposit(user=user, unit=unit, amount_minor=amount_minor, by=by, idempotency_key=idempotency_key)
     return post(
         key=_client_key("deposit", by, idempotency_key),
         postings=[
@@ -167,6 +176,64 @@ def deposit(
         reference=f"user:{user.pk}",
         created_by=by,
     )
+
+
+def deposit_two_person_limit() -> int:
+    """Deposits above this many minor units wait for a second member of staff."""
+    return int(getattr(settings, "DEPOSIT_TWO_PERSON_LIMIT", 100_000))
+
+
+def _pending_deposit(*, user: User, unit: str, amount_minor: int, by: User, idempotency_key: str | None) -> Transaction:
+    """House cash -> a pending account of its own; ``approve_deposit`` by another member of staff
+    moves it on to the wallet. The id is derived from the idempotency key, so a retry finds the
+    same pending deposit instead of opening a second one."""
+    key = _client_key("deposit", by, idempotency_key)
+    deposit_id = uuid.uuid5(uuid.NAMESPACE_URL, key)
+    return post(
+        key=key,
+        postings=[
+            (keys.house_cash_key(unit), unit, -amount_minor),
+            (keys.pending_deposit_key(deposit_id, user.pk, unit), unit, amount_minor),
+        ],
+        kind=PENDING_DEPOSIT,
+        memo=f"Deposit of {format_amount(amount_minor, unit)} {unit} recorded by {by.get_username()}, "
+        "awaiting a second member of staff",
+        reference=f"deposit:{deposit_id}",
+        created_by=by,
+    )
+
+
+def approve_deposit(*, deposit_id: str, by: User) -> Transaction:
+    """A second member of staff approves a pending deposit: its money moves to the wallet, once.
+    Not the member who recorded it, nor the person it is for."""
+    _staff_only(by, "approve deposits")
+    try:
+        wanted = uuid.UUID(str(deposit_id))
+    except ValueError:
+        raise NotFound(f"There is no pending deposit {deposit_id}.") from None
+    with db_transaction.atomic():
+        opened = Transaction.objects.filter(kind=PENDING_DEPOSIT, reference=f"deposit:{wanted}").first()
+        if opened is None:
+            raise NotFound(f"There is no pending deposit {deposit_id}.")
+        line = next(p for p in opened.postings.select_related("account") if p.amount > 0)
+        user_id = int(line.account.key.split(":")[2])
+        if by.pk in (opened.created_by_id, user_id):
+            raise SecondApproverNeeded(
+                "A large deposit needs a second member of staff: neither the one who recorded it "
+                "nor the person it is for can approve it.",
+                deposit_id=str(wanted),
+            )
+        return post(
+            key=f"deposit:{wanted}:approved",
+            postings=[
+                (line.account.key, line.unit, -line.amount),
+                (keys.wallet_key(user_id, line.unit), line.unit, line.amount),
+            ],
+            kind="deposit",
+            memo=f"Deposit of {format_amount(line.amount, line.unit)} {line.unit} approved by {by.get_username()}",
+            reference=f"user:{user_id}",
+            created_by=by,
+        )
 
 
 def withdraw(

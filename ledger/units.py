@@ -36,7 +36,10 @@ CURRENCIES = frozenset(code for code in UNITS if code != CHIP)
 # Bigint holds 9.2e18; a ceiling well below it keeps every sum of postings inside the column.
 MAX_MINOR = 10**15
 
-_DECIMAL = re.compile(r"^(-?)(\d+)(?:\.(\d+))?$")
+# ASCII digits only (``\d`` takes any script's digits) and nothing after them: ``$`` would let a
+# trailing newline through. Longer than this is refused before ``int`` sees it.
+_DECIMAL = re.compile(r"(-?)([0-9]+)(?:\.([0-9]+))?")
+MAX_AMOUNT_CHARS = 40
 
 
 def exponent(unit: str) -> int:
@@ -62,7 +65,9 @@ def parse_amount(text: str, unit: str) -> int:
     places = exponent(unit)
     if not isinstance(text, str):
         raise BadAmount(f'Send the amount as a decimal string such as "100.00", not {type(text).__name__}.')
-    match = _DECIMAL.match(text)
+    if len(text) > MAX_AMOUNT_CHARS:
+        raise BadAmount(f"An amount of {len(text)} characters is larger than this service accepts.")
+    match = _DECIMAL.fullmatch(text)
     if not match:
         raise BadAmount(f'{text!r} is not a decimal amount; write it like "100.00".')
     sign, whole, fraction = match.groups()

@@ -70,8 +70,12 @@ def counter_table(db, counter_game):
 def _fresh_process_caches():
     """Each test starts with empty per-process caches: tests reuse table ids across databases,
     which a running service never does (database restores call for a restart, docs/operations.md)."""
+    from django.core.cache import cache
+
     from games import commands, store
 
     store.forget()
     commands.forget_seeds()
+    # Throttle counts and waiting slots live in the cache; one test's logins must not throttle the next's.
+    cache.clear()
     yield

@@ -108,8 +108,8 @@ def test_approve_pays_the_wallet_once_and_the_audit_shows_who_when_and_why(revie
 
 
 def test_staff_who_played_at_the_table_cannot_decide_its_payouts(counter_game, task_queue):
-    sam = person("sam", staff=True)  # plays seat 0 and funded the players
-    table_id = finished_table(task_queue, sam, sam)
+    sam = person("sam", staff=True)  # plays seat 0 (funded by other staff: none deposit to themselves)
+    table_id = finished_table(task_queue, sam, person("vera", staff=True))
     payout = Payout.objects.get(table_id=table_id, seat=1)
     for action, body in (("approve", {}), ("reject", {"reason": "suspicious"})):
         response = sam.post(f"/api/v1/payouts/{payout.pk}/{action}/", body, format="json")
