@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("ledger", "0004_payout_decisions_append_only_and_auditors"),
+        ("ledger", "0005_sqlite_refuses_replace"),
     ]
 
     operations = [
