@@ -49,7 +49,7 @@ ROUNDS = int(os.environ.get("CHAOS_ROUNDS", "2"))
 OUTAGE_SECONDS = 10
 # Between faults: long enough for the shape to show whether it recovered, short enough that a
 # round stays under a minute.
-SETTLE_SECONDS = 4
+SETTLE_SECONDS = 3
 # After the last fault, tables get this long to finish (turn timers are 60 s: a table rescued only
 # by its timer still finishes, and shows as a stall).
 DRAIN_SECONDS = 90
@@ -64,17 +64,17 @@ MAX_RECOVERY = 30.0
 # replaced between faults until the last round.
 SPECS = [
     TableSpec(
-        "la-viuda", 4, people=2, options={"chips_per_player": 2}, stake={"currency": "MXN", "chip_value": "1.00"}
+        "la-viuda", 4, people=2, options={"chips_per_player": 3}, stake={"currency": "MXN", "chip_value": "1.00"}
     ),
     TableSpec(
         "whiskey-poker",
         3,
         people=2,
-        options={"scoring": "pot", "chips_per_player": 2},
+        options={"scoring": "pot", "chips_per_player": 3},
         stake={"currency": "MXN", "chip_value": "1.00"},
     ),
-    TableSpec("euchre", 4, people=2, options={"target_points": 2}, stake={"currency": "MXN", "amount": "5.00"}),
-    TableSpec("guerra", 3, people=2, options={"max_rounds": 15}, stake={"currency": "MXN", "amount": "5.00"}),
+    TableSpec("euchre", 4, people=2, options={"target_points": 3}, stake={"currency": "MXN", "amount": "5.00"}),
+    TableSpec("guerra", 3, people=2, options={"max_rounds": 40}, stake={"currency": "MXN", "amount": "5.00"}),
 ]
 CHECKS = (("reconcile",), ("check_replay",), ("verify_hands", "--all"))
 WEBS = ("web1", "web2")
@@ -312,6 +312,7 @@ class Chaos:
         self.rng = random.Random(12)
         self.staff: Player | None = None
         self._names = itertools.count()
+        self.began = time.monotonic()
 
     # tables
 
@@ -334,6 +335,7 @@ class Chaos:
         for name in self.shape.dead():
             process = self.shape.processes[name]
             last = [line for line in process.tail(3000).splitlines() if line.strip()][-3:]
+            self.say(f"{name} died unbidden; restarting it")
             self.deaths.append(f"{name} (exit {process.popen.returncode}): " + " | ".join(last)[-600:])
             self._restart(name)
 
@@ -346,8 +348,13 @@ class Chaos:
         if ready:
             self.shape.wait_until(process, Path(ready).exists, what="consume from the broker", timeout=120)
 
+    def say(self, what: str) -> None:
+        # Progress as it happens (with -s): a run that hangs shows where.
+        print(f"[chaos {time.monotonic() - self.began:6.1f} s] {what}", flush=True)
+
     def kill(self, name: str) -> None:
         fault = Fault(f"kill -9 {name}", time.time())
+        self.say(fault.name)
         self.faults.append(fault)
         self.shape.kill(name, signal.SIGKILL)
         time.sleep(1)
@@ -356,6 +363,7 @@ class Chaos:
 
     def outage(self, proxy: Proxy, service: str, mode: str) -> None:
         fault = Fault(f"{service} {mode} {OUTAGE_SECONDS}s", time.time())
+        self.say(fault.name)
         self.faults.append(fault)
         proxy.cut(mode)
         time.sleep(OUTAGE_SECONDS)
@@ -364,6 +372,7 @@ class Chaos:
 
     def check(self, phase: str) -> None:
         for command in CHECKS:
+            self.say(f"manage.py {' '.join(command)} ({phase})")
             result = self.shape.manage(*command, timeout=180)
             output = (result.stdout + result.stderr).strip()
             self.checks.append((phase, " ".join(command), result.returncode, output[-1500:]))
@@ -425,6 +434,7 @@ def test_the_shape_loses_nothing_and_recovers_in_seconds_under_kills_and_outages
         if n == 0:
             chaos.check("during play")
     chaos.until[0] = time.monotonic() + DRAIN_SECONDS
+    chaos.say("faults over; waiting for the tables to finish")
     for table in chaos.tables:
         table.thread.join()
     chaos.supervise()
@@ -534,13 +544,17 @@ def analyse(chaos: Chaos, seconds: float) -> Report:
 
 def recoveries(chaos: Chaos, events: dict[str, list[tuple[int, str, float, str]]], unfinished, lines) -> float:
     """For each fault, the longest any table then waited for its first bot (or server) move after
-    the recovery, counted from the recovery or from the table's previous event, whichever is later;
+    the recovery (tables that existed then), counted from the recovery or from the table's previous
+    event, whichever is later;
     a table still waiting at the end counts until now. Adds a line per fault; returns the longest."""
     worst = 0.0
     for fault in chaos.faults:
         waits = []
         for table in chaos.tables:
             rows = events[table.id]
+            if not rows or rows[0][2] > fault.recovered:
+                # Set up after this recovery: later faults and the stall count cover it.
+                continue
             after = [
                 (created - max(fault.recovered, rows[i - 1][2]), table)
                 for i, (_, actor, created, _) in enumerate(rows)
