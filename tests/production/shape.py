@@ -54,6 +54,15 @@ def _with_path(url: str, path: str) -> str:
     return urlparse(url)._replace(path=path).geturl()
 
 
+def _at(url: str, address: str | None) -> str:
+    """``url`` with its host and port replaced by ``address`` ("host:port"), credentials kept."""
+    if address is None:
+        return url
+    parsed = urlparse(url)
+    credentials = parsed.netloc.rpartition("@")[0]
+    return parsed._replace(netloc=f"{credentials}@{address}" if credentials else address).geturl()
+
+
 @dataclass
 class Process:
     """One started process (and its children: gunicorn's workers are in its process group)."""
@@ -139,15 +148,27 @@ class Shape:
     folder: Path
     base_env: dict[str, str]
     processes: dict[str, Process] = field(default_factory=dict)
+    # Settings only the started processes get: the addresses they reach the services through (a
+    # fault test's proxies), while ``manage`` and ``sql`` keep to the services themselves.
+    routes: dict[str, str] = field(default_factory=dict)
 
     # --- life cycle ----------------------------------------------------------------------------
 
     @classmethod
     def create(
-        cls, postgres_url: str, redis_url: str, *, prefix: str = "shape", env: Mapping[str, str] | None = None
+        cls,
+        postgres_url: str,
+        redis_url: str,
+        *,
+        prefix: str = "shape",
+        env: Mapping[str, str] | None = None,
+        database_via: str | None = None,
+        redis_via: str | None = None,
     ) -> Shape:
         """A fresh, migrated database named after ``prefix`` on ``postgres_url``'s server, and an
-        unused Redis db number on ``redis_url``'s server. ``env`` adds to the processes' settings."""
+        unused Redis db number on ``redis_url``'s server. ``env`` adds to the processes' settings.
+        ``database_via`` and ``redis_via`` ("host:port") are where the processes reach PostgreSQL
+        and Redis instead (a proxy that forwards to them)."""
         name = f"{prefix}_{uuid.uuid4().hex[:12]}"
         admin_url = _with_path(postgres_url, "/postgres")
         database_url = _with_path(postgres_url, f"/{name}")
@@ -169,7 +190,12 @@ class Shape:
             "LOG_LEVEL": "WARNING",
             **(env or {}),
         }
-        shape = cls(database_url, broker_url, admin_url, redis_url, folder, base_env)
+        routes = {}
+        if database_via:
+            routes["DATABASE_URL"] = _at(database_url, database_via)
+        if redis_via:
+            routes["CELERY_BROKER_URL"] = routes["CACHE_URL"] = _at(broker_url, redis_via)
+        shape = cls(database_url, broker_url, admin_url, redis_url, folder, base_env, routes=routes)
         try:
             shape._create_database(name)
             shape.manage("migrate", "--noinput", check=True)
@@ -214,7 +240,7 @@ class Shape:
             raise ShapeError(f"{name} is already running")
         log = self.folder / "logs" / f"{name}.log"
         log.parent.mkdir(parents=True, exist_ok=True)
-        full_env = {**os.environ, **self.base_env, **(env or {})}
+        full_env = {**os.environ, **self.base_env, **self.routes, **(env or {})}
         with log.open("a") as out:
             popen = subprocess.Popen(
                 args, cwd=ROOT, env=full_env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
