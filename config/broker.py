@@ -22,7 +22,7 @@ from time import monotonic
 from typing import Any
 
 from kombu.exceptions import ChannelError
-from kombu.transport import TRANSPORT_ALIASES, filesystem, redis
+from kombu.transport import TRANSPORT_ALIASES, filesystem, redis, virtual
 from kombu.utils.encoding import bytes_to_str, str_to_bytes
 from kombu.utils.json import dumps, loads
 
@@ -117,8 +117,7 @@ def _restore_unacked_or_leave(self: redis.QoS, client: Any = None) -> Any:
     the sweep publishes again any bot turn that stalled meanwhile (games.outbox), so leaving them
     is safe and the worker carries on reconnecting.
     """
-    channel = self.channel
-    if client is None and channel._pool is None and getattr(channel.connection, "client", None) is None:
+    if client is None and _connection_gone(self):
         log.warning(
             "Left %d unacknowledged message(s) to Redis's visibility timeout: their connection is closed",
             len(self._delivered),
@@ -128,8 +127,42 @@ def _restore_unacked_or_leave(self: redis.QoS, client: Any = None) -> Any:
     return _restore_unacked(self, client)
 
 
+def _connection_gone(qos: redis.QoS) -> bool:
+    """The channel's connection was closed (kombu clears it, or its ``client``) and no pool is left
+    to talk to Redis through: any call would build a pool from ``client`` and die."""
+    channel = qos.channel
+    return channel._pool is None and getattr(getattr(channel, "connection", None), "client", None) is None
+
+
+_ack = redis.QoS.ack
+_reject = redis.QoS.reject
+
+
+def _ack_or_leave(self: redis.QoS, delivery_tag: Any) -> None:
+    """kombu's ``ack``, except on a closed connection: a task that finished while Redis dropped is
+    acknowledged on its old channel, which (as ``restore_unacked`` above) would kill the worker.
+    Its message stays in Redis's unacked set and comes back after the visibility timeout, when the
+    task's version check makes the second run do nothing."""
+    if _connection_gone(self):
+        log.warning("Left a finished task's message to Redis's visibility timeout: its connection is closed")
+        virtual.QoS.ack(self, delivery_tag)
+        return
+    _ack(self, delivery_tag)
+
+
+def _reject_or_leave(self: redis.QoS, delivery_tag: Any, requeue: bool = False) -> None:
+    """kombu's ``reject``, with the same guard as :func:`_ack_or_leave`."""
+    if _connection_gone(self):
+        log.warning("Left a rejected message to Redis's visibility timeout: its connection is closed")
+        virtual.QoS.ack(self, delivery_tag)
+        return
+    _reject(self, delivery_tag, requeue)
+
+
 def install() -> None:
     """Make ``localfs://`` name this transport and guard the Redis one (called before Celery opens
     a connection)."""
     TRANSPORT_ALIASES[ALIAS] = f"{__name__}:Transport"
     redis.QoS.restore_unacked = _restore_unacked_or_leave  # type: ignore[method-assign]
+    redis.QoS.ack = _ack_or_leave  # type: ignore[method-assign]
+    redis.QoS.reject = _reject_or_leave  # type: ignore[method-assign]

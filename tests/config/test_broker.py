@@ -98,3 +98,29 @@ def test_a_redis_channel_closed_after_its_connection_does_not_kill_the_worker(mo
     channel.close()
 
     assert not channel.qos._delivered
+
+
+@pytest.mark.parametrize("verb", ["ack", "reject"])
+def test_a_task_finished_on_a_channel_whose_connection_closed_does_not_kill_the_worker(verb):
+    """Fails on kombu's own ``ack``/``reject`` (the chaos test's broker hang killed a worker with
+    ``AttributeError: 'NoneType' object has no attribute 'client'`` in ``_connparams``): a task that
+    finished while Redis was away is acknowledged on its old channel, whose connection kombu has
+    already cleared. The message is left in Redis's unacked set instead, to come back after the
+    visibility timeout and be a no-op by the task's version check."""
+    from django.conf import settings
+
+    from tests.conftest import require
+
+    url = os.environ.get("CELERY_BROKER_URL", "")
+    require(url.startswith("redis://"), "Redis (CELERY_BROKER_URL=redis://…)")
+    broker.install()
+    connection = Connection(url, transport_options=settings.CELERY_BROKER_TRANSPORT_OPTIONS)
+    channel = connection.channel()
+    channel.qos._delivered["a-delivery-tag"] = None
+    channel._disconnect_pools()
+    channel.connection = None
+
+    getattr(channel.qos, verb)("a-delivery-tag")
+
+    # Done with locally (kombu drops acknowledged tags from its delivered set lazily).
+    assert "a-delivery-tag" in channel.qos._dirty
