@@ -21,6 +21,7 @@ from queue import Empty
 from time import monotonic
 from typing import Any
 
+from kombu import Connection
 from kombu.exceptions import ChannelError
 from kombu.transport import TRANSPORT_ALIASES, filesystem, redis, virtual
 from kombu.utils.encoding import bytes_to_str, str_to_bytes
@@ -159,10 +160,25 @@ def _reject_or_leave(self: redis.QoS, delivery_tag: Any, requeue: bool = False) 
     _reject(self, delivery_tag, requeue)
 
 
+# A worker that lost the broker tries again after 2, 4, 6, … s (kombu's defaults, up to 30 s), so a
+# 10 s outage could keep it away for 8 s more; the sweep that re-drives stalled turns runs in the
+# worker too. Every second is cheap against one broker and bounds the delay after an outage.
+RECONNECT_INTERVALS = {"interval_start": 0.5, "interval_step": 0.5, "interval_max": 1.0}
+_ensure_connection = Connection.ensure_connection
+
+
+def _ensure_connection_promptly(self: Connection, *args: Any, **kwargs: Any) -> Connection:
+    """kombu's ``ensure_connection`` retrying every second at most, unless the caller says otherwise."""
+    for name, value in RECONNECT_INTERVALS.items():
+        kwargs.setdefault(name, value)
+    return _ensure_connection(self, *args, **kwargs)
+
+
 def install() -> None:
     """Make ``localfs://`` name this transport and guard the Redis one (called before Celery opens
     a connection)."""
     TRANSPORT_ALIASES[ALIAS] = f"{__name__}:Transport"
     redis.QoS.restore_unacked = _restore_unacked_or_leave  # type: ignore[method-assign]
     redis.QoS.ack = _ack_or_leave  # type: ignore[method-assign]
+    Connection.ensure_connection = _ensure_connection_promptly  # type: ignore[method-assign]
     redis.QoS.reject = _reject_or_leave  # type: ignore[method-assign]
