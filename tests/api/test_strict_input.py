@@ -107,12 +107,21 @@ def test_one_idempotency_key_at_two_tables_at_once_is_a_409_not_a_500(counter_ga
     record exactly as it does when both look before either commits."""
     alice, bob = quiet(person("alice")), quiet(person("bob"))
     first_table, second_table = started_pair(alice, bob), started_pair(alice, bob)
-    views_of = {t: table(alice, t) for t in (first_table, second_table)}
-    movers = {t: alice if views_of[t]["to_act"][0] == 0 else bob for t in views_of}
+    # The same person must act at both tables: where bob (seat 1) is to act first, he adds once
+    # with a key of his own, and the counter game's turn passes to alice.
     for table_id in (first_table, second_table):
-        if movers[table_id] is not movers[first_table]:
-            pytest.skip("the first mover differs between the two tables")
-    mover = movers[first_table]
+        view = table(bob, table_id)
+        if view["to_act"] == [1]:
+            moved = bob.post(
+                f"/api/v1/tables/{table_id}/actions/",
+                {"action": {"type": "add", "amount": 1}, "expected_version": view["version"]},
+                format="json",
+                headers={"Idempotency-Key": f"bob-{table_id}"},
+            )
+            assert moved.status_code == 200, moved.content
+    views_of = {t: table(alice, t) for t in (first_table, second_table)}
+    assert all(view["to_act"] == [0] for view in views_of.values())
+    mover = alice
     body = {"action": {"type": "add", "amount": 1}, "expected_version": views_of[first_table]["version"]}
     headers = {"Idempotency-Key": "same"}
     first = mover.post(f"/api/v1/tables/{first_table}/actions/", body, format="json", headers=headers)
