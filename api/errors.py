@@ -14,6 +14,8 @@ from typing import Any
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, JsonResponse
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -100,17 +102,28 @@ def _crash(exc: Exception, context: dict[str, Any]) -> Response:
     request = context.get("request")
     path = getattr(request, "path", "")
     logger.error("Internal Server Error: %s", path, exc_info=exc, extra={"status_code": 500})
-    if isinstance(exc, (OperationalError, InterfaceError)):
+    unreachable = _unreachable(exc)
+    if unreachable:
         return Response(
             {
                 "code": "service_unavailable",
-                "detail": "The database could not be reached; try again in a few seconds.",
+                "detail": f"The {unreachable} could not be reached; try again in a few seconds.",
                 "retry_after": UNAVAILABLE_RETRY_AFTER,
             },
             status=503,
             headers={"Retry-After": str(UNAVAILABLE_RETRY_AFTER)},
         )
     return Response(_server_error_body(), status=500)
+
+
+def _unreachable(exc: Exception) -> str | None:
+    """Which shared service a crash says is out of reach (the database, or Redis behind the cache
+    that throttles count in), or ``None``: those are worth a retry, not a bug report."""
+    if isinstance(exc, (OperationalError, InterfaceError)):
+        return "database"
+    if isinstance(exc, (RedisConnectionError, RedisTimeoutError)):
+        return "cache"
+    return None
 
 
 def _server_error_body() -> dict[str, Any]:
