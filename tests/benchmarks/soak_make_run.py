@@ -38,24 +38,12 @@ from tests.production.players import (  # noqa: E402
     play,
     register,
     set_up_table,
+    tables_of_every_game,
 )
 from tests.production.shape import Process  # noqa: E402
 
 PYTHON = Path(sys.executable)
-SPECS = [
-    TableSpec(
-        "la-viuda", 4, people=2, options={"chips_per_player": 1}, stake={"currency": "MXN", "chip_value": "1.00"}
-    ),
-    TableSpec(
-        "whiskey-poker",
-        3,
-        people=2,
-        options={"scoring": "pot", "chips_per_player": 1},
-        stake={"currency": "MXN", "chip_value": "1.00"},
-    ),
-    TableSpec("euchre", 4, people=2, options={"target_points": 1}, stake={"currency": "MXN", "amount": "5.00"}),
-    TableSpec("guerra", 3, people=2, options={"max_rounds": 10}, stake={"currency": "MXN", "amount": "5.00"}),
-]
+SPECS = tables_of_every_game(1)
 
 
 def start_make_run(data_dir: Path, port: int) -> subprocess.Popen:

@@ -106,6 +106,19 @@ class TableSpec:
     stake: dict[str, Any] | None = None
 
 
+def tables_of_every_game(length: int = 1) -> list[TableSpec]:
+    """A money table of every game for two people and bots, ``length`` setting how long each plays
+    (chips per player, Euchre's target, tens of Guerra rounds): 1 is a minute's play or less."""
+    chips = {"currency": "MXN", "chip_value": "1.00"}
+    stake = {"currency": "MXN", "amount": "5.00"}
+    return [
+        TableSpec("la-viuda", 4, people=2, options={"chips_per_player": length}, stake=chips),
+        TableSpec("whiskey-poker", 3, people=2, options={"scoring": "pot", "chips_per_player": length}, stake=chips),
+        TableSpec("euchre", 4, people=2, options={"target_points": length}, stake=stake),
+        TableSpec("guerra", 3, people=2, options={"max_rounds": 10 * length}, stake=stake),
+    ]
+
+
 @dataclass
 class PlayedTable:
     """A table set up over HTTP: its people by seat (the others are bots) and its version once started."""

@@ -40,7 +40,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from tests.production.players import PASSWORD, TableSpec
+from tests.production.players import PASSWORD, TableSpec, tables_of_every_game
 from tests.production.proxy import Proxy
 from tests.production.shape import Shape
 from tests.production.test_production_shape import _services
@@ -64,20 +64,7 @@ MAX_RECOVERY = 30.0
 
 # A little longer than the shape test's tables, so that each spans a few faults; a finished one is
 # replaced between faults until the last round.
-SPECS = [
-    TableSpec(
-        "la-viuda", 4, people=2, options={"chips_per_player": 3}, stake={"currency": "MXN", "chip_value": "1.00"}
-    ),
-    TableSpec(
-        "whiskey-poker",
-        3,
-        people=2,
-        options={"scoring": "pot", "chips_per_player": 3},
-        stake={"currency": "MXN", "chip_value": "1.00"},
-    ),
-    TableSpec("euchre", 4, people=2, options={"target_points": 3}, stake={"currency": "MXN", "amount": "5.00"}),
-    TableSpec("guerra", 3, people=2, options={"max_rounds": 40}, stake={"currency": "MXN", "amount": "5.00"}),
-]
+SPECS = tables_of_every_game(3)
 CHECKS = (("reconcile",), ("check_replay",), ("verify_hands", "--all"))
 WEBS = ("web1", "web2")
 

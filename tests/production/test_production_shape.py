@@ -17,32 +17,19 @@ from django.conf import settings
 from tests.conftest import require
 from tests.production.players import (
     PlayedTable,
-    TableSpec,
     deposit,
     play_all,
     register,
     set_up_table,
     staff_member,
+    tables_of_every_game,
 )
 from tests.production.shape import Shape
 
 pytestmark = pytest.mark.production
 
 # Small tables and short matches: the whole test stays well under two minutes on two cores.
-TABLES = [
-    TableSpec(
-        "la-viuda", 4, people=2, options={"chips_per_player": 1}, stake={"currency": "MXN", "chip_value": "1.00"}
-    ),
-    TableSpec(
-        "whiskey-poker",
-        3,
-        people=2,
-        options={"scoring": "pot", "chips_per_player": 1},
-        stake={"currency": "MXN", "chip_value": "1.00"},
-    ),
-    TableSpec("euchre", 4, people=2, options={"target_points": 1}, stake={"currency": "MXN", "amount": "5.00"}),
-    TableSpec("guerra", 3, people=2, options={"max_rounds": 10}, stake={"currency": "MXN", "amount": "5.00"}),
-]
+TABLES = tables_of_every_game(1)
 PLAY_SECONDS = 90
 REPLAYED_PER_TABLE = 2
 
