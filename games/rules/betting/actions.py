@@ -1,0 +1,118 @@
+"""Apply one betting action to a round (FD-4, FD-20).
+
+``act(state, action)`` returns the new round; ``Round.over`` tells whether the round ended
+(everyone who can still bet has acted and matched, or fewer than two can still bet). An illegal
+action raises ``BettingRefused`` with a sentence for the player and the legal actions.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Literal, TypeVar
+
+from games.engine.errors import IllegalAction
+from games.rules.betting.limits import Legal, legal_actions, smallest_full
+from games.rules.betting.state import Round, next_to_act
+
+Kind = Literal["fold", "check", "call", "bet", "raise", "all_in"]
+KINDS: tuple[Kind, ...] = ("fold", "check", "call", "bet", "raise", "all_in")
+T = TypeVar("T")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Action:
+    """A betting action. ``amount`` is only for ``bet`` and ``raise``: the seat's whole bet this
+    round once the action is made (a "raise to")."""
+
+    kind: Kind
+    amount: int = 0
+
+
+class BettingRefused(IllegalAction):
+    """An illegal betting action: a player-readable message and the legal actions."""
+
+    def __init__(self, message: str, legal: Legal):
+        super().__init__(message, legal=legal.as_dicts())
+        self.allowed = legal
+
+
+def act(state: Round, action: Action) -> Round:
+    """The round after the seat to act makes ``action``; raises ``BettingRefused`` if illegal."""
+    legal = legal_actions(state)
+    target = _target(state, legal, action)
+    if target is None:
+        return _after(state, folded=True)
+    return _put_in(state, target)
+
+
+def _target(state: Round, legal: Legal, action: Action) -> int | None:
+    """The seat's bet this round after ``action`` (``None`` for a fold), or a refusal."""
+    if state.over:
+        raise BettingRefused("The betting round is over.", legal)
+    bet = state.bets[state.to_act]
+    kind = action.kind
+    if kind == "fold":
+        return None
+    if kind == "check" and legal.check:
+        return bet
+    if kind == "call" and legal.call is not None:
+        return bet + legal.call
+    if kind == "all_in" and legal.all_in is not None:
+        return legal.all_in
+    if kind in ("bet", "raise"):
+        span = legal.bet if kind == "bet" else legal.raise_
+        if span is not None and span.minimum <= action.amount <= span.maximum:
+            return action.amount
+        if span is not None:
+            word = "bet" if kind == "bet" else "raise to"
+            raise BettingRefused(f"You may {word} from {span.minimum} to {span.maximum} chips.", legal)
+    raise BettingRefused(_why(kind, legal), legal)
+
+
+def _why(kind: str, legal: Legal) -> str:
+    if kind not in KINDS:
+        return f"{kind!r} is not a betting action."
+    if kind == "check":
+        return f"You cannot check: there are {legal.call} chips to call."
+    if kind == "call":
+        return "There is nothing to call: you may check."
+    if kind == "bet" and legal.raise_ is not None:
+        return "There is already a bet: you may raise."
+    if kind == "raise" and legal.bet is not None:
+        return "There is no bet to raise: you may bet."
+    if kind == "all_in":
+        return "You may not go all-in here: it would be more than you may bet or raise."
+    return f"You may not {'bet' if kind == 'bet' else 'raise'} now."
+
+
+def _put_in(state: Round, target: int) -> Round:
+    """The seat to act brings its bet this round to ``target`` chips."""
+    i = state.to_act
+    chips = target - state.bets[i]
+    stack = state.stacks[i] - chips
+    changes: dict[str, Any] = {
+        "stacks": _set(state.stacks, i, stack),
+        "bets": _set(state.bets, i, target),
+        "contributed": _set(state.contributed, i, state.contributed[i] + chips),
+        "all_in": _set(state.all_in, i, stack == 0),
+        "acted": _set(state.acted, i, True),
+    }
+    if target > state.current_bet:
+        changes["current_bet"] = target
+        if target >= smallest_full(state):
+            # A full bet or raise reopens the betting: everyone else must act again (FD-4).
+            changes["acted"] = tuple(j == i for j in range(len(state.seats)))
+            changes["last_raise"] = max(target - state.current_bet, state.bet_size)
+            changes["raises"] = state.raises + 1
+    return _after(dataclasses.replace(state, **changes))
+
+
+def _after(state: Round, *, folded: bool = False) -> Round:
+    i = state.to_act
+    if folded:
+        state = dataclasses.replace(state, folded=_set(state.folded, i, True), acted=_set(state.acted, i, True))
+    return dataclasses.replace(state, to_act=next_to_act(state, i))
+
+
+def _set(values: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
+    return (*values[:i], value, *values[i + 1 :])
