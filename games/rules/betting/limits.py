@@ -61,12 +61,16 @@ NOTHING = Legal(seat=-1, fold=False, check=False, call=None, bet=None, raise_=No
 
 def may_raise(state: Round, i: int) -> bool:
     """Whether the seat at position ``i`` may bet or raise at all: it has not acted since the last
-    full raise (an all-in for less does not reopen the betting), another seat can still bet (a
-    raise nobody can call is none) and, in fixed limit, the round has not reached one bet and three
-    raises."""
-    if state.acted[i] or not any(can_bet(state, j) for j in range(len(state.seats)) if j != i):
+    full raise (an all-in for less does not reopen the betting), another seat in the hand has
+    chips to go past the current bet (a raise nobody can call is none) and, in fixed limit, the
+    round has not reached one bet and three raises."""
+    if state.acted[i] or not any(_can_go_past(state, j) for j in range(len(state.seats)) if j != i):
         return False
     return not (state.structure == "fixed_limit" and state.raises >= FIXED_LIMIT_CAP)
+
+
+def _can_go_past(state: Round, j: int) -> bool:
+    return can_bet(state, j) and state.bets[j] + state.stacks[j] > state.current_bet
 
 
 def structure_cap(state: Round, i: int) -> int:
