@@ -123,6 +123,15 @@ def test_fd_4_all_in_for_less_leaves_raising_open_to_who_has_not_acted() -> None
     assert legal_actions(state).raise_ == Range(65, 100)
 
 
+def test_fd_4_short_all_ins_adding_up_to_a_full_raise_reopen_the_betting() -> None:
+    state = start_round("no_limit", (0, 1, 2, 3), {0: 100, 1: 25, 2: 40, 3: 100}, bet_size=10)
+    state = play(state, bet(20), ALL_IN, ALL_IN)  # 25, then 40: 20 more than seat 0 bet
+    assert legal_actions(state).raise_ == Range(60, 100)
+    state = act(state, CALL)
+    legal = legal_actions(state)
+    assert (legal.seat, legal.call, legal.raise_) == (0, 20, Range(60, 100))
+
+
 def test_fd_4_a_full_all_in_raise_reopens_the_betting() -> None:
     state = start_round("no_limit", (0, 1, 2), {0: 100, 1: 100, 2: 40}, bet_size=10)
     state = play(state, bet(20), CALL, ALL_IN)  # 40: a raise of 20

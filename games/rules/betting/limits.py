@@ -5,7 +5,7 @@ Bet and raise amounts are "to" amounts: the seat's whole bet this round once the
 round, and at most the stack. ``pot_limit``: at most the pot after calling. ``fixed_limit``: exactly
 the round's bet size, one bet and at most three raises. A call for more than the stack is a call
 all-in for less. An all-in for less than a full raise does not reopen the betting to the seats that
-already acted: they may only call or fold.
+already acted: they may only call or fold, unless short all-ins add up to a full raise.
 """
 
 from __future__ import annotations
@@ -61,10 +61,13 @@ NOTHING = Legal(seat=-1, fold=False, check=False, call=None, bet=None, raise_=No
 
 def may_raise(state: Round, i: int) -> bool:
     """Whether the seat at position ``i`` may bet or raise at all: it has not acted since the last
-    full raise (an all-in for less does not reopen the betting), another seat in the hand has
+    full raise, or faces at least a full raise since it acted (an all-in for less does not reopen
+    the betting; short all-ins adding up to a full raise do), another seat in the hand has
     chips to go past the current bet (a raise nobody can call is none) and, in fixed limit, the
     round has not reached one bet and three raises."""
-    if state.acted[i] or not any(_can_go_past(state, j) for j in range(len(state.seats)) if j != i):
+    if state.acted[i] and state.current_bet - state.bets[i] < state.last_raise:
+        return False
+    if not any(_can_go_past(state, j) for j in range(len(state.seats)) if j != i):
         return False
     return not (state.structure == "fixed_limit" and state.raises >= FIXED_LIMIT_CAP)
 
