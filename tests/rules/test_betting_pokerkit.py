@@ -10,19 +10,19 @@ from __future__ import annotations
 
 import random
 
+import pokerkit  # the peer: a pinned test requirement, so a missing one fails rather than skips
 import pytest
+from pokerkit import State
 
-pokerkit = pytest.importorskip("pokerkit")
-
-from games.rules.betting.actions import Action, act  # noqa: E402
-from games.rules.betting.limits import legal_actions  # noqa: E402
-from games.rules.betting.pots import side_pots  # noqa: E402
-from games.rules.betting.state import Round, start_round  # noqa: E402
+from games.rules.betting.actions import Action, act
+from games.rules.betting.limits import legal_actions
+from games.rules.betting.pots import side_pots
+from games.rules.betting.state import Round, start_round
 
 ROUNDS = 300
 
 
-def pokerkit_state(stacks: list[int]) -> pokerkit.State:
+def pokerkit_state(stacks: list[int]) -> State:
     automations = (
         pokerkit.Automation.ANTE_POSTING,
         pokerkit.Automation.BET_COLLECTION,
@@ -45,7 +45,7 @@ def our_round(stacks: list[int]) -> Round:
     return start_round("no_limit", order, behind, bet_size=2, posted={0: 1, 1: 2})
 
 
-def their_range(state: pokerkit.State) -> tuple[int, int] | None:
+def their_range(state: State) -> tuple[int, int] | None:
     low = state.min_completion_betting_or_raising_to_amount
     high = state.max_completion_betting_or_raising_to_amount
     return None if low is None or high is None else (low, high)
@@ -74,7 +74,7 @@ def pick(rng: random.Random, state: Round) -> Action:
     return Action("check") if legal.check else Action("call")
 
 
-def apply_to_theirs(theirs: pokerkit.State, action: Action, target: int) -> None:
+def apply_to_theirs(theirs: State, action: Action, target: int) -> None:
     if action.kind == "fold":
         theirs.fold()
     elif action.kind in ("check", "call") or target <= max(theirs.bets):
@@ -89,12 +89,12 @@ def test_fd_4_fd_11_no_limit_rounds_match_pokerkit(seed: int) -> None:
     stacks = [rng.choice((rng.randint(3, 40), rng.randint(40, 400))) for _ in range(rng.randint(3, 6))]
     ours, theirs = our_round(stacks), pokerkit_state(stacks)
     while not ours.over:
-        assert ours.seat_to_act == theirs.actor_index
+        seat = ours.seat_to_act
+        assert seat is not None and seat == theirs.actor_index
         assert our_range(ours) == their_range(theirs)
         action = pick(rng, ours)
         ours = act(ours, action)
-        position = ours.position(theirs.actor_index)
-        apply_to_theirs(theirs, action, ours.bets[position])
+        apply_to_theirs(theirs, action, ours.bets[ours.position(seat)])
     assert theirs.actor_index is None
     still_in = [seat for seat, folded in zip(ours.seats, ours.folded, strict=True) if not folded]
     if len(still_in) < 2 or not theirs.status:
