@@ -7,7 +7,6 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from games.engine import decider
 from games.engine.decider import Context, Movement
 from games.engine.errors import InvalidOptions
 from games.engine.options import Option, validate_options
@@ -16,11 +15,11 @@ from games.rules.la_viuda.audit import LaViudaAudit
 from games.rules.la_viuda.events import EVENT_TYPES
 from games.rules.la_viuda.state import Rules as TableRules
 from games.rules.la_viuda.state import State, evolve
-from games.rules.widow import state as shared
 from games.rules.widow.options import EXCHANGE_OPTIONS, bad_seats, stake
+from games.rules.widow.table import WidowTable
 
 
-class LaViuda(decider.Rules):
+class LaViuda(WidowTable):
     """La Viuda as a Decider."""
 
     slug: ClassVar[str] = view.GAME
@@ -87,25 +86,13 @@ class LaViuda(decider.Rules):
         """The seat whose answer or move the game waits for."""
         return decide.to_act(state)
 
-    def pending_system(self, state: State) -> dict[str, Any] | None:
-        """Nothing: ``decide`` chains every automatic consequence."""
-        return None
-
     def deadline(self, state: State, config: Mapping[str, Any]) -> tuple[float, dict[str, Any]] | None:
         """The offer deadline (LV-10) or the turn timer (WX-7)."""
         return decide.deadline(state, config)
 
-    def is_finished(self, state: State) -> bool:
-        """True once the game has ended."""
-        return state.finished
-
     def settlements(self, state: State, event: Any) -> list[Movement]:
         """Chips and money that move with ``event`` (``settlements.settlements``)."""
         return settlements.settlements(state, event)
-
-    def chip_counts(self, state: State) -> dict[tuple[Any, ...], int]:
-        """The chips each seat and the pot hold (``manage.py reconcile``)."""
-        return shared.chip_counts(state)
 
     def bot(self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random) -> dict[str, Any]:
         """The game's bot (``bot.choose``), from its own seat's view only."""

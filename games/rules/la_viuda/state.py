@@ -19,7 +19,7 @@ from games.rules.la_viuda.events import (
 )
 from games.rules.widow import exchange
 from games.rules.widow import state as shared
-from games.rules.widow.events import FirstDealerDrawn, HandEnded, HandStarted, PlayerEliminated
+from games.rules.widow.events import HandStarted
 from games.rules.widow.exchange import Exchange
 from games.rules.widow.replace import replacer
 from games.rules.widow.state import NO_SECRET, NOBODY, HandSecret, TableState
@@ -73,12 +73,7 @@ def evolve(event: Any, state: State) -> State:
     raise TypeError(f"Not a La Viuda event: {event!r}")
 
 
-evolve.register(FirstDealerDrawn, shared.first_dealer_drawn)
-evolve.register(ShowdownHeld, shared.showdown_held)
-evolve.register(HandEnded, shared.hand_ended)
-evolve.register(PlayerEliminated, shared.player_eliminated)
-for _kind in exchange.EVENT_TYPES:
-    evolve.register(_kind, shared.exchange_moved)
+shared.register_shared(evolve, ShowdownHeld)
 
 
 @evolve.register

@@ -138,3 +138,14 @@ def chip_counts(state: TableState) -> dict[tuple[Any, ...], int]:
     counts: dict[tuple[Any, ...], int] = {("seat", seat): chips for seat, chips in enumerate(state.chips)}
     counts[("pot",)] = state.pot
     return counts
+
+
+def register_shared(evolve: Any, showdown_held_type: type) -> None:
+    """Register the shared events' handlers in a game's singledispatch ``evolve``: the first
+    dealer, every exchange move, the game's own showdown event, the end of a hand, an elimination."""
+    evolve.register(FirstDealerDrawn, first_dealer_drawn)
+    evolve.register(showdown_held_type, showdown_held)
+    evolve.register(HandEnded, hand_ended)
+    evolve.register(PlayerEliminated, player_eliminated)
+    for kind in exchange.EVENT_TYPES:
+        evolve.register(kind, exchange_moved)
