@@ -129,7 +129,7 @@ class JoinView(APIView):
     @extend_schema(request=s.JoinSerializer, responses={200: s.TableSerializer, **ERRORS})
     def post(self, request, table_id):
         data = parsed(s.JoinSerializer, request.data or {})
-        seat = services.join_table(table_id=table_id, user=request.user, seat=data["seat"])
+        seat = services.join_table(table_id=table_id, user=request.user, seat=data["seat"], chips=data["chips"])
         return Response(selectors.table_view(seat.table, seat.number))
 
 

@@ -12,7 +12,7 @@ server says it dealt (a list of card codes), which is then compared. The script 
 ``sha256(server_seed)`` equals the commitment and the shuffled deck, top card first. Exit status
 0 when everything given matches, 1 otherwise.
 
-Deck names: english_52, english_54 (jokers), euchre_24, spanish_40, spanish_48, spanish_40_jokers,
+Deck names: english_52, english_53 (one joker), english_54 (jokers), euchre_24, spanish_40, spanish_48, spanish_40_jokers,
 spanish_48_jokers, reduced_2 .. reduced_7 (Whiskey Poker's reduced packs).
 """
 
@@ -44,6 +44,7 @@ def deck_named(name: str) -> list[str]:
     """A deck in canonical order by name."""
     decks = {
         "english_52": english(),
+        "english_53": english() + JOKERS[:1],
         "english_54": english() + JOKERS,
         "euchre_24": english("9TJQKA"),
         "spanish_40": spanish(40),

@@ -208,6 +208,7 @@ def execute(
             "Another action reached the table first; reload and try again.", current_version=table.version
         ) from None
     settlement.post_movements(table, rows, movements)
+    payouts.open_for_departures(table, movements)
     _record_hands(table, rows)
     # The next command at this table, in this process, starts from here without reading these back.
     store.remember(table, decider, table.version, state)

@@ -74,6 +74,8 @@ class Seat(models.Model):
     )
     bot = models.CharField(max_length=40, blank=True, default="")
     client_seed = models.CharField(max_length=64, blank=True, default="")
+    # The chips a person chose to buy at a game where they choose (``None`` elsewhere, and for bots).
+    chips = models.PositiveIntegerField(null=True, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

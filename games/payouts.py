@@ -4,11 +4,12 @@ still names the seat's player and the approvals its amount needs."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from django.db.models import Sum
 
 from games import settlement
+from games.engine.decider import Movement
 from games.models import Seat, Table
 from ledger import keys
 from ledger import payouts as ledger_payouts
@@ -27,6 +28,28 @@ def open_for_finished_table(table: Table) -> list[Payout]:
         return []
     opened = []
     for seat in Seat.objects.filter(table=table).select_related("user").order_by("number"):
+        payout = ledger_payouts.open_payout(
+            table_id=table.pk,
+            seat=seat.number,
+            user=seat.user,
+            currency=table.currency,
+            pending_key=pending_key(table, seat.number),
+        )
+        if payout is not None:
+            opened.append(payout)
+    return opened
+
+
+def open_for_departures(table: Table, movements: Sequence[Sequence[Movement]]) -> list[Payout]:
+    """Open the payout of each player a command cashed out while the table goes on (leaving a cash
+    game between hands), in the command's transaction; a finished table opens its own."""
+    if not table.currency or table.status == Table.Status.FINISHED:
+        return []
+    seats = sorted(
+        {int(move.destination[1]) for moves in movements for move in moves if move.destination[0] == "payout"}
+    )
+    opened = []
+    for seat in Seat.objects.filter(table=table, number__in=seats).select_related("user").order_by("number"):
         payout = ledger_payouts.open_payout(
             table_id=table.pk,
             seat=seat.number,

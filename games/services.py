@@ -51,8 +51,8 @@ def create_table(
         raise InvalidRequest(
             f"{decider.name} takes {decider.min_players} to {decider.max_players} players, not {seats}.", field="seats"
         )
-    money = settlement.parse_stake(stake, decider)
     options = dict(options or {})
+    money = settlement.parse_stake(stake, decider, options)
     reserved = sorted(set(options) & settlement.MONEY_KEYS)
     if reserved:
         raise InvalidRequest(f"Money goes in 'stake', not in options: {', '.join(reserved)}.", field="options")
@@ -76,8 +76,9 @@ def create_table(
     return table
 
 
-def join_table(*, table_id, user: AbstractBaseUser, seat: int | None = None) -> Seat:
-    """Seat ``user`` at an open table, at ``seat`` or the first free one."""
+def join_table(*, table_id, user: AbstractBaseUser, seat: int | None = None, chips: int | None = None) -> Seat:
+    """Seat ``user`` at an open table, at ``seat`` or the first free one; at a game where people
+    choose their buy-in, with ``chips`` (the most allowed when not given)."""
     with transaction.atomic():
         table = commands.locked_table(table_id)
         if table.status != Table.Status.OPEN:
@@ -91,8 +92,9 @@ def join_table(*, table_id, user: AbstractBaseUser, seat: int | None = None) -> 
                 "You already have a seat at this table.", code="already_seated", current_version=table.version
             )
         number = _free_seat(table, seat)
-        settlement.reserve_buy_in(table, user)
-        return Seat.objects.create(table=table, number=number, user=user)
+        chips = settlement.chosen_chips(table, chips)
+        settlement.reserve_buy_in(table, user, chips)
+        return Seat.objects.create(table=table, number=number, user=user, chips=chips)
 
 
 def _free_seat(table: Table, wanted: int | None) -> int:
@@ -349,7 +351,7 @@ def _check_action_fields(table: Table, action: Mapping[str, Any], state) -> None
     """Refuse fields no legal action of any seat has, so a typo ("amout") is an error and not a
     silent default."""
     decider = registry.get(table.game)
-    known = {"type", "seat"}
+    known = {"type", "seat", *decider.action_fields}
     for number in range(table.seats):
         for legal in decider.legal_actions(state, number):
             known.update(legal)

@@ -34,16 +34,16 @@ class Stake:
         return {"chip_value": self.chip_value, "currency": self.currency}
 
 
-def parse_stake(body: Mapping[str, Any] | None, decider) -> Stake:
+def parse_stake(body: Mapping[str, Any] | None, decider, options: Mapping[str, Any] | None = None) -> Stake:
     """The money terms of a new table: chip games take ``chip_value``, the others an ``amount``
-    per player; both as decimal strings in ``currency``."""
+    per player (a game may say which by its ``options``); both as decimal strings in ``currency``."""
     if not body:
         return Stake()
     if not isinstance(body, Mapping):
         raise InvalidRequest(
             '\'stake\' must be an object like {"currency": "MXN", "chip_value": "5.00"}.', field="stake"
         )
-    kind = decider.money
+    kind = decider.money_of(options)
     wanted = "chip_value" if kind == "chips" else "amount"
     unknown = sorted(set(body) - {"currency", wanted})
     if unknown:
@@ -79,8 +79,27 @@ def _json_kind(value: Any) -> str:
     return {dict: "object", list: "array", type(None): "null"}.get(type(value), type(value).__name__)
 
 
-def buy_in(table: Table) -> int:
-    """What a seat pays at the start, in minor units: the game says, or its chips' worth plus the stake."""
+def chosen_chips(table: Table, chips: Any) -> int | None:
+    """The chips a person buys when they join, at a game where they choose (between the game's
+    fewest and most; the most when not given); ``None`` at the other games, which refuse a choice."""
+    span = registry.get(table.game).buy_in_range(table.config)
+    if span is None:
+        if chips is not None:
+            raise InvalidRequest("At this table everyone gets the same chips; 'chips' cannot be chosen.", field="chips")
+        return None
+    fewest, most = span
+    if chips is None:
+        return most
+    if isinstance(chips, bool) or not isinstance(chips, int) or not fewest <= chips <= most:
+        raise InvalidRequest(f"'chips' must be a whole number from {fewest} to {most}, not {chips!r}.", field="chips")
+    return chips
+
+
+def buy_in(table: Table, chips: int | None = None) -> int:
+    """What a seat pays at the start, in minor units: its chosen ``chips`` at ``chip_value``, what
+    the game says, or its chips' worth plus the stake."""
+    if chips is not None:
+        return chips * table.chip_value
     decider = registry.get(table.game)
     own = decider.buy_in(table.config)
     if own is not None:
@@ -88,9 +107,9 @@ def buy_in(table: Table) -> int:
     return table.chip_value * int(table.config.get("chips_per_player", 0)) + table.stake
 
 
-def check_can_buy_in(table: Table, user) -> None:
+def check_can_buy_in(table: Table, user, chips: int | None = None) -> None:
     """A person without the buy-in in their wallet cannot take a seat at a money table."""
-    needed = buy_in(table)
+    needed = buy_in(table, chips)
     if not needed:
         return
     have = selectors.balance_of(key=keys.wallet_key(user.pk, table.currency))
@@ -103,12 +122,12 @@ def check_can_buy_in(table: Table, user) -> None:
         )
 
 
-def reserve_buy_in(table: Table, user) -> None:
+def reserve_buy_in(table: Table, user, chips: int | None = None) -> None:
     """Move the buy-in from ``user``'s wallet to their reservation at this table, at join: the
     money cannot be spent elsewhere while the seat waits for the start (checked first, so the
     refusal speaks of the table's price, in the joining person's own terms)."""
-    check_can_buy_in(table, user)
-    needed = buy_in(table)
+    check_can_buy_in(table, user, chips)
+    needed = buy_in(table, chips)
     if not needed:
         return
     ledger.post(
@@ -145,8 +164,12 @@ def release_buy_in(table: Table, user_id: int) -> None:
 
 
 def context_extra(table: Table) -> dict[str, Any]:
-    """Facts from outside the game that its rules depend on: which seats can afford La Viuda
-    (LV-8: offered only if the wallet holds twice the chip value; the bot bankroll always can)."""
+    """Facts from outside the game that its rules depend on: the chips each seat chose to buy
+    (bots the most), and which seats can afford La Viuda (LV-8: offered only if the wallet holds
+    twice the chip value; the bot bankroll always can)."""
+    span = registry.get(table.game).buy_in_range(table.config)
+    if span is not None:
+        return {"buy_ins": {seat.number: seat.chips or span[1] for seat in seat_rows(table)}}
     if not table.chip_value:
         return {}
     price = 2 * table.chip_value

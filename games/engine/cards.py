@@ -94,6 +94,7 @@ def spanish_rank(card: str) -> int:
 
 DECKS = {
     "english_52": STANDARD_DECK,
+    "english_53": (*STANDARD_DECK, JOKERS[0]),
     "english_54": LA_VIUDA_DECK,
     "euchre_24": EUCHRE_DECK,
     "spanish_40": spanish_deck(40),

@@ -85,6 +85,18 @@ class Decider(Protocol):
     refused_combinations: ClassVar[tuple[str, ...]]
     # The hand audit's hooks, or ``None`` for the audit's fallbacks (``games.engine.audit``).
     audit: AuditHooks | None
+    # Fields an action may carry beyond those its legal actions list (a bet's ``amount``).
+    action_fields: ClassVar[frozenset[str]]
+
+    def money_of(self, options: Mapping[str, Any] | None) -> str:
+        """``money`` for a table with these options (a game with cash and tournament formats
+        takes chips in one and a stake in the other)."""
+        ...
+
+    def buy_in_range(self, config: Mapping[str, Any]) -> tuple[int, int] | None:
+        """The fewest and most chips a person may buy when they join, or ``None`` when everyone
+        gets what the game gives (``buy_in``)."""
+        ...
 
     def configure(self, seats: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """Validated config (options with defaults, plus ``seats``); ``InvalidOptions`` if refused."""
@@ -166,6 +178,15 @@ class Rules:
     owner_commands: ClassVar[frozenset[str]] = frozenset()
     refused_combinations: ClassVar[tuple[str, ...]] = ()
     audit: AuditHooks | None = None
+    action_fields: ClassVar[frozenset[str]] = frozenset()
+
+    def money_of(self, options: Mapping[str, Any] | None) -> str:
+        """The game's one kind of money."""
+        return self.money
+
+    def buy_in_range(self, config: Mapping[str, Any]) -> tuple[int, int] | None:
+        """Everyone gets what the game gives."""
+        return None
 
     def hand_no(self, state: Any) -> int:
         """The ``hand_no`` field every game's state carries."""

@@ -396,6 +396,17 @@ def low_a5_value(cards: Sequence[str]) -> int:
     return _LOW_BASE - _encode(kind, order)
 
 
+def low_category(value: int) -> str:
+    """The poker category a low value (``low_27_value``, ``low_a5_value``) holds against it:
+    ``"high_card"`` for a hand with none, ``"pair"``, ``"straight"`` (deuce-to-seven only), ..."""
+    return category(_LOW_BASE - value)
+
+
+def low_ranks(value: int) -> tuple[int, ...]:
+    """The ranks a low value compares, in order (the ace is 1 in ace-to-five, 14 in deuce-to-seven)."""
+    return ranks_of(_LOW_BASE - value)
+
+
 def card_indexes(hands: Sequence[Sequence[str]]) -> np.ndarray:
     """An ``(n, 5)`` array of card indexes (``cards.INDEX``) for :func:`high_values`."""
     import numpy as np
