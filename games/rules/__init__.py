@@ -7,6 +7,7 @@ from games.engine.registry import register
 
 GAMES = (
     "euchre",
+    "five_card_draw",
     "guerra",
     "la_viuda",
     "whiskey_poker",

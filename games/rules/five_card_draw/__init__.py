@@ -1,0 +1,29 @@
+"""Five-Card Draw (rules FD-1..FD-21, with CM-16 and CM-17 for the low hands).
+
+Readings the rules leave open, chosen here and stated once:
+
+- Cash tables: each person chooses their buy-in between ``min_buy_in`` and ``max_buy_in`` chips
+  when they join (``max_buy_in`` if they do not say); a bot buys ``max_buy_in``. A cash player
+  with fewer chips than the forced bet (the ante, or the big blind) sits the hand out (FD-2); one
+  with no chips left is cashed out (nothing) and leaves. A tournament player short of the forced
+  bet posts what they have, all-in.
+- Leaving (FD-13) and the owner's end of a cash table take effect when the hand under way is over;
+  a leaving player still plays (or the turn timer folds for them) until then.
+- The first betting round is "nobody opened" (FD-6) only if it was played: when fewer than two
+  players could bet (all-in for the antes), it is skipped (FD-20) and the hand goes on to the draw.
+- When the stock runs short in a draw (FD-8), the player first takes what is left of it; then the
+  discards and folded hands not yet reshuffled are shuffled into a new stock for the rest.
+- A pot left by a passed hand (FD-6) belongs to the next hand's main pot; if the table ends first,
+  it goes back to that hand's players equally (odd chips by FD-10).
+- Tournament players who go out in the same hand are placed by the chips they came into it with
+  (fewer is lower), then by seat.
+
+``cards`` holds the deck, wild cards and hand values by variant; ``events`` the events; ``state``
+the state and ``evolve``; ``decide`` the commands; ``showdown`` the end of a hand; ``view`` what a
+seat sees; ``settlements`` the chips and money; ``audit`` the hand audit's hooks; ``bot`` the bot;
+``game`` the Decider wiring them. The betting itself is ``games.rules.betting``.
+"""
+
+from games.rules.five_card_draw.game import DECIDER
+
+__all__ = ["DECIDER"]

@@ -1,0 +1,484 @@
+"""Five-Card Draw's commands: start, the betting actions, the draw, timeouts, leaving and ending
+the table; and every automatic consequence (the showdown, the pots, the next deal) decided in the
+same command. ``to_act``, ``legal_actions`` and ``deadline`` answer what the state waits for."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from games.engine import fairness
+from games.engine.decider import Context
+from games.engine.errors import IllegalAction
+from games.engine.seats import left_of, next_seat, turn_order
+from games.rules.betting.actions import KINDS, Action, BettingRefused, Kind, act
+from games.rules.betting.limits import legal_actions as betting_legal
+from games.rules.five_card_draw import cards, showdown
+from games.rules.five_card_draw.events import (
+    CardsDealt,
+    CardsDrawn,
+    FirstDealerDrawn,
+    ForcedBetsPosted,
+    HandEnded,
+    HandPassed,
+    HandStarted,
+    LeaveRequested,
+    PlayerActed,
+    PlayerEliminated,
+    PlayerLeft,
+    StockReshuffled,
+    TableEnded,
+    TableEndRequested,
+    TableStarted,
+)
+from games.rules.five_card_draw.state import (
+    BETTING,
+    CASH,
+    DRAWING,
+    PASSED,
+    SHOWDOWN,
+    TOURNAMENT,
+    TRIPLE_DRAW,
+    Hand,
+    State,
+    evolve,
+)
+
+TIMEOUT = "timeout"
+
+
+class _Log:
+    """The events a command decides so far, and the state they lead to."""
+
+    def __init__(self, state: State):
+        self.state = state
+        self.events: list[Any] = []
+
+    def add(self, event: Any) -> None:
+        self.events.append(event)
+        self.state = evolve(event, self.state)
+
+
+def decide(state: State, command: Mapping[str, Any], ctx: Context) -> list[Any]:
+    """The events of one command with every automatic consequence; ``IllegalAction`` if refused."""
+    kind = command.get("type")
+    if state.finished:
+        raise IllegalAction("The table is over.", code="game_over")
+    if kind == "start":
+        return _start(state, command, ctx)
+    if not state.started:
+        raise IllegalAction("The table has not started yet.", code="not_started")
+    handler = _HANDLERS.get(str(kind))
+    if handler is None:
+        raise IllegalAction(f"Unknown action {kind!r}.", legal=_legal_of(state, command.get("seat")))
+    log = _Log(state)
+    handler(log, command, ctx)
+    _advance(log, ctx)
+    return log.events
+
+
+# --- start ---------------------------------------------------------------------------------------
+
+
+def _start(state: State, command: Mapping[str, Any], ctx: Context) -> list[Any]:
+    """FD-13: everyone buys in (cash: each seat's buy-in from ``ctx.extra["buy_ins"]``; a
+    tournament's ``starting_stack`` each), the first button is drawn (CM-19) and hand 1 dealt."""
+    if state.started:
+        raise IllegalAction("The table has already started.")
+    settings = state.settings
+    seats = range(settings.seats)
+    if settings.format == TOURNAMENT:
+        stacks = tuple(settings.starting_stack for _ in seats)
+    else:
+        buy_ins = ctx.extra.get("buy_ins", {})
+        stacks = tuple(int(buy_ins.get(seat, buy_ins.get(str(seat), settings.starting_stack))) for seat in seats)
+    log = _Log(state)
+    log.add(
+        TableStarted(
+            players=tuple(seats),
+            stacks=stacks,
+            format=settings.format,
+            chip_value=settings.chip_value,
+            stake=settings.stake,
+            currency=settings.currency,
+        )
+    )
+    drawn = fairness.first_dealer(cards.pack("none"), list(seats), _seed(ctx), ctx.table_id, ctx.client_seed)
+    log.add(FirstDealerDrawn(drawn.draws, drawn.dealer))
+    _deal(log, ctx, first=True)
+    return log.events
+
+
+def _seed(ctx: Context) -> bytes:
+    if ctx.server_seed is None:
+        raise ValueError("dealing a hand needs ctx.server_seed (the seed of the next hand)")
+    return ctx.server_seed
+
+
+# --- betting -------------------------------------------------------------------------------------
+
+
+def _bet(log: _Log, command: Mapping[str, Any], ctx: Context) -> None:
+    state = log.state
+    seat = _acting_seat(state, command)
+    hand = _hand(state)
+    if hand.phase != BETTING or hand.round is None:
+        raise IllegalAction("It is not a betting round: it is the draw.", legal=legal_actions(state, seat))
+    kind = str(command["type"])
+    amount = command.get("amount", 0)
+    if kind in ("bet", "raise") and (isinstance(amount, bool) or not isinstance(amount, int)):
+        raise IllegalAction(
+            f"A {kind} needs 'amount', a whole number of chips (your whole bet this round).",
+            legal=legal_actions(state, seat),
+        )
+    if _needs_openers(state, hand) and kind in ("bet", "all_in", "raise") and not _has_openers(state, hand, seat):
+        raise IllegalAction(
+            "You need a pair of jacks or better to open the betting (FD-6); you may check or fold.",
+            legal=legal_actions(state, seat),
+            code="no_openers",
+        )
+    try:
+        after = act(hand.round, Action(kind, amount if kind in ("bet", "raise") else 0))  # type: ignore[arg-type]
+    except BettingRefused as exc:
+        raise IllegalAction(exc.message, legal=legal_actions(state, seat)) from None
+    i = hand.round.position(seat)
+    chips = after.contributed[i] - hand.round.contributed[i]
+    log.add(PlayerActed(seat, kind, chips, after.bets[i], timeout=False))
+
+
+def _needs_openers(state: State, hand: Hand) -> bool:
+    """FD-6: jacks or better, in the first round, until someone opens."""
+    return (
+        state.settings.opening == "jacks_or_better"
+        and not hand.blinds
+        and hand.street == 0
+        and hand.round is not None
+        and hand.round.current_bet == 0
+    )
+
+
+def _has_openers(state: State, hand: Hand, seat: int) -> bool:
+    return cards.has_openers(hand.cards[seat], state.settings.wild)
+
+
+def _acting_seat(state: State, command: Mapping[str, Any]) -> int:
+    seat = command.get("seat")
+    waiting = to_act(state)
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.settings.seats:
+        raise IllegalAction(f"No such seat: {seat!r}.")
+    if seat not in waiting:
+        whose = f"seat {waiting[0]}'s" if waiting else "nobody's"
+        raise IllegalAction(f"It is {whose} turn, not seat {seat}'s.", legal=[], code="not_your_turn")
+    return seat
+
+
+# --- the draw ------------------------------------------------------------------------------------
+
+
+def draw_limits(state: State, seat: int) -> list[dict[str, Any]]:
+    """The draw choices of ``seat`` (FD-7, FD-14): 0-3 cards (0-5 in triple draw), and with an
+    ace rule, 4 (or up to 5) by showing an ace from the hand."""
+    settings = state.settings
+    hand = _hand(state)
+    if settings.variant == TRIPLE_DRAW:
+        return [{"type": "draw", "min": 0, "max": 5}]
+    options: list[dict[str, Any]] = [{"type": "draw", "min": 0, "max": 3}]
+    aces = [card for card in hand.cards[seat] if card[0] == "A"]
+    if aces and settings.ace_rule != "none":
+        most = 4 if settings.ace_rule == "four_with_ace" else 5
+        options.append({"type": "draw", "min": 4, "max": most, "show": aces})
+    return options
+
+
+def _draw(log: _Log, command: Mapping[str, Any], ctx: Context) -> None:
+    state = log.state
+    seat = _acting_seat(state, command)
+    hand = _hand(state)
+    if hand.phase != DRAWING:
+        raise IllegalAction("It is a betting round, not the draw.", legal=legal_actions(state, seat))
+    discard = _discards(state, hand, seat, command)
+    _take(log, ctx, seat, discard, command.get("show"), timeout=False)
+
+
+def _discards(state: State, hand: Hand, seat: int, command: Mapping[str, Any]) -> tuple[str, ...]:
+    legal = legal_actions(state, seat)
+    given = command.get("discard", [])
+    if not isinstance(given, list) or not all(isinstance(card, str) for card in given):
+        raise IllegalAction('\'discard\' is a list of the card codes you throw away, e.g. ["7c", "2d"].', legal=legal)
+    holding = hand.cards[seat]
+    strange = [card for card in given if card not in holding]
+    if strange:
+        raise IllegalAction(f"You do not hold {', '.join(strange)}; your cards are {' '.join(holding)}.", legal=legal)
+    if len(set(given)) != len(given):
+        raise IllegalAction("A card can be discarded only once.", legal=legal)
+    show = command.get("show")
+    most = max(option["max"] for option in draw_limits(state, seat) if "show" not in option)
+    if len(given) <= most:
+        if show is not None:
+            raise IllegalAction(f"Show an ace only to discard more than {most} cards (FD-7).", legal=legal)
+        return tuple(given)
+    rule = state.settings.ace_rule
+    if state.settings.variant == TRIPLE_DRAW or rule == "none":
+        raise IllegalAction(f"You may discard at most {most} cards (FD-7).", legal=legal)
+    if not isinstance(show, str) or show not in holding or show[0] != "A":
+        raise IllegalAction(
+            f"To discard more than {most} cards, show an ace you hold: 'show': \"As\" (FD-7).", legal=legal
+        )
+    if rule == "four_with_ace" and (len(given) > 4 or show in given):
+        raise IllegalAction(
+            "With four_with_ace you may discard four cards and keep the ace you show (FD-7).", legal=legal
+        )
+    return tuple(given)
+
+
+def _take(log: _Log, ctx: Context, seat: int, discard: tuple[str, ...], show: Any, *, timeout: bool) -> None:
+    """Discard and draw as many from the stock. When the stock runs short, the player takes what
+    is left of it, then the discards and folded hands so far (not this player's discards, which
+    are not yet made) are shuffled into a new stock (FD-8, CM-18, purpose ``reshuffle-N``)."""
+    hand = _hand(log.state)
+    count = len(discard)
+    if count > len(hand.stock):
+        number = hand.reshuffles + 1
+        pool = hand.discards
+        new = tuple(
+            fairness.reshuffled(
+                pool,
+                cards.pack(log.state.settings.wild),
+                bytes.fromhex(hand.server_seed),
+                ctx.table_id,
+                hand.hand_no,
+                hand.client_seed,
+                f"reshuffle-{number}",
+            )
+        )
+        log.add(StockReshuffled(number, seat, len(new), cards=pool, stock=new))
+        hand = _hand(log.state)
+    received = hand.stock[:count]
+    shown = show if isinstance(show, str) and count > 3 else None
+    log.add(CardsDrawn(seat, hand.draw, count, shown, timeout, discarded=discard, received=received))
+
+
+# --- timeouts, leaving, ending ---------------------------------------------------------------
+
+
+def _timeout(log: _Log, command: Mapping[str, Any], ctx: Context) -> None:
+    """FD-21: check if possible, else fold; in the draw, stand pat."""
+    state = log.state
+    seat = _acting_seat(state, command)
+    hand = _hand(state)
+    if hand.phase == DRAWING:
+        _take(log, ctx, seat, (), None, timeout=True)
+        return
+    assert hand.round is not None
+    kind: Kind = "check" if betting_legal(hand.round).check else "fold"
+    after = act(hand.round, Action(kind))
+    i = hand.round.position(seat)
+    log.add(PlayerActed(seat, kind, 0, after.bets[i], timeout=True))
+
+
+def _leave(log: _Log, command: Mapping[str, Any], ctx: Context) -> None:
+    """FD-13: a cash player leaves between hands; asked during a hand, they leave (and their
+    stack is cashed out) as soon as it is over, playing it to its end or folding it meanwhile."""
+    state = log.state
+    seat = command.get("seat")
+    if state.settings.format == TOURNAMENT:
+        raise IllegalAction(
+            "A tournament is played until one player holds every chip; the turn timer plays for an absent player.",
+            code="cannot_leave",
+        )
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.settings.seats:
+        raise IllegalAction(f"No such seat: {seat!r}.")
+    if not state.present[seat]:
+        raise IllegalAction("You are no longer at this table.", code="cannot_leave")
+    if state.leaving[seat]:
+        raise IllegalAction("You are already leaving: your chips are cashed out when this hand is over.")
+    log.add(LeaveRequested(seat))
+
+
+def _end_table(log: _Log, command: Mapping[str, Any], ctx: Context) -> None:
+    """FD-13: the owner ends a cash table; it ends, and everyone cashes out, when the hand is over."""
+    state = log.state
+    if state.settings.format == TOURNAMENT:
+        raise IllegalAction("A tournament ends when one player holds every chip.", code="cannot_end")
+    if state.end_requested:
+        raise IllegalAction("The table already ends when this hand is over.")
+    log.add(TableEndRequested())
+
+
+_HANDLERS: dict[str, Callable[[_Log, Mapping[str, Any], Context], None]] = {
+    **{kind: _bet for kind in KINDS},
+    "draw": _draw,
+    TIMEOUT: _timeout,
+    "leave": _leave,
+    "end_table": _end_table,
+}
+
+
+# --- what follows by itself ----------------------------------------------------------------------
+
+
+def _advance(log: _Log, ctx: Context) -> None:
+    """Settle a hand whose betting and draws are over, then deal the next one or end the table.
+    At most one hand is dealt per command: a new hand always waits for a player."""
+    hand = log.state.hand
+    if hand is None or hand.phase not in (PASSED, SHOWDOWN):
+        return
+    if hand.phase == PASSED:
+        log.add(HandPassed(log.state.pot))
+    else:
+        for event in showdown.settle(log.state):
+            log.add(event)
+    log.add(HandEnded(hand.hand_no, hand.server_seed))
+    _between_hands(log, ctx)
+
+
+def _between_hands(log: _Log, ctx: Context) -> None:
+    """Leavers cash out and busted players go (FD-13), then the table ends or the next hand is
+    dealt. A pot left by a passed hand (FD-6) stays for the next deal; if there is none, it goes
+    back to the players of that hand."""
+    settings = log.state.settings
+    ending = log.state.end_requested or len(dealt_in(log.state)) < 2
+    if ending and log.state.pot:
+        log.add(showdown.return_carried(log.state))
+    for seat in range(settings.seats):
+        if log.state.present[seat] and log.state.leaving[seat]:
+            log.add(PlayerLeft(seat, log.state.stacks[seat], settings.chip_value, "left"))
+    if not log.state.pot:
+        # A player all-in for an ante of a passed hand still has a share in its pot.
+        _bust(log)
+    if ending:
+        _end(log, "owner_ended" if log.state.end_requested else "one_player_left")
+        return
+    _deal(log, ctx, first=False)
+
+
+def _bust(log: _Log) -> None:
+    """Players with no chips: out of a tournament, in order of the chips they came into the hand
+    with (fewer first, then by seat), or gone from a cash table (FD-13)."""
+    state = log.state
+    settings = state.settings
+    busted = [seat for seat in range(settings.seats) if state.present[seat] and state.stacks[seat] == 0]
+    if settings.format != TOURNAMENT:
+        for seat in busted:
+            log.add(PlayerLeft(seat, 0, settings.chip_value, "no_chips"))
+        return
+    last = state.last_hand
+    busted.sort(key=lambda seat: (last.contributed[seat] if last else 0, seat))
+    for seat in busted:
+        log.add(PlayerEliminated(seat, sum(log.state.present)))
+
+
+def dealt_in(state: State) -> tuple[int, ...]:
+    """The seats dealt into the next hand: at the table and not leaving, with at least the forced
+    bet at a cash table (FD-2: otherwise the player sits the hand out). A tournament player short
+    of it posts what they have, all-in, and one with none plays for a passed hand's pot."""
+    settings = state.settings
+    need = settings.forced_bet if settings.format != TOURNAMENT else 0 if state.pot else 1
+    return tuple(
+        seat
+        for seat in range(settings.seats)
+        if state.present[seat] and not state.leaving[seat] and state.stacks[seat] >= need
+    )
+
+
+def _end(log: _Log, reason: str) -> None:
+    """FD-13: everyone's chips are cashed out; a tournament's last player with chips takes every stake."""
+    state = log.state
+    settings = state.settings
+    if settings.format == TOURNAMENT:
+        winners = tuple(seat for seat in range(settings.seats) if state.present[seat] and state.stacks[seat] > 0)
+        prize = settings.stake * settings.seats
+    else:
+        winners, prize = (), 0
+    log.add(TableEnded(reason, winners, state.stacks, settings.chip_value, prize))
+
+
+def _deal(log: _Log, ctx: Context, *, first: bool) -> None:
+    """FD-1..FD-3, FD-16: move the button, post the forced bets and deal five cards each."""
+    state = log.state
+    settings = state.settings
+    seats = settings.seats
+    playing = dealt_in(state)
+    if first:
+        button = state.button if state.button in playing else next_seat(state.button, seats, playing)
+    else:
+        button = next_seat(state.button, seats, playing)
+    order = turn_order(left_of(button, seats), seats, playing)
+    seed = _seed(ctx)
+    log.add(
+        HandStarted(
+            hand_no=ctx.hand_no,
+            button=button,
+            players=order,
+            commitment=fairness.commitment(seed),
+            next_commitment=ctx.next_commitment,
+            client_seed=ctx.client_seed,
+            server_seed=seed.hex(),
+        )
+    )
+    stacks = log.state.stacks
+    if settings.forced_bets == "ante":
+        posts = tuple((seat, min(settings.ante, stacks[seat])) for seat in order)
+        first_card = order[0]
+    else:
+        small, big = (button, order[0]) if len(order) == 2 else (order[0], order[1])
+        posts = ((small, min(settings.small_blind, stacks[small])), (big, min(settings.big_blind, stacks[big])))
+        first_card = small
+    log.add(ForcedBetsPosted(settings.forced_bets if settings.forced_bets == "ante" else "blinds", posts, state.pot))
+    deck = fairness.shuffled(cards.pack(settings.wild), seed, ctx.table_id, ctx.hand_no, ctx.client_seed, "deck")
+    dealing = turn_order(first_card, seats, playing)
+    hands: list[tuple[str, ...]] = [()] * seats
+    for k, seat in enumerate(dealing):
+        hands[seat] = tuple(deck[k + len(dealing) * j] for j in range(5))
+    face_up = tuple((hand[0],) if settings.shotgun and hand else () for hand in hands)
+    log.add(CardsDealt(face_up=face_up, hands=tuple(hands), stock=tuple(deck[5 * len(dealing) :])))
+
+
+# --- what the state waits for -----------------------------------------------------------------------
+
+
+def to_act(state: State) -> tuple[int, ...]:
+    """The seat whose betting action or draw the hand waits for."""
+    hand = state.hand
+    if state.finished or hand is None:
+        return ()
+    if hand.phase == BETTING and hand.round is not None and not hand.round.over:
+        return (hand.round.seats[hand.round.to_act],)
+    if hand.phase == DRAWING and hand.drawing:
+        return (hand.drawing[0],)
+    return ()
+
+
+def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
+    """``seat``'s betting actions with exact amounts (FD-4, FD-6) or draw choices (FD-7)."""
+    if seat not in to_act(state):
+        return []
+    hand = _hand(state)
+    if hand.phase == DRAWING:
+        return draw_limits(state, seat)
+    assert hand.round is not None
+    legal = betting_legal(hand.round).as_dicts()
+    if _needs_openers(state, hand) and not _has_openers(state, hand, seat):
+        legal = [option for option in legal if option["type"] in ("fold", "check", "call")]
+    return legal
+
+
+def _legal_of(state: State, seat: Any) -> list[dict[str, Any]]:
+    return legal_actions(state, seat) if isinstance(seat, int) and not isinstance(seat, bool) else []
+
+
+def deadline(state: State, config: Mapping[str, Any]) -> tuple[float, dict[str, Any]] | None:
+    """FD-21: the turn timer of the seat to act."""
+    waiting = to_act(state)
+    if not waiting:
+        return None
+    return float(config["turn_seconds"]), {"type": TIMEOUT, "seat": waiting[0]}
+
+
+def _hand(state: State) -> Hand:
+    if state.hand is None:
+        raise IllegalAction("No hand is being played.")
+    return state.hand
+
+
+__all__ = ["CASH", "deadline", "dealt_in", "decide", "legal_actions", "to_act"]

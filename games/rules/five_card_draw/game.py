@@ -1,0 +1,222 @@
+"""Five-Card Draw as a Decider: its options, the combinations it refuses (FD-18), and thin
+methods wiring the modules of this package."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from games.engine.decider import Context, Movement, Rules
+from games.engine.errors import InvalidOptions
+from games.engine.options import Option, validate_options
+from games.rules.five_card_draw import bot, decide, settlements, view
+from games.rules.five_card_draw.audit import FiveCardDrawAudit
+from games.rules.five_card_draw.cards import WILD_CHOICES
+from games.rules.five_card_draw.events import EVENT_TYPES
+from games.rules.five_card_draw.state import CASH, TOURNAMENT, TRIPLE_DRAW, Settings, State, chip_counts, evolve
+from games.rules.five_card_draw.state import initial_state as empty_table
+
+CHIPS = 1_000_000
+
+REFUSED = (
+    "variant triple_draw_27 with high_low (FD-18)",
+    "opening jacks_or_better with forced_bets blinds: the big blind opens (FD-6, FD-18)",
+    "any wild with variant triple_draw_27 or with high_low (FD-18)",
+    "ace_rule four_with_ace or five_with_ace with variant triple_draw_27 (FD-18)",
+    "min_buy_in above max_buy_in, or a buy-in smaller than the forced bet (FD-2, FD-13)",
+    "small_blind above big_blind (FD-2)",
+    "format tournament with a chip_value (a tournament's stake is an 'amount'), or cash options with it",
+    "chip_value above 0 without a currency",
+)
+
+
+class FiveCardDraw(Rules):
+    """Five-Card Draw (see the package docstring)."""
+
+    slug: ClassVar[str] = view.GAME
+    name: ClassVar[str] = "Five-Card Draw"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 8
+    options: ClassVar[tuple[Option, ...]] = (
+        Option(
+            "variant",
+            "choice",
+            "standard",
+            choices=("standard", TRIPLE_DRAW),
+            help="Deuce-to-seven triple draw (FD-14).",
+        ),
+        Option("betting", "choice", "no_limit", choices=("no_limit", "pot_limit", "fixed_limit"), help="FD-4."),
+        Option(
+            "forced_bets",
+            "choice",
+            "ante",
+            choices=("ante", "blinds"),
+            help="Antes, or blinds (triple draw's default) (FD-2).",
+        ),
+        Option("ante_amount", "int", 1, 1, CHIPS, help="Chips each player antes (FD-2)."),
+        Option("small_blind", "int", 1, 1, CHIPS, help="FD-2."),
+        Option("big_blind", "int", 2, 1, CHIPS, help="FD-2."),
+        Option("min_bet", "int", 0, 0, CHIPS, help="Smallest opening bet; 0: the big blind, or the ante (FD-2)."),
+        Option("small_bet", "int", 0, 0, CHIPS, help="Fixed limit's small bet; 0: the min_bet (FD-2, FD-4)."),
+        Option("big_bet", "int", 0, 0, CHIPS, help="Fixed limit's big bet; 0: twice the small bet (FD-2, FD-4)."),
+        Option(
+            "opening",
+            "choice",
+            "jacks_or_better",
+            choices=("jacks_or_better", "anything_opens"),
+            help="Openers with antes; anything opens with blinds (FD-6).",
+        ),
+        Option("ace_rule", "choice", "none", choices=("none", "four_with_ace", "five_with_ace"), help="FD-7."),
+        Option("wild", "choice", "none", choices=WILD_CHOICES, help="Wild cards (FD-15)."),
+        Option("shotgun", "bool", False, help="Each player's first card face up (FD-16)."),
+        Option("high_low", "bool", False, help="California high-low (FD-17)."),
+        Option("format", "choice", CASH, choices=(CASH, TOURNAMENT), help="FD-13."),
+        Option("min_buy_in", "int", 40, 1, CHIPS, help="Fewest chips a cash player buys (FD-13)."),
+        Option("max_buy_in", "int", 200, 1, CHIPS, help="Most chips a cash player buys; a bot buys this many (FD-13)."),
+        Option("starting_stack", "int", 100, 1, CHIPS, help="Every tournament player's chips (FD-13)."),
+        Option("turn_seconds", "int", 30, 5, 3600, help="The turn timer: check, else fold; stand pat (FD-21)."),
+    )
+    owner_commands: ClassVar[frozenset[str]] = frozenset({"end_table"})
+    refused_combinations: ClassVar[tuple[str, ...]] = REFUSED
+    action_fields: ClassVar[frozenset[str]] = frozenset({"amount", "discard", "show"})
+    event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES
+    state_type: ClassVar[type] = State
+    audit = FiveCardDrawAudit()
+
+    def money_of(self, options: Mapping[str, Any] | None) -> str:
+        """Chips bought at ``chip_value`` in cash games, a stake ``amount`` in tournaments (FD-13)."""
+        return "stake" if (options or {}).get("format") == TOURNAMENT else "chips"
+
+    def configure(self, seats: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Validated config with the defaults each choice implies; combinations that make no
+        sense are refused with a message naming the conflict (FD-18)."""
+        given = dict(options or {})
+        if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= 8:
+            raise InvalidOptions(f"Five-Card Draw is for 2 to 8 players, not {seats!r} (FD-1).")
+        chip_value = given.pop("chip_value", 0)
+        currency = given.pop("currency", None) or None
+        triple = given.get("variant") == TRIPLE_DRAW
+        given.setdefault("forced_bets", "blinds" if triple else "ante")
+        if given["forced_bets"] == "blinds" or triple:
+            given.setdefault("opening", "anything_opens")
+        config = validate_options(self.options, given)
+        _refuse_combinations(config, given, chip_value)
+        bet = config["big_blind"] if config["forced_bets"] == "blinds" else config["ante_amount"]
+        config["min_bet"] = config["min_bet"] or bet
+        config["small_bet"] = config["small_bet"] or config["min_bet"]
+        config["big_bet"] = config["big_bet"] or 2 * config["small_bet"]
+        if config["format"] == CASH and config["min_buy_in"] < bet:
+            raise InvalidOptions(f"'min_buy_in' ({config['min_buy_in']}) must cover the forced bet ({bet}) (FD-2).")
+        if chip_value and not currency:
+            raise InvalidOptions("A 'chip_value' needs a 'currency'.")
+        config.update(seats=seats, chip_value=chip_value, currency=currency)
+        return config
+
+    def buy_in_range(self, config: Mapping[str, Any]) -> tuple[int, int] | None:
+        """The chips a cash player may buy (FD-13); ``None`` for a tournament."""
+        if config.get("format") == TOURNAMENT:
+            return None
+        return int(config["min_buy_in"]), int(config["max_buy_in"])
+
+    def initial_state(self, config: Mapping[str, Any]) -> State:
+        """A table waiting for its start."""
+        names = set(Settings.__dataclass_fields__)
+        fields = {key: value for key, value in config.items() if key in names}
+        fields["ante"] = config["ante_amount"]
+        fields["stake"] = int(config.get("stake") or 0)
+        return empty_table(Settings(**fields))
+
+    def decide(self, state: State, command: Mapping[str, Any], ctx: Context) -> list[Any]:
+        """The events of one command with every automatic consequence (``decide.decide``)."""
+        return decide.decide(state, command, ctx)
+
+    def evolve(self, state: State, event: Any) -> State:
+        """The state after one recorded event; never re-checks the rules."""
+        return evolve(event, state)
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see (FD-19, ``view.view``)."""
+        return view.view(state, seat)
+
+    def view_event(self, event: Any, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see of one event (``view.view_event``)."""
+        return view.view_event(event, seat)
+
+    def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
+        """Betting actions with exact amounts, or draw choices (``decide.legal_actions``)."""
+        return decide.legal_actions(state, seat)
+
+    def to_act(self, state: State) -> tuple[int, ...]:
+        """The seat whose action the hand waits for."""
+        return decide.to_act(state)
+
+    def pending_system(self, state: State) -> dict[str, Any] | None:
+        """Nothing: ``decide`` settles a hand and deals the next itself."""
+        return None
+
+    def deadline(self, state: State, config: Mapping[str, Any]) -> tuple[float, dict[str, Any]] | None:
+        """The turn timer (FD-21)."""
+        return decide.deadline(state, config)
+
+    def is_finished(self, state: State) -> bool:
+        """True once the table has ended (FD-13)."""
+        return state.finished
+
+    def settlements(self, state: State, event: Any) -> list[Movement]:
+        """Chips and money that move with ``event`` (``settlements.settlements``)."""
+        return settlements.settlements(state, event)
+
+    def chip_counts(self, state: State) -> dict[tuple[Any, ...], int]:
+        """The chips each seat and the pot hold (FD-12)."""
+        return chip_counts(state)
+
+    def bot(self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random) -> dict[str, Any]:
+        """The game's bot (``bot.choose``), from its own seat's view only."""
+        return bot.choose(view, legal, rng)
+
+
+def _refuse_combinations(config: Mapping[str, Any], given: Mapping[str, Any], chip_value: int) -> None:
+    """FD-18 and the money terms: each refusal names the conflict."""
+    triple = config["variant"] == TRIPLE_DRAW
+    conflicts = [
+        (triple and config["high_low"], "variant 'triple_draw_27' cannot be played 'high_low' (FD-18)."),
+        (
+            config["opening"] == "jacks_or_better" and config["forced_bets"] == "blinds",
+            "opening 'jacks_or_better' needs antes: with 'blinds' the big blind is the opening bet (FD-6, FD-18).",
+        ),
+        (
+            config["wild"] != "none" and (triple or config["high_low"]),
+            f"wild '{config['wild']}' cannot be played with {'triple_draw_27' if triple else 'high_low'} (FD-18).",
+        ),
+        (
+            triple and config["ace_rule"] != "none",
+            f"ace_rule '{config['ace_rule']}' does not apply to triple_draw_27, which draws up to 5 (FD-18).",
+        ),
+        (
+            config["min_buy_in"] > config["max_buy_in"],
+            f"'min_buy_in' ({config['min_buy_in']}) is above 'max_buy_in' ({config['max_buy_in']}).",
+        ),
+        (
+            config["small_blind"] > config["big_blind"],
+            f"'small_blind' ({config['small_blind']}) is above 'big_blind' ({config['big_blind']}) (FD-2).",
+        ),
+        (
+            config["format"] == TOURNAMENT and bool(chip_value),
+            "a tournament's stake is an 'amount' per player, not a 'chip_value' (FD-13).",
+        ),
+        (
+            config["format"] == TOURNAMENT and bool({"min_buy_in", "max_buy_in"} & set(given)),
+            "'min_buy_in' and 'max_buy_in' are for cash tables; a tournament has a 'starting_stack' (FD-13).",
+        ),
+        (
+            config["format"] == CASH and "starting_stack" in given,
+            "'starting_stack' is for tournaments; cash players choose a buy-in (FD-13).",
+        ),
+    ]
+    for refused, message in conflicts:
+        if refused:
+            raise InvalidOptions(message)
+
+
+DECIDER = FiveCardDraw()

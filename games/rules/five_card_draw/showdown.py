@@ -1,0 +1,97 @@
+"""The end of a hand: the hands shown and valued by variant, and every pot awarded (FD-9..FD-11,
+FD-14, FD-17, CM-16, CM-17), through the shared side-pot machinery (``games.rules.betting.pots``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine.seats import left_of, turn_order
+from games.rules.betting.pots import Pot, award, side_pots
+from games.rules.five_card_draw import cards
+from games.rules.five_card_draw.events import PotsAwarded, PotShare, ShowdownHeld, ShownHand
+from games.rules.five_card_draw.state import TRIPLE_DRAW, Hand, Settings, State
+
+
+def settle(state: State) -> list[Any]:
+    """The showdown (when two or more are still in) and the pots' award, as events."""
+    hand = state.hand
+    assert hand is not None
+    settings = state.settings
+    still_in = hand.in_hand()
+    pots = side_pots(dict(enumerate(hand.contributed)), still_in)
+    if hand.carried:
+        # Chips of a hand nobody opened stay in the pot (FD-6): they belong to the main pot.
+        pots = (Pot(pots[0].amount + hand.carried, pots[0].eligible), *pots[1:])
+    listed = tuple((pot.amount, pot.eligible) for pot in pots)
+    order = turn_order(left_of(hand.button, settings.seats), settings.seats, still_in)
+    if len(still_in) == 1:
+        shares = tuple(PotShare(k, still_in[0], pot.amount, "whole", False) for k, pot in enumerate(pots))
+        return [PotsAwarded(listed, shares)]
+    shown = tuple(show_hand(settings, seat, hand.cards[seat]) for seat in order)
+    return [ShowdownHeld(shown), PotsAwarded(listed, split_pots(settings, pots, shown, order))]
+
+
+def show_hand(settings: Settings, seat: int, held: tuple[str, ...]) -> ShownHand:
+    """One hand at the showdown, valued the way the variant plays it."""
+    if settings.variant == TRIPLE_DRAW:
+        category, description = cards.low_words(held, ace_to_five=False)
+        return ShownHand(seat, held, None, cards.low_value(held, ace_to_five=False), category, description)
+    category, description = cards.high_words(held, settings.wild)
+    if not settings.high_low:
+        return ShownHand(seat, held, cards.high_value(held, settings.wild), None, category, description)
+    low_category, low_description = cards.low_words(held, ace_to_five=True)
+    return ShownHand(
+        seat,
+        held,
+        cards.high_value(held, settings.wild),
+        cards.low_value(held, ace_to_five=True),
+        category,
+        description,
+        low_category,
+        low_description,
+    )
+
+
+def split_pots(
+    settings: Settings, pots: tuple[Pot, ...], shown: tuple[ShownHand, ...], order: tuple[int, ...]
+) -> tuple[PotShare, ...]:
+    """Each pot to its best eligible hand(s), odd chips from the dealer's left (FD-10, FD-11); in
+    high-low each pot in two halves, the odd chip to the high half (FD-17); a pot with one
+    eligible player goes back to them unshown."""
+    shares: list[PotShare] = []
+    if settings.variant == TRIPLE_DRAW:
+        ranking = {hand.seat: hand.low for hand in shown}
+        return _shares(award(pots, ranking, order), "whole")
+    high = {hand.seat: hand.high for hand in shown}
+    if not settings.high_low:
+        return _shares(award(pots, high, order), "whole")
+    low = {hand.seat: hand.low for hand in shown}
+    for number, pot in enumerate(pots):
+        if len(pot.eligible) == 1:
+            shares.append(PotShare(number, pot.eligible[0], pot.amount, "whole", False))
+            continue
+        low_half = pot.amount // 2
+        for half, amount, ranking in (("high", pot.amount - low_half, high), ("low", low_half, low)):
+            for win in award([Pot(amount, pot.eligible)], ranking, order):
+                shares.append(PotShare(number, win.seat, win.chips, half, True))
+    return tuple(shares)
+
+
+def _shares(wins: Any, half: str) -> tuple[PotShare, ...]:
+    return tuple(PotShare(win.pot, win.seat, win.chips, half, win.shown) for win in wins)
+
+
+def return_carried(state: State) -> PotsAwarded:
+    """A table ending with a passed hand's pot (FD-6) gives it back to that hand's players,
+    equally, odd chips from the button's left (FD-10)."""
+    last = state.last_hand
+    assert last is not None
+    order = last.players
+    share, odd = divmod(state.pot, len(order))
+    shares = tuple(PotShare(0, seat, share + (1 if k < odd else 0), "whole", False) for k, seat in enumerate(order))
+    return PotsAwarded(((state.pot, order),), tuple(s for s in shares if s.chips))
+
+
+def hand_of(state: State) -> Hand | None:
+    """The hand being played, else the last one over."""
+    return state.hand or state.last_hand
