@@ -22,6 +22,20 @@ def require(condition: bool, what: str) -> None:
     pytest.skip(f"{what} not configured (set it up, or run under CI=1 to make this a failure)")
 
 
+RUN_LONG = IN_CI or bool(os.environ.get("LONG_TESTS"))
+
+
+def pytest_collection_modifyitems(config, items):
+    """``long`` tests (thousands of seeded games) run in CI and with ``LONG_TESTS=1``; ``make test``
+    on a developer's machine stays quick without them."""
+    if RUN_LONG:
+        return
+    skip = pytest.mark.skip(reason="a long test: runs in CI, or locally with LONG_TESTS=1")
+    for item in items:
+        if "long" in item.keywords:
+            item.add_marker(skip)
+
+
 @pytest.fixture
 def postgres(db):
     """The test runs against PostgreSQL."""
