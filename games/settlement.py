@@ -169,7 +169,11 @@ def context_extra(table: Table) -> dict[str, Any]:
     twice the chip value; the bot bankroll always can)."""
     span = registry.get(table.game).buy_in_range(table.config)
     if span is not None:
-        return {"buy_ins": {seat.number: seat.chips or span[1] for seat in seat_rows(table)}}
+        seats = seat_rows(table)
+        return {
+            "buy_ins": {seat.number: seat.chips or span[1] for seat in seats},
+            "people": [seat.number for seat in seats if seat.user_id],
+        }
     if not table.chip_value:
         return {}
     price = 2 * table.chip_value

@@ -337,7 +337,7 @@ def _between_hands(log: _Log, ctx: Context) -> None:
     dealt. A pot left by a passed hand (FD-6) stays for the next deal; if there is none, it goes
     back to the players of that hand."""
     settings = log.state.settings
-    ending = log.state.end_requested or len(dealt_in(log.state)) < 2
+    ending = log.state.end_requested or len(dealt_in(log.state)) < 2 or _only_bots_left(log.state, ctx)
     if ending and log.state.pot:
         log.add(showdown.return_carried(log.state))
     for seat in range(settings.seats):
@@ -347,9 +347,18 @@ def _between_hands(log: _Log, ctx: Context) -> None:
         # A player all-in for an ante of a passed hand still has a share in its pot.
         _bust(log)
     if ending:
-        _end(log, "owner_ended" if log.state.end_requested else "one_player_left")
+        _end(log, _end_reason(log.state, ctx))
         return
     _deal(log, ctx, first=False)
+
+
+def _only_bots_left(state: State, ctx: Context) -> bool:
+    """A cash table whose people have all gone ends (``ctx.extra["people"]``: the seats people hold),
+    rather than bots playing on for nobody."""
+    people = ctx.extra.get("people")
+    if state.settings.format == TOURNAMENT or people is None:
+        return False
+    return not any(state.present[seat] and not state.leaving[seat] for seat in people)
 
 
 def _bust(log: _Log) -> None:
@@ -366,6 +375,12 @@ def _bust(log: _Log) -> None:
     busted.sort(key=lambda seat: (last.contributed[seat] if last else 0, seat))
     for seat in busted:
         log.add(PlayerEliminated(seat, sum(log.state.present)))
+
+
+def _end_reason(state: State, ctx: Context) -> str:
+    if state.end_requested:
+        return "owner_ended"
+    return "no_people_left" if _only_bots_left(state, ctx) else "one_player_left"
 
 
 def dealt_in(state: State) -> tuple[int, ...]:

@@ -9,7 +9,7 @@ from typing import Any
 
 from games.engine.codec import encode_event
 from games.rules.betting.pots import side_pots
-from games.rules.five_card_draw.decide import legal_actions, to_act
+from games.rules.five_card_draw.decide import to_act
 from games.rules.five_card_draw.events import CardsDealt, CardsDrawn
 from games.rules.five_card_draw.state import Hand, State, round_contributions
 
@@ -41,8 +41,6 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "winners": list(state.winners),
         "end_reason": state.end_reason or None,
     }
-    if you is not None:
-        data["legal_actions"] = legal_actions(state, you)
     return data
 
 
