@@ -34,7 +34,9 @@ class FirstDealerDrawn:
 @dataclasses.dataclass(frozen=True, slots=True)
 class HandStarted:
     """A hand began (FD-1): the button, the seats dealt in from the button's left, and the fair
-    deal's commitments (CM-5, CM-6). The server seed stays secret until ``HandEnded``."""
+    deal's commitments (CM-5, CM-6). The server seed stays secret until ``HandEnded``. ``stacks``
+    by seat are the chips each seat had at the deal, before the forced bets (what a hand history
+    starts from)."""
 
     hand_no: int
     button: int
@@ -43,6 +45,7 @@ class HandStarted:
     next_commitment: str | None
     client_seed: str
     server_seed: str = secret_field()
+    stacks: tuple[int, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
