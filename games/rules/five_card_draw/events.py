@@ -119,9 +119,9 @@ class HandPassed:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class ShownHand:
-    """A hand shown at the showdown (FD-9): its cards, its value for each half played (``low``
-    is the low value in high-low, ``high`` the lowball value in triple draw), its category and a
-    description."""
+    """A hand shown at the showdown (FD-9): its cards, its value for each half played (``high``
+    the high value; ``low`` the ace-to-five low in high-low, or in triple draw the deuce-to-seven
+    value, ``high`` then ``None``), its category and a description."""
 
     seat: int
     cards: tuple[str, ...]
