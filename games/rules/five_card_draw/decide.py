@@ -429,6 +429,7 @@ def _deal(log: _Log, ctx: Context, *, first: bool) -> None:
             next_commitment=ctx.next_commitment,
             client_seed=ctx.client_seed,
             server_seed=seed.hex(),
+            stacks=state.stacks,
         )
     )
     stacks = log.state.stacks

@@ -34,7 +34,9 @@ class FirstDealerDrawn:
 @dataclasses.dataclass(frozen=True, slots=True)
 class HandStarted:
     """A hand began (FD-1): the button, the seats dealt in from the button's left, and the fair
-    deal's commitments (CM-5, CM-6). The server seed stays secret until ``HandEnded``."""
+    deal's commitments (CM-5, CM-6). The server seed stays secret until ``HandEnded``. ``stacks``
+    by seat are the chips each seat had at the deal, before the forced bets (what a hand history
+    starts from)."""
 
     hand_no: int
     button: int
@@ -43,6 +45,7 @@ class HandStarted:
     next_commitment: str | None
     client_seed: str
     server_seed: str = secret_field()
+    stacks: tuple[int, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -116,9 +119,9 @@ class HandPassed:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class ShownHand:
-    """A hand shown at the showdown (FD-9): its cards, its value for each half played (``low``
-    is the low value in high-low, ``high`` the lowball value in triple draw), its category and a
-    description."""
+    """A hand shown at the showdown (FD-9): its cards, its value for each half played (``high``
+    the high value; ``low`` the ace-to-five low in high-low, or in triple draw the deuce-to-seven
+    value, ``high`` then ``None``), its category and a description."""
 
     seat: int
     cards: tuple[str, ...]
