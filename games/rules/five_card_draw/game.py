@@ -22,6 +22,7 @@ CHIPS = 1_000_000
 REFUSED = (
     "variant triple_draw_27 with high_low (FD-18)",
     "opening jacks_or_better with forced_bets blinds: the big blind opens (FD-6, FD-18)",
+    "opening jacks_or_better with variant triple_draw_27: no opening requirement (FD-14, FD-18)",
     "any wild with variant triple_draw_27 or with high_low (FD-18)",
     "ace_rule four_with_ace or five_with_ace with variant triple_draw_27 (FD-18)",
     "min_buy_in above max_buy_in, or a buy-in smaller than the forced bet (FD-2, FD-13)",
@@ -184,6 +185,11 @@ def _refuse_combinations(config: Mapping[str, Any], given: Mapping[str, Any], ch
         (
             config["opening"] == "jacks_or_better" and config["forced_bets"] == "blinds",
             "opening 'jacks_or_better' needs antes: with 'blinds' the big blind is the opening bet (FD-6, FD-18).",
+        ),
+        (
+            triple and config["opening"] == "jacks_or_better",
+            "opening 'jacks_or_better' does not apply to triple_draw_27, a lowball game with no opening "
+            "requirement (FD-14, FD-18).",
         ),
         (
             config["wild"] != "none" and (triple or config["high_low"]),
