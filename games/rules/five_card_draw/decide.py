@@ -344,7 +344,7 @@ def _between_hands(log: _Log, ctx: Context) -> None:
         if log.state.present[seat] and log.state.leaving[seat]:
             log.add(PlayerLeft(seat, log.state.stacks[seat], settings.chip_value, "left"))
     if not log.state.pot:
-        # A player all-in for an ante of a passed hand still has a share in its pot.
+        # A player all-in for an ante of a passed hand still has a share in its pot (``dealt_in``).
         _bust(log)
     if ending:
         _end(log, _end_reason(log.state, ctx))
@@ -386,13 +386,15 @@ def _end_reason(state: State, ctx: Context) -> str:
 def dealt_in(state: State) -> tuple[int, ...]:
     """The seats dealt into the next hand: at the table and not leaving, with at least the forced
     bet at a cash table (FD-2: otherwise the player sits the hand out). A tournament player short
-    of it posts what they have, all-in, and one with none plays for a passed hand's pot."""
+    of it posts what they have, all-in. After a passed hand (FD-6) everyone who played it is dealt
+    in again whatever they hold, all-in if short, since part of the pot is theirs."""
     settings = state.settings
-    need = settings.forced_bet if settings.format != TOURNAMENT else 0 if state.pot else 1
+    need = settings.forced_bet if settings.format != TOURNAMENT else 1
+    passed = state.last_hand.players if state.pot and state.last_hand is not None else ()
     return tuple(
         seat
         for seat in range(settings.seats)
-        if state.present[seat] and not state.leaving[seat] and state.stacks[seat] >= need
+        if state.present[seat] and not state.leaving[seat] and (state.stacks[seat] >= need or seat in passed)
     )
 
 
