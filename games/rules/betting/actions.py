@@ -11,6 +11,7 @@ import dataclasses
 from typing import Any, Literal, TypeVar
 
 from games.engine.errors import IllegalAction
+from games.engine.replace import replace
 from games.rules.betting.limits import Legal, legal_actions, smallest_full
 from games.rules.betting.state import Round, next_to_act
 
@@ -104,14 +105,14 @@ def _put_in(state: Round, target: int) -> Round:
             changes["acted"] = tuple(j == i for j in range(len(state.seats)))
             changes["last_raise"] = max(target - state.current_bet, state.bet_size)
             changes["raises"] = state.raises + 1
-    return _after(dataclasses.replace(state, **changes))
+    return _after(replace(state, changes))
 
 
 def _after(state: Round, *, folded: bool = False) -> Round:
     i = state.to_act
     if folded:
-        state = dataclasses.replace(state, folded=_set(state.folded, i, True), acted=_set(state.acted, i, True))
-    return dataclasses.replace(state, to_act=next_to_act(state, i))
+        state = replace(state, {"folded": _set(state.folded, i, True), "acted": _set(state.acted, i, True)})
+    return replace(state, {"to_act": next_to_act(state, i)})
 
 
 def _set(values: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
