@@ -46,6 +46,15 @@ def act(state: Round, action: Action) -> Round:
     return _put_in(state, target)
 
 
+def apply_recorded(state: Round, kind: str, to: int) -> Round:
+    """The round after the seat to act made a recorded action: ``kind`` (a fold, or anything that
+    brought its bet this round to ``to`` chips). For replay, which folds in actions ``act`` already
+    accepted and so does not check them again."""
+    if kind == "fold":
+        return _after(state, folded=True)
+    return _put_in(state, to)
+
+
 def _target(state: Round, legal: Legal, action: Action) -> int | None:
     """The seat's bet this round after ``action`` (``None`` for a fold), or a refusal."""
     if state.over:

@@ -11,7 +11,7 @@ from typing import Any
 
 from games.engine.replace import replace
 from games.engine.seats import left_of, turn_order
-from games.rules.betting.actions import Action, act
+from games.rules.betting.actions import apply_recorded
 from games.rules.betting.state import Round, start_round
 from games.rules.five_card_draw.events import (
     CardsDealt,
@@ -245,9 +245,8 @@ def _cards_dealt(event: CardsDealt, state: State) -> State:
 def _player_acted(event: PlayerActed, state: State) -> State:
     hand = _hand(state)
     assert hand.round is not None
-    amount = event.to if event.action in ("bet", "raise") else 0
     was_bet = hand.round.current_bet
-    round_ = act(hand.round, Action(event.action, amount))  # type: ignore[arg-type]
+    round_ = apply_recorded(hand.round, event.action, event.to)
     changes: dict[str, Any] = {"round": round_}
     if event.action == "fold":
         changes["folded"] = _set(hand.folded, event.seat, True)
@@ -255,16 +254,13 @@ def _player_acted(event: PlayerActed, state: State) -> State:
     if hand.street == 0 and hand.opener is None and was_bet == 0 and round_.current_bet > 0 and not hand.blinds:
         changes["opener"] = event.seat
     hand = replace(hand, changes)
-    state = replace(
-        state,
-        {
-            "stacks": _set(state.stacks, event.seat, state.stacks[event.seat] - event.chips),
-            "pot": state.pot + event.chips,
-        },
-    )
+    moved = {
+        "stacks": _set(state.stacks, event.seat, state.stacks[event.seat] - event.chips),
+        "pot": state.pot + event.chips,
+    }
     if round_.over:
-        return _close_street(state, hand)
-    return replace(state, {"hand": hand})
+        return _close_street(replace(state, moved), hand)
+    return replace(state, {**moved, "hand": hand})
 
 
 @evolve.register
