@@ -66,6 +66,16 @@ def test_fd_4_pot_limit_max_is_the_pot_after_calling() -> None:
     assert legal_actions(opening).bet == Range(2, 25)
 
 
+def test_fd_2_fd_4_pot_limit_allows_the_minimum_bet_into_a_smaller_pot() -> None:
+    """min_bet is the smallest opening bet (FD-2): a pot smaller than it does not forbid betting."""
+    antes = start_round("pot_limit", (0, 1), {0: 99, 1: 379}, bet_size=4, contributed={0: 1, 1: 1})
+    assert legal_actions(antes).bet == Range(4, 4)
+    short = start_round("pot_limit", (0, 1), {0: 3, 1: 379}, bet_size=4, contributed={0: 1, 1: 1})
+    assert (legal_actions(short).bet, legal_actions(short).all_in) == (None, 3)
+    state = act(antes, bet(4))  # pot 6: a pot-sized raise (to 14) is above the minimum (to 8)
+    assert legal_actions(state).raise_ == Range(8, 14)
+
+
 def test_fd_4_pot_limit_all_in_beyond_the_pot_is_refused() -> None:
     state = blinds("pot_limit")
     assert legal_actions(state).all_in is None

@@ -11,6 +11,7 @@ import dataclasses
 from typing import Any, Literal, TypeVar
 
 from games.engine.errors import IllegalAction
+from games.engine.replace import replace
 from games.rules.betting.limits import Legal, legal_actions, smallest_full
 from games.rules.betting.state import Round, next_to_act
 
@@ -43,6 +44,15 @@ def act(state: Round, action: Action) -> Round:
     if target is None:
         return _after(state, folded=True)
     return _put_in(state, target)
+
+
+def apply_recorded(state: Round, kind: str, to: int) -> Round:
+    """The round after the seat to act made a recorded action: ``kind`` (a fold, or anything that
+    brought its bet this round to ``to`` chips). For replay, which folds in actions ``act`` already
+    accepted and so does not check them again."""
+    if kind == "fold":
+        return _after(state, folded=True)
+    return _put_in(state, to)
 
 
 def _target(state: Round, legal: Legal, action: Action) -> int | None:
@@ -104,14 +114,14 @@ def _put_in(state: Round, target: int) -> Round:
             changes["acted"] = tuple(j == i for j in range(len(state.seats)))
             changes["last_raise"] = max(target - state.current_bet, state.bet_size)
             changes["raises"] = state.raises + 1
-    return _after(dataclasses.replace(state, **changes))
+    return _after(replace(state, changes))
 
 
 def _after(state: Round, *, folded: bool = False) -> Round:
     i = state.to_act
     if folded:
-        state = dataclasses.replace(state, folded=_set(state.folded, i, True), acted=_set(state.acted, i, True))
-    return dataclasses.replace(state, to_act=next_to_act(state, i))
+        state = replace(state, {"folded": _set(state.folded, i, True), "acted": _set(state.acted, i, True)})
+    return replace(state, {"to_act": next_to_act(state, i)})
 
 
 def _set(values: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:

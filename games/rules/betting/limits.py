@@ -2,7 +2,8 @@
 
 Bet and raise amounts are "to" amounts: the seat's whole bet this round once the action is made.
 ``no_limit``: a bet is at least the bet size, a raise at least the previous bet or raise in the
-round, and at most the stack. ``pot_limit``: at most the pot after calling. ``fixed_limit``: exactly
+round, and at most the stack. ``pot_limit``: at most the pot after calling, but never less than the
+smallest full bet or raise (a pot smaller than the minimum bet still allows it). ``fixed_limit``: exactly
 the round's bet size, one bet and at most three raises. A call for more than the stack is a call
 all-in for less. An all-in for less than a full raise does not reopen the betting to the seats that
 already acted: they may only call or fold, unless short all-ins add up to a full raise.
@@ -77,12 +78,14 @@ def _can_go_past(state: Round, j: int) -> bool:
 
 
 def structure_cap(state: Round, i: int) -> int:
-    """The largest "to" amount the structure allows the seat at position ``i``, its stack aside."""
+    """The largest "to" amount the structure allows the seat at position ``i``, its stack aside.
+    Pot limit allows the pot after calling, and at least the smallest full bet or raise: the
+    minimum bet (FD-2) stays open when the pot is smaller than it."""
     if state.structure == "no_limit":
         return state.bets[i] + state.stacks[i]
     if state.structure == "pot_limit":
         to_call = state.current_bet - state.bets[i]
-        return state.current_bet + state.pot + to_call
+        return max(state.current_bet + state.pot + to_call, smallest_full(state))
     return state.current_bet + state.bet_size
 
 

@@ -11,6 +11,8 @@ import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal
 
+from games.engine.replace import replace
+
 Structure = Literal["no_limit", "pot_limit", "fixed_limit"]
 STRUCTURES: tuple[Structure, ...] = ("no_limit", "pot_limit", "fixed_limit")
 # Fixed limit (FD-4): one bet and at most three raises per round.
@@ -152,7 +154,7 @@ def start_round(
     )
     if any(b > c for b, c in zip(state.bets, state.contributed, strict=True)):
         raise ValueError("a seat's contribution cannot be less than its bet this round")
-    return dataclasses.replace(state, to_act=next_to_act(state, -1))
+    return replace(state, {"to_act": next_to_act(state, -1)})
 
 
 def _per_seat(seats: Iterable[int], values: Mapping[int, int]) -> tuple[int, ...]:

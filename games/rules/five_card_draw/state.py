@@ -9,8 +9,9 @@ import dataclasses
 import functools
 from typing import Any
 
+from games.engine.replace import replace
 from games.engine.seats import left_of, turn_order
-from games.rules.betting.actions import Action, act
+from games.rules.betting.actions import apply_recorded
 from games.rules.betting.state import Round, start_round
 from games.rules.five_card_draw.events import (
     CardsDealt,
@@ -188,18 +189,20 @@ def evolve(event: Any, state: State) -> State:
 
 @evolve.register
 def _table_started(event: TableStarted, state: State) -> State:
-    return dataclasses.replace(
+    return replace(
         state,
-        started=True,
-        stacks=event.stacks,
-        present=tuple(seat in event.players for seat in range(state.settings.seats)),
-        in_play=sum(event.stacks),
+        {
+            "started": True,
+            "stacks": event.stacks,
+            "present": tuple(seat in event.players for seat in range(state.settings.seats)),
+            "in_play": sum(event.stacks),
+        },
     )
 
 
 @evolve.register
 def _first_dealer(event: FirstDealerDrawn, state: State) -> State:
-    return dataclasses.replace(state, button=event.dealer)
+    return replace(state, {"button": event.dealer})
 
 
 @evolve.register
@@ -216,7 +219,7 @@ def _hand_started(event: HandStarted, state: State) -> State:
         drew=((),) * seats,
         carried=state.pot,
     )
-    return dataclasses.replace(state, hand_no=event.hand_no, button=event.button, hand=hand)
+    return replace(state, {"hand_no": event.hand_no, "button": event.button, "hand": hand})
 
 
 @evolve.register
@@ -226,17 +229,15 @@ def _forced_bets(event: ForcedBetsPosted, state: State) -> State:
     for seat, chips in event.posts:
         stacks[seat] -= chips
         contributed[seat] += chips
-    hand = dataclasses.replace(
-        hand, contributed=tuple(contributed), blinds=event.posts if event.kind == "blinds" else ()
-    )
-    return dataclasses.replace(
-        state, stacks=tuple(stacks), pot=state.pot + sum(chips for _, chips in event.posts), hand=hand
+    hand = replace(hand, {"contributed": tuple(contributed), "blinds": event.posts if event.kind == "blinds" else ()})
+    return replace(
+        state, {"stacks": tuple(stacks), "pot": state.pot + sum(chips for _, chips in event.posts), "hand": hand}
     )
 
 
 @evolve.register
 def _cards_dealt(event: CardsDealt, state: State) -> State:
-    hand = dataclasses.replace(_hand(state), cards=event.hands, face_up=event.face_up, stock=event.stock)
+    hand = replace(_hand(state), {"cards": event.hands, "face_up": event.face_up, "stock": event.stock})
     return _open_street(state, hand)
 
 
@@ -244,37 +245,37 @@ def _cards_dealt(event: CardsDealt, state: State) -> State:
 def _player_acted(event: PlayerActed, state: State) -> State:
     hand = _hand(state)
     assert hand.round is not None
-    amount = event.to if event.action in ("bet", "raise") else 0
     was_bet = hand.round.current_bet
-    round_ = act(hand.round, Action(event.action, amount))  # type: ignore[arg-type]
+    round_ = apply_recorded(hand.round, event.action, event.to)
     changes: dict[str, Any] = {"round": round_}
     if event.action == "fold":
         changes["folded"] = _set(hand.folded, event.seat, True)
         changes["discards"] = hand.discards + hand.cards[event.seat]
     if hand.street == 0 and hand.opener is None and was_bet == 0 and round_.current_bet > 0 and not hand.blinds:
         changes["opener"] = event.seat
-    hand = dataclasses.replace(hand, **changes)
-    state = dataclasses.replace(
-        state,
-        stacks=_set(state.stacks, event.seat, state.stacks[event.seat] - event.chips),
-        pot=state.pot + event.chips,
-    )
+    hand = replace(hand, changes)
+    moved = {
+        "stacks": _set(state.stacks, event.seat, state.stacks[event.seat] - event.chips),
+        "pot": state.pot + event.chips,
+    }
     if round_.over:
-        return _close_street(state, hand)
-    return dataclasses.replace(state, hand=hand)
+        return _close_street(replace(state, moved), hand)
+    return replace(state, {**moved, "hand": hand})
 
 
 @evolve.register
 def _stock_reshuffled(event: StockReshuffled, state: State) -> State:
     hand = _hand(state)
     used = set(event.cards)
-    hand = dataclasses.replace(
+    hand = replace(
         hand,
-        stock=hand.stock + event.stock,
-        discards=tuple(card for card in hand.discards if card not in used),
-        reshuffles=event.number,
+        {
+            "stock": hand.stock + event.stock,
+            "discards": tuple(card for card in hand.discards if card not in used),
+            "reshuffles": event.number,
+        },
     )
-    return dataclasses.replace(state, hand=hand)
+    return replace(state, {"hand": hand})
 
 
 @evolve.register
@@ -286,18 +287,20 @@ def _cards_drawn(event: CardsDrawn, state: State) -> State:
     face_up = tuple(card for card in hand.face_up[seat] if card not in gone)
     if event.shown_ace and event.shown_ace not in gone and event.shown_ace not in face_up:
         face_up += (event.shown_ace,)
-    hand = dataclasses.replace(
+    hand = replace(
         hand,
-        cards=_set(hand.cards, seat, kept + event.received),
-        face_up=_set(hand.face_up, seat, face_up),
-        stock=hand.stock[len(event.received) :],
-        discards=hand.discards + event.discarded,
-        drew=_set(hand.drew, seat, hand.drew[seat] + (event.count,)),
-        drawing=hand.drawing[1:],
+        {
+            "cards": _set(hand.cards, seat, kept + event.received),
+            "face_up": _set(hand.face_up, seat, face_up),
+            "stock": hand.stock[len(event.received) :],
+            "discards": hand.discards + event.discarded,
+            "drew": _set(hand.drew, seat, hand.drew[seat] + (event.count,)),
+            "drawing": hand.drawing[1:],
+        },
     )
     if hand.drawing:
-        return dataclasses.replace(state, hand=hand)
-    return _open_street(state, dataclasses.replace(hand, street=hand.street + 1))
+        return replace(state, {"hand": hand})
+    return _open_street(state, replace(hand, {"street": hand.street + 1}))
 
 
 @evolve.register
@@ -307,7 +310,7 @@ def _hand_passed(event: HandPassed, state: State) -> State:
 
 @evolve.register
 def _showdown_held(event: ShowdownHeld, state: State) -> State:
-    return dataclasses.replace(state, hand=dataclasses.replace(_hand(state), showdown=event.hands))
+    return replace(state, {"hand": replace(_hand(state), {"showdown": event.hands})})
 
 
 @evolve.register
@@ -316,54 +319,58 @@ def _pots_awarded(event: PotsAwarded, state: State) -> State:
     for share in event.shares:
         stacks[share.seat] += share.chips
     won = sum(share.chips for share in event.shares)
-    hand = state.hand and dataclasses.replace(state.hand, pots=event.pots, shares=event.shares)
-    return dataclasses.replace(state, stacks=tuple(stacks), pot=state.pot - won, hand=hand)
+    hand = state.hand and replace(state.hand, {"pots": event.pots, "shares": event.shares})
+    return replace(state, {"stacks": tuple(stacks), "pot": state.pot - won, "hand": hand})
 
 
 @evolve.register
 def _hand_ended(event: HandEnded, state: State) -> State:
-    return dataclasses.replace(state, hand=None, last_hand=state.hand)
+    return replace(state, {"hand": None, "last_hand": state.hand})
 
 
 @evolve.register
 def _leave_requested(event: LeaveRequested, state: State) -> State:
-    return dataclasses.replace(state, leaving=_set(state.leaving, event.seat, True))
+    return replace(state, {"leaving": _set(state.leaving, event.seat, True)})
 
 
 @evolve.register
 def _player_left(event: PlayerLeft, state: State) -> State:
-    return dataclasses.replace(
+    return replace(
         state,
-        stacks=_set(state.stacks, event.seat, state.stacks[event.seat] - event.chips),
-        present=_set(state.present, event.seat, False),
-        leaving=_set(state.leaving, event.seat, False),
-        in_play=state.in_play - event.chips,
+        {
+            "stacks": _set(state.stacks, event.seat, state.stacks[event.seat] - event.chips),
+            "present": _set(state.present, event.seat, False),
+            "leaving": _set(state.leaving, event.seat, False),
+            "in_play": state.in_play - event.chips,
+        },
     )
 
 
 @evolve.register
 def _player_eliminated(event: PlayerEliminated, state: State) -> State:
-    return dataclasses.replace(
-        state, present=_set(state.present, event.seat, False), eliminated=(*state.eliminated, event.seat)
+    return replace(
+        state, {"present": _set(state.present, event.seat, False), "eliminated": (*state.eliminated, event.seat)}
     )
 
 
 @evolve.register
 def _end_requested(event: TableEndRequested, state: State) -> State:
-    return dataclasses.replace(state, end_requested=True)
+    return replace(state, {"end_requested": True})
 
 
 @evolve.register
 def _table_ended(event: TableEnded, state: State) -> State:
     cashed = sum(event.cash_out)
     stacks = tuple(chips - out for chips, out in zip(state.stacks, event.cash_out, strict=True))
-    return dataclasses.replace(
+    return replace(
         state,
-        finished=True,
-        winners=event.winners,
-        end_reason=event.reason,
-        stacks=stacks,
-        in_play=state.in_play - cashed,
+        {
+            "finished": True,
+            "winners": event.winners,
+            "end_reason": event.reason,
+            "stacks": stacks,
+            "in_play": state.in_play - cashed,
+        },
     )
 
 
@@ -398,10 +405,10 @@ def _open_street(state: State, hand: Hand) -> State:
         contributed=contributed,
         dead=state.pot - sum(contributed.values()),
     )
-    hand = dataclasses.replace(hand, phase=BETTING, round=round_)
+    hand = replace(hand, {"phase": BETTING, "round": round_})
     if round_.over:
         return _close_street(state, hand, skipped=True)
-    return dataclasses.replace(state, hand=hand)
+    return replace(state, {"hand": hand})
 
 
 def _close_street(state: State, hand: Hand, *, skipped: bool = False) -> State:
@@ -412,7 +419,7 @@ def _close_street(state: State, hand: Hand, *, skipped: bool = False) -> State:
     contributed = hand.contributed
     for i, seat in enumerate(round_.seats):
         contributed = _set(contributed, seat, round_.contributed[i])
-    hand = dataclasses.replace(hand, contributed=contributed, round=None)
+    hand = replace(hand, {"contributed": contributed, "round": None})
     settings = state.settings
     in_hand = hand.in_hand()
     nobody_opened = (
@@ -428,9 +435,7 @@ def _close_street(state: State, hand: Hand, *, skipped: bool = False) -> State:
         phase = PASSED
     elif hand.draw < settings.draws:
         order = first_to_act_after_draw(hand, settings.seats)
-        return dataclasses.replace(
-            state, hand=dataclasses.replace(hand, phase=DRAWING, draw=hand.draw + 1, drawing=order)
-        )
+        return replace(state, {"hand": replace(hand, {"phase": DRAWING, "draw": hand.draw + 1, "drawing": order})})
     else:
         phase = SHOWDOWN
-    return dataclasses.replace(state, hand=dataclasses.replace(hand, phase=phase))
+    return replace(state, {"hand": replace(hand, {"phase": phase})})

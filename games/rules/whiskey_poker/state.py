@@ -8,6 +8,7 @@ import functools
 from collections.abc import Iterable
 from typing import Any
 
+from games.engine.replace import replacer
 from games.rules.whiskey_poker.events import (
     AntesPaid,
     GameEnded,
@@ -22,7 +23,6 @@ from games.rules.widow import exchange
 from games.rules.widow import state as shared
 from games.rules.widow.events import HandStarted
 from games.rules.widow.exchange import Exchange
-from games.rules.widow.replace import replacer
 from games.rules.widow.state import NO_SECRET, NOBODY, HandSecret, TableState
 
 # The three ways of scoring (WP-5..WP-8).

@@ -16,7 +16,7 @@ from games.engine import cards
 from games.engine import seats as table_seats
 from games.engine.codec import secret_field
 from games.engine.errors import IllegalAction
-from games.rules.widow.replace import replacer
+from games.engine.replace import replacer
 
 HAND_SIZE = 5
 OVER = -1

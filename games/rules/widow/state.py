@@ -7,10 +7,10 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, ClassVar, TypeVar
 
+from games.engine.replace import replace
 from games.rules.widow import exchange
 from games.rules.widow.events import FirstDealerDrawn, HandEnded, PlayerEliminated
 from games.rules.widow.exchange import Exchange
-from games.rules.widow.replace import replace
 
 NOBODY = -1
 

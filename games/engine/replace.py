@@ -1,4 +1,5 @@
-"""A fast ``dataclasses.replace`` for the frozen states that replay folds every event into."""
+"""A fast ``dataclasses.replace`` for the frozen states that replay folds every event into (any
+game's: the widow games', Five-Card Draw's and the betting rounds')."""
 
 from __future__ import annotations
 
