@@ -20,8 +20,9 @@ Readings the rules leave open, chosen here and stated once:
 
 ``cards`` holds the deck, wild cards and hand values by variant; ``events`` the events; ``state``
 the state and ``evolve``; ``decide`` the commands; ``showdown`` the end of a hand; ``view`` what a
-seat sees; ``settlements`` the chips and money; ``audit`` the hand audit's hooks; ``bot`` the bot;
-``game`` the Decider wiring them. The betting itself is ``games.rules.betting``.
+seat sees; ``settlements`` the chips and money; ``audit`` the hand audit's hooks; ``bot`` the bot
+(its draws in ``bot_draws``, its hand strength in ``bot_strength``); ``game`` the Decider wiring
+them. The betting itself is ``games.rules.betting``.
 """
 
 from games.rules.five_card_draw.game import DECIDER
