@@ -10,9 +10,9 @@ The rules of thumb of draw poker, per variant, from the bot's own five cards alo
   stand pat on a made 8-low or better (a 9-low at the last draw); else keep the lowest distinct
   cards up to 7 (an 8 only as the fourth card), never a pair.
 - **High-low** (California, ace-to-five low, CM-17): stand pat on a made 8-low (ace low) or a
-  straight or better; keep two pair or better, or a pair of jacks or better, for the high; keep four
-  low cards to a 7 (or to an 8 without a pair) for the low; else a four-flush, then three cards to
-  a 6-low, then a pair, then the lowest cards.
+  straight or better; else keep, the first that applies: two pair or trips (for the high), four
+  cards to a 7-low, a pair of jacks or better, four cards to an 8-low, a four-flush, three cards
+  to a 6-low, a pair, the lowest cards.
 
 A plan is the cards kept; when fewer than five minus the most a player may discard are worth
 keeping, the best of the rest fill the hand (the highest for high, the lowest for low). With an
