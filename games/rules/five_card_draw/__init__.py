@@ -22,7 +22,8 @@ Readings the rules leave open, chosen here and stated once:
 the state and ``evolve``; ``decide`` the commands; ``showdown`` the end of a hand; ``view`` what a
 seat sees; ``settlements`` the chips and money; ``audit`` the hand audit's hooks (with
 ``audit_hand``, ``audit_outcome`` and ``audit_history``) and ``phh`` the PHH export; ``bot`` the
-bot; ``game`` the Decider wiring them. The betting itself is ``games.rules.betting``.
+bot (its draws in ``bot_draws``, its hand strength in ``bot_strength``); ``game`` the Decider
+wiring them. The betting itself is ``games.rules.betting``.
 """
 
 from games.rules.five_card_draw.game import DECIDER
