@@ -149,9 +149,7 @@ def test_fd_4_the_bot_raises_a_strong_hand_within_the_legal_range():
     """FD-4: facing a small bet, a full house raises, by a "to" amount within the legal range."""
     state = act(deal(2, ["Kc Kd 5s 2c 2d", "As Ad Ac Kh Qh"]), {"type": "bet", "amount": 2})
     action = bot_action(state)
-    raise_option = next(
-        o for o in DECIDER.view(state, DECIDER.to_act(state)[0])["legal_actions"] if o["type"] == "raise"
-    )
+    raise_option = next(o for o in DECIDER.legal_actions(state, DECIDER.to_act(state)[0]) if o["type"] == "raise")
     assert action["type"] == "raise" and raise_option["min"] <= action["amount"] <= raise_option["max"]
 
 
