@@ -15,12 +15,19 @@ from games.models import Event, Table
 from ledger import keys
 from ledger.models import Payout
 from ledger.selectors import balance_of
+from tests.api.draw import choose, passive, repeat_deals
 from tests.api.play import check_finished_table, fund, person
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("repeatable")]
 
 FCD = "five_card_draw"
 CASH_STAKE = {"currency": "MXN", "chip_value": "0.50"}  # 50 centavos a chip
+
+
+@pytest.fixture
+def repeatable(monkeypatch):
+    """The same deals and bot choices every run."""
+    repeat_deals(monkeypatch, "fcd http")
 
 
 def url(table_id: str, tail: str = "") -> str:
@@ -33,37 +40,7 @@ def wallet(client: APIClient, currency: str = "MXN") -> int:
     return next((row["balance_minor"] for row in rows if row["currency"] == currency), 0)
 
 
-# --- a random legal client -------------------------------------------------------------------------
-
-
-WEIGHTS = {"fold": 1, "check": 4, "call": 4, "bet": 2, "raise": 1, "all_in": 0.3, "draw": 1}
-
-
-def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """A legal action of the caller's seat, weighted so hands last and reach showdowns: bets mostly
-    small, a random discard, with a shown ace when the option asks for one (FD-4, FD-7)."""
-    legal = view["legal_actions"]
-    option = rng.choices(legal, weights=[WEIGHTS[o["type"]] for o in legal])[0]
-    kind = option["type"]
-    if kind in ("bet", "raise"):
-        return {"type": kind, "amount": option["min"] + int((option["max"] - option["min"]) * rng.random() ** 4)}
-    if kind == "draw":
-        held = list(view["state"]["hand"]["your_cards"])
-        count = rng.randint(option["min"], option["max"])
-        if "show" not in option:
-            return {"type": "draw", "discard": rng.sample(held, count)}
-        ace = rng.choice(option["show"])
-        others = [card for card in held if card != ace]
-        return {"type": "draw", "discard": rng.sample(others, 4) if count == 4 else held, "show": ace}
-    return {"type": kind}
-
-
-def passive(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """Check when possible, else fold; stand pat in the draw: never puts a chip in."""
-    kinds = {option["type"] for option in view["legal_actions"]}
-    if "draw" in kinds:
-        return {"type": "draw", "discard": []}
-    return {"type": "check" if "check" in kinds else "fold"}
+# --- playing through HTTP ------------------------------------------------------------------------
 
 
 def act(client: APIClient, table_id: str, action: dict[str, Any], version: int):
