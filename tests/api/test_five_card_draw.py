@@ -337,6 +337,7 @@ def test_fd_13_money_follows_the_format():
 
 
 def test_chips_cannot_be_chosen_at_a_game_without_a_choice():
+    """Only a game with a buy-in range (FD-13's cash tables) takes 'chips' at join."""
     alice, sam = person("alice"), person("sam", staff=True)
     fund(sam, alice, "MXN", "100.00")
     created = alice.post(
@@ -365,6 +366,7 @@ def test_fd_13_nobody_leaves_or_ends_a_tournament(task_queue):
 
 
 def test_fd_13_only_the_owner_ends_a_cash_table(task_queue):
+    """FD-13: ending a cash table is the owner's command; another player's is refused (403)."""
     table_id, clients = people_only(3, {"format": "cash"}, CASH_STAKE)
     version = clients[0].get(url(table_id)).json()["version"]
     for seat in (1, 2):
@@ -403,6 +405,7 @@ def test_fd_6_a_bet_without_openers_is_refused_with_no_openers(task_queue):
 
 
 def test_the_games_endpoint_lists_five_card_draw_with_its_options_and_refusals():
+    """FD-18: the games endpoint lists every refused combination, with the options (FD-13's formats)."""
     listed = APIClient().get("/api/v1/games/")
     assert listed.status_code == 200
     game = next(g for g in listed.json() if g["slug"] == FCD)
@@ -414,3 +417,41 @@ def test_the_games_endpoint_lists_five_card_draw_with_its_options_and_refusals()
     assert len(game["refused_combinations"]) >= 4
     assert any("triple_draw_27" in line and "high_low" in line for line in game["refused_combinations"])
     assert any("jacks_or_better" in line and "blinds" in line for line in game["refused_combinations"])
+
+
+def test_fd_21_the_turn_timer_checks_else_folds_and_stands_pat(task_queue):
+    """FD-21: when a player's time is up the server checks for them if it can, else folds; in the
+    draw they stand pat. Each is recorded as a timeout."""
+    from tests.api.play import _run_due_system_command
+
+    table_id, clients = people_only(2, {"forced_bets": "blinds", "turn_seconds": 5})
+
+    def awaited() -> tuple[int, dict[str, Any]]:
+        view = clients[0].get(url(table_id)).json()
+        seat = view["to_act"][0]
+        return seat, clients[seat].get(url(table_id)).json()
+
+    # The small blind (the button, heads up) calls; from then on every turn times out.
+    seat, mine = awaited()
+    assert {"fold", "call"} <= {o["type"] for o in mine["legal_actions"]}
+    assert act(clients[seat], table_id, {"type": "call"}, mine["version"]).status_code == 200
+    hand_no = mine["state"]["hand_no"]
+    timed: list[tuple[str, set[str]]] = []
+    while True:
+        seat, mine = awaited()
+        if mine["state"]["hand_no"] != hand_no and timed[-1][0] == "fold":
+            break
+        kinds = {o["type"] for o in mine["legal_actions"]}
+        assert mine["deadline"] is not None
+        _run_due_system_command(table_id)
+        last = Event.objects.filter(table_id=table_id, type__in=["PlayerActed", "CardsDrawn"]).order_by("-seq")[0]
+        assert last.data["seat"] == seat and last.data["timeout"] is True, last.data
+        done = "draw" if last.type == "CardsDrawn" else last.data["action"]
+        timed.append((done, kinds))
+        if last.type == "CardsDrawn":
+            assert last.data["count"] == 0  # stood pat
+    # The big blind checked; both stood pat; both checked after the draw; the next hand's small
+    # blind, facing the big blind, folded.
+    assert [done for done, _ in timed] == ["check", "draw", "draw", "check", "check", "fold"]
+    assert all(("check" in kinds) == (done == "check") for done, kinds in timed if done != "draw")
+    assert len(events_of(table_id, "ShowdownHeld")) == 1
