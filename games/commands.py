@@ -151,7 +151,7 @@ def _decide_chain(table: Table, decider, state, command: dict[str, Any], actor: 
         try:
             events = decider.decide(decided.state, current, decided.ctx)
         except IllegalAction as exc:
-            raise Illegal(exc.message, legal_actions=exc.legal, current_version=table.version) from None
+            raise Illegal(exc.message, code=exc.code, legal_actions=exc.legal, current_version=table.version) from None
         for event in events:
             decided.movements.append(decider.settlements(decided.state, event))
             decided.state = decider.evolve(decided.state, event)
@@ -174,7 +174,7 @@ def refuse_if_illegal(table: Table, decider, state, command: dict[str, Any]) -> 
     try:
         decider.decide(state, command, _context(table, decider, state))
     except IllegalAction as exc:
-        raise Illegal(exc.message, legal_actions=exc.legal, current_version=table.version) from None
+        raise Illegal(exc.message, code=exc.code, legal_actions=exc.legal, current_version=table.version) from None
 
 
 def execute(

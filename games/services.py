@@ -331,13 +331,14 @@ def _check_player_command(table: Table, decider, state, seat: int, command: dict
     """A person may send only what their seat may do now: the system's commands (``timeout``,
     ``play_round``, ``start_hand``) and any type not among the seat's legal actions are refused.
     A game's ``decide`` accepts system commands from anyone, since the worker sends them through
-    it; so this gate has to be here. For a type some seat may send (another seat's turn), the
-    game's own refusal says more than ours, so it is asked first."""
+    it; so this gate has to be here. For a type some seat may send (another seat's turn), and for
+    anything the awaited seat sends (a bet without openers), the game's own refusal says more than
+    ours, so it is asked first; what the game would accept is still refused here."""
     legal = decider.legal_actions(state, seat)
     if any(option.get("type") == command["type"] for option in legal):
         return
     others = {option.get("type") for number in range(table.seats) for option in decider.legal_actions(state, number)}
-    if command["type"] in others:
+    if command["type"] in others or seat in decider.to_act(state):
         commands.refuse_if_illegal(table, decider, state, command)
     offered = ", ".join(sorted({str(option.get("type")) for option in legal})) or "nothing"
     raise Illegal(
