@@ -13,8 +13,10 @@ Two runs, each over every variant (FD-2 antes and blinds, FD-4's betting structu
 rules, FD-8's reshuffles, FD-13 cash and tournament, FD-14 triple draw, FD-15 wild jokers, FD-16
 shotgun, FD-17 high-low), with a cash player leaving mid-hand and the owner ending the table:
 
-- about thirty hands through HTTP (each table's people GET the table and their new events after
-  every command, as does a spectator; each answer to an action is checked for its sender);
+- about thirty hands through HTTP (``long`` too, about forty seconds: each table's people GET the
+  table and their new events after every command, as does a spectator; each answer to an action
+  is checked for its sender); ``make test`` checks hidden information without them, in the pure
+  engine's random playouts (tests/rules) and the HTTP cash table (test_five_card_draw.py);
 - a thousand hands (``long``: CI and LONG_TESTS=1) through the service layer the endpoints answer
   with: ``services.act`` and ``play_bot_turn``, ``selectors.table_view`` for every person and a
   spectator after every command, ``selectors.events_view`` for each once a hand. Through HTTP a
@@ -567,6 +569,7 @@ def run_http(seed: int, task_queue, *, hands_per_table: int) -> Counts:
 # --- the tests ----------------------------------------------------------------------------------------------
 
 
+@pytest.mark.long
 def test_fd_19_thirty_hands_through_http_show_no_seat_or_spectator_a_hidden_card(repeatable, task_queue):
     """FD-19 through every answer a client gets: the table view, the events endpoint and the
     answer to an action, for every seat and a spectator, after every command, in every variant
