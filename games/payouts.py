@@ -26,18 +26,7 @@ def open_for_finished_table(table: Table) -> list[Payout]:
     """Open the payouts of a table that has just finished, in the command's transaction."""
     if not table.currency:
         return []
-    opened = []
-    for seat in Seat.objects.filter(table=table).select_related("user").order_by("number"):
-        payout = ledger_payouts.open_payout(
-            table_id=table.pk,
-            seat=seat.number,
-            user=seat.user,
-            currency=table.currency,
-            pending_key=pending_key(table, seat.number),
-        )
-        if payout is not None:
-            opened.append(payout)
-    return opened
+    return _open(table, Seat.objects.filter(table=table))
 
 
 def open_for_departures(table: Table, movements: Sequence[Sequence[Movement]]) -> list[Payout]:
@@ -45,11 +34,14 @@ def open_for_departures(table: Table, movements: Sequence[Sequence[Movement]]) -
     game between hands), in the command's transaction; a finished table opens its own."""
     if not table.currency or table.status == Table.Status.FINISHED:
         return []
-    seats = sorted(
-        {int(move.destination[1]) for moves in movements for move in moves if move.destination[0] == "payout"}
-    )
+    seats = {int(move.destination[1]) for moves in movements for move in moves if move.destination[0] == "payout"}
+    return _open(table, Seat.objects.filter(table=table, number__in=seats)) if seats else []
+
+
+def _open(table: Table, seats) -> list[Payout]:
+    """A payout for each of ``seats`` whose pending account holds money (once: opening is idempotent)."""
     opened = []
-    for seat in Seat.objects.filter(table=table, number__in=seats).select_related("user").order_by("number"):
+    for seat in seats.select_related("user").order_by("number"):
         payout = ledger_payouts.open_payout(
             table_id=table.pk,
             seat=seat.number,
