@@ -15,6 +15,7 @@ from api import serializers as s
 from games import selectors, services
 from games.engine import registry
 from games.errors import InvalidRequest, ServiceError
+from ledger.times import rfc3339
 
 ERRORS = {
     400: s.ErrorSerializer,
@@ -114,7 +115,7 @@ def _summary(table) -> dict:
         "version": table.version,
         "owner": table.owner.username,
         "currency": table.currency or None,
-        "created_at": table.created_at.isoformat(),
+        "created_at": rfc3339(table.created_at),
     }
 
 

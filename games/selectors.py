@@ -20,6 +20,7 @@ from games.errors import NotFound
 from games.models import HandSeed, Seat, Table
 from ledger.models import Payout
 from ledger.rows import select_rows
+from ledger.times import rfc3339
 
 
 def table_uuid(table_id) -> uuid.UUID:
@@ -104,12 +105,12 @@ def table_view(table: Table, seat: int | None, *, state=None, next_commitment: s
         "your_seat": seat,
         "state": decider.view(state, seat) if started else None,
         "to_act": to_act,
-        "deadline": table.deadline_at.isoformat() if table.deadline_at else None,
+        "deadline": rfc3339(table.deadline_at),
         "legal_actions": decider.legal_actions(state, seat)
         if started and seat is not None and table.status == Table.Status.RUNNING
         else [],
         "next_commitment": upcoming,
-        "created_at": table.created_at.isoformat(),
+        "created_at": rfc3339(table.created_at),
     }
 
 
@@ -143,7 +144,7 @@ def _event_item(decider, seat, seq, type_name, hand_no, actor, created_at, event
         "type": type_name,
         "hand_no": hand_no,
         "actor": actor,
-        "created_at": created_at.isoformat(),
+        "created_at": rfc3339(created_at),
         "data": decider.view_event(event, seat),
     }
 

@@ -9,6 +9,7 @@ from django.db.models import Prefetch, QuerySet
 
 from ledger.errors import InvalidRequest
 from ledger.models import FollowUp, Payout, PayoutDecision, Posting, Transaction
+from ledger.times import rfc3339
 from ledger.units import format_amount
 
 STATUSES = tuple(Payout.Status.values)
@@ -23,7 +24,7 @@ def transactions_json(queryset: QuerySet[Transaction]) -> list[dict[str, Any]]:
             "kind": txn.kind,
             "reference": txn.reference,
             "memo": txn.memo,
-            "created_at": txn.created_at.isoformat(),
+            "created_at": rfc3339(txn.created_at),
             "postings": [
                 {
                     "account": p.account.key,
@@ -67,8 +68,8 @@ def payout_record(payout: Payout) -> dict[str, Any]:
         "automatic": payout.automatic,
         "approvals_needed": payout.approvals_needed,
         "pending_account": payout.pending_key,
-        "created_at": payout.created_at.isoformat(),
-        "decided_at": payout.decided_at.isoformat() if payout.decided_at else None,
+        "created_at": rfc3339(payout.created_at),
+        "decided_at": rfc3339(payout.decided_at),
         "transaction_id": payout.transaction_id,
         "follow_up": _follow_up(payout),
         "decisions": [
@@ -77,7 +78,7 @@ def payout_record(payout: Payout) -> dict[str, Any]:
                 "by": d.by.get_username() if d.by else None,
                 "automatic": d.by is None,
                 "reason": d.reason,
-                "at": d.at.isoformat(),
+                "at": rfc3339(d.at),
             }
             for d in payout.decisions.all()
         ],
@@ -90,7 +91,7 @@ def _follow_up(payout: Payout) -> dict[str, Any] | None:
         return None
     return {
         "reason": follow_up.reason,
-        "at": follow_up.created_at.isoformat(),
+        "at": rfc3339(follow_up.created_at),
         "resolved": follow_up.resolved_at is not None,
     }
 
@@ -108,7 +109,7 @@ def ledger_trail(payout: Payout) -> list[dict[str, Any]]:
             "kind": p.transaction.kind,
             "reference": p.transaction.reference,
             "amount": format_amount(p.amount, p.unit),
-            "at": p.transaction.created_at.isoformat(),
+            "at": rfc3339(p.transaction.created_at),
         }
         for p in rows
     ]

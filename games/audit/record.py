@@ -17,6 +17,7 @@ from ledger import keys
 from ledger import payouts as ledger_payouts
 from ledger.models import Posting, Transaction
 from ledger.records import table_payouts, transactions_json
+from ledger.times import rfc3339
 from ledger.units import format_amount
 
 PerSeat = dict[int, dict[int, int]]
@@ -29,7 +30,7 @@ def event_json(row: Event) -> dict[str, Any]:
         "type": row.type,
         "hand_no": row.hand_no,
         "actor": row.actor,
-        "created_at": row.created_at.isoformat(),
+        "created_at": rfc3339(row.created_at),
         "data": row.data,
         "secret": row.secret,
         "prev_hash": row.prev_hash,
@@ -53,7 +54,7 @@ def hand_audit(table: Table, hand_no: int) -> dict[str, Any]:
         "commitment": hand.seed.commitment,
         "server_seed": hand.server_seed.hex(),
         "client_seed": hand.seed.client_seed,
-        "revealed_at": hand.seed.revealed_at.isoformat() if hand.seed.revealed_at else None,
+        "revealed_at": rfc3339(hand.seed.revealed_at),
         "deck": deck.cards,
         "seats": seat_names(table),
         "events": [event_json(row) for row in hand.rows],
@@ -167,7 +168,7 @@ def hand_summaries(table: Table, hand_numbers: Sequence[int]) -> list[dict[str, 
     return [
         {
             "hand_no": hand_no,
-            "ended_at": seeds[hand_no].isoformat() if seeds.get(hand_no) else None,
+            "ended_at": rfc3339(seeds.get(hand_no)),
             "result": results[hand_no],
             "winners": _winners(results[hand_no]),
             "audit": reverse("hand-audit", args=[table.pk, hand_no]),
