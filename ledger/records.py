@@ -16,7 +16,8 @@ STATUSES = tuple(Payout.Status.values)
 
 
 def transactions_json(queryset: QuerySet[Transaction]) -> list[dict[str, Any]]:
-    """Each transaction of ``queryset`` in order with its postings (amounts raw and formatted)."""
+    """Each transaction of ``queryset`` in order with its postings (``amount`` a decimal string,
+    ``amount_minor`` the integer of minor units)."""
     postings = Prefetch("postings", queryset=Posting.objects.select_related("account").order_by("pk"))
     return [
         {
@@ -29,8 +30,8 @@ def transactions_json(queryset: QuerySet[Transaction]) -> list[dict[str, Any]]:
                 {
                     "account": p.account.key,
                     "unit": p.unit,
-                    "amount": p.amount,
-                    "display": format_amount(p.amount, p.unit),
+                    "amount": format_amount(p.amount, p.unit),
+                    "amount_minor": p.amount,
                 }
                 for p in txn.postings.all()
             ],
@@ -64,6 +65,7 @@ def payout_record(payout: Payout) -> dict[str, Any]:
         "player": payout.user.get_username() if payout.user else None,
         "currency": payout.currency,
         "amount": format_amount(payout.amount, payout.currency),
+        "amount_minor": payout.amount,
         "status": payout.status,
         "automatic": payout.automatic,
         "approvals_needed": payout.approvals_needed,
@@ -109,6 +111,7 @@ def ledger_trail(payout: Payout) -> list[dict[str, Any]]:
             "kind": p.transaction.kind,
             "reference": p.transaction.reference,
             "amount": format_amount(p.amount, p.unit),
+            "amount_minor": p.amount,
             "at": rfc3339(p.transaction.created_at),
         }
         for p in rows

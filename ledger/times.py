@@ -1,4 +1,4 @@
-"""Timestamps on the wire: RFC 3339 in UTC with ``Z`` ("2025-01-31T12:00:00.123456Z"), one way
+"""Timestamps on the wire: RFC 3339 in UTC with ``Z`` ("2025-01-31T12:00:00.123456Z", always six decimals), one way
 everywhere a client sees a time."""
 
 from __future__ import annotations
@@ -13,4 +13,4 @@ def rfc3339(value: dt.datetime | None) -> str | None:
         return None
     if value.tzinfo is None:
         value = value.replace(tzinfo=dt.UTC)
-    return value.astimezone(dt.UTC).isoformat().replace("+00:00", "Z")
+    return value.astimezone(dt.UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
