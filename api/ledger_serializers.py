@@ -10,6 +10,7 @@ from rest_framework import serializers
 
 from api.serializers import ErrorSerializer  # noqa: F401 - re-exported for the ledger views
 from ledger.errors import ServiceError
+from ledger.times import rfc3339
 from ledger.units import currency as currency_code
 from ledger.units import format_amount, parse_amount
 
@@ -23,6 +24,13 @@ class DecimalStringField(serializers.Field):
 
     def to_representation(self, value: Any) -> Any:
         return value
+
+
+class TimestampField(serializers.DateTimeField):
+    """A time as every answer gives it: RFC 3339 UTC with ``Z`` and microseconds (``ledger.times``)."""
+
+    def to_representation(self, value: Any) -> Any:
+        return rfc3339(value)
 
 
 class BalanceSerializer(serializers.Serializer):
@@ -54,7 +62,7 @@ class TransactionSerializer(serializers.Serializer):
     table_id = serializers.UUIDField(allow_null=True)
     hand_no = serializers.IntegerField(allow_null=True)
     reverses = serializers.IntegerField(source="reverses_id", allow_null=True)
-    created_at = serializers.DateTimeField()
+    created_at = TimestampField()
     postings = PostingSerializer(many=True)
 
 
