@@ -8,7 +8,10 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from api.serializers import ErrorSerializer  # noqa: F401 - re-exported for the ledger views
+from api.serializers import (
+    ErrorSerializer,  # noqa: F401 - re-exported for the ledger views
+    StrictSerializer,
+)
 from ledger.errors import ServiceError
 from ledger.times import rfc3339
 from ledger.units import currency as currency_code
@@ -66,14 +69,11 @@ class TransactionSerializer(serializers.Serializer):
     postings = PostingSerializer(many=True)
 
 
-class DepositSerializer(serializers.Serializer):
+class DepositSerializer(StrictSerializer):
     currency = serializers.CharField(help_text="ISO 4217 code, e.g. MXN.")
     amount = DecimalStringField(help_text='A positive decimal string with at most the currency\'s places: "100.00".')
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        unknown = sorted(set(self.initial_data) - set(self.fields))
-        if unknown:
-            raise serializers.ValidationError(f"Unknown field(s): {', '.join(unknown)}.")
         try:
             unit = currency_code(attrs["currency"])
         except ServiceError as exc:
