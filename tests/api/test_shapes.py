@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from games import selectors
+from games.models import Table
 from tests.api.play import person
 from tests.api.test_tables import act, new_table, started_pair, table
 
@@ -91,3 +93,17 @@ def test_money_in_the_config_is_a_decimal_string_with_minor_units_beside_it(alic
     )
     config = table(alice, table_id)["config"]
     assert config["chip_value"] == "1.00" and config["chip_value_minor"] == 100
+
+
+def test_the_events_version_is_read_after_the_events_so_never_behind_them(alice, bob):
+    """A table row read before another command committed used to give the page a version behind
+    the events it carried (5 polls in 98); the page reads the version after the events."""
+    table_id = started_pair(alice, bob)
+    read_first = Table.objects.get(pk=table_id)
+    view = table(alice, table_id)
+    client = {0: alice, 1: bob}[view["to_act"][0]]
+    mine = table(client, table_id)
+    assert act(client, table_id, mine["legal_actions"][0], mine["version"]).status_code == 200
+    page = selectors.events_page(read_first, None, after=0, limit=500)
+    assert page["results"][-1]["seq"] > read_first.version
+    assert page["version"] == page["results"][-1]["seq"] == Table.objects.get(pk=table_id).version
