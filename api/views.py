@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from django.contrib.auth import authenticate, get_user_model
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
-from rest_framework.authtoken.models import Token
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -14,7 +12,7 @@ from api import limits
 from api import serializers as s
 from games import selectors, services
 from games.engine import registry
-from games.errors import InvalidRequest, ServiceError
+from games.errors import InvalidRequest
 
 ERRORS = {
     400: s.ErrorSerializer,
@@ -29,34 +27,6 @@ def parsed(serializer_class, data):
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
-
-
-class RegisterView(APIView):
-    permission_classes = [AllowAny]
-    throttle_classes = limits.LOGIN_THROTTLES
-
-    @extend_schema(request=s.RegisterSerializer, responses={201: s.TokenSerializer, 400: s.ErrorSerializer})
-    def post(self, request):
-        data = parsed(s.RegisterSerializer, request.data)
-        user = get_user_model().objects.create_user(
-            username=data["username"], password=data["password"], email=data.get("email", "")
-        )
-        token, _ = Token.objects.get_or_create(user=user)
-        return Response({"username": user.username, "token": token.key}, status=status.HTTP_201_CREATED)
-
-
-class TokenView(APIView):
-    permission_classes = [AllowAny]
-    throttle_classes = limits.LOGIN_THROTTLES
-
-    @extend_schema(request=s.TokenRequestSerializer, responses={200: s.TokenSerializer, 400: s.ErrorSerializer})
-    def post(self, request):
-        data = parsed(s.TokenRequestSerializer, request.data)
-        user = authenticate(request, username=data["username"], password=data["password"])
-        if user is None:
-            raise ServiceError("Wrong username or password.", code="authentication_failed")
-        token, _ = Token.objects.get_or_create(user=user)
-        return Response({"username": user.username, "token": token.key})
 
 
 class GamesView(APIView):

@@ -9,6 +9,7 @@ local filesystem, so ``make run`` needs no server at all.
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -77,7 +78,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    # Per-device tokens with an expiry, revocable one by one or all at once (api/auth_views.py).
+    "knox",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "ledger",
@@ -179,7 +181,9 @@ STORAGES = {
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        # First, so a request without credentials is answered 401 with WWW-Authenticate: Token.
+        "api.authentication.TokenAuthentication",
+        # A same-origin browser app logged in at auth/session/; writes need the CSRF token.
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -195,7 +199,7 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("THROTTLE_ANON", "60/minute"),
         "user": os.environ.get("THROTTLE_USER", "1200/minute"),
-        # auth/token/ and auth/register/ (api/limits.py): per address, and per username named.
+        # auth/token/, auth/register/ and auth/session/ (api/limits.py): per address, and per username named.
         "login_address": os.environ.get("THROTTLE_LOGIN_ADDRESS", "30/minute"),
         "login_account": os.environ.get("THROTTLE_LOGIN_ACCOUNT", "10/minute"),
     },
@@ -208,6 +212,19 @@ REST_FRAMEWORK = {
 }
 if DEBUG:
     REST_FRAMEWORK["DEFAULT_RENDERER_CLASSES"].append("rest_framework.renderers.BrowsableAPIRenderer")
+
+# Tokens (django-rest-knox): one per device, stored only as a hash, each expiring TOKEN_TTL_HOURS
+# after it was issued (30 days by default); a client logs in again for a new one.
+TOKEN_TTL_HOURS = float(os.environ.get("TOKEN_TTL_HOURS", "720"))
+# Named so migrations that point at the token model (api's TokenDevice) can read it.
+KNOX_TOKEN_MODEL = "knox.AuthToken"
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(hours=TOKEN_TTL_HOURS),
+    # Clients keep sending `Authorization: Token <key>`, as with the single tokens before.
+    "AUTH_HEADER_PREFIX": "Token",
+    "AUTO_REFRESH": False,
+    "TOKEN_LIMIT_PER_USER": None,
+}
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Game ledger API",
