@@ -80,6 +80,7 @@ INSTALLED_APPS = [
     "rest_framework",
     # Per-device tokens with an expiry, revocable one by one or all at once (api/auth_views.py).
     "knox",
+    "corsheaders",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "ledger",
@@ -92,6 +93,9 @@ MIDDLEWARE = [
     # Static files from the web process itself (the admin's CSS, the Swagger UI), before anything
     # that would touch the session or the database. It answers only under STATIC_URL.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before anything that can answer (CommonMiddleware's redirects, the views' 401s), so a browser's
+    # preflight is answered without authentication and every answer to an allowed origin says so.
+    "corsheaders.middleware.CorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -225,6 +229,24 @@ REST_KNOX = {
     "AUTO_REFRESH": False,
     "TOKEN_LIMIT_PER_USER": None,
 }
+
+# CORS for browser apps served from other origins: only the origins listed (scheme, host and port,
+# comma-separated; none by default) may call the API from a browser, and only under /api/. Tokens
+# travel in the Authorization header, so no cookies are allowed across origins.
+CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", "")
+CORS_URLS_REGEX = r"^/api/.*$"
+CORS_ALLOW_CREDENTIALS = False
+CORS_ALLOW_HEADERS = [
+    "accept",
+    "authorization",
+    "content-type",
+    "idempotency-key",
+    "if-none-match",
+    "last-event-id",
+    "x-request-id",
+]
+CORS_EXPOSE_HEADERS = ["ETag", "Idempotent-Replayed", "Retry-After", "X-Request-ID"]
+CORS_PREFLIGHT_MAX_AGE = 3600
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Game ledger API",
