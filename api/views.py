@@ -23,6 +23,29 @@ ERRORS = {
 }
 
 
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="Up to 200 characters. A repeat with the same key and body within IDEMPOTENCY_TTL_SECONDS "
+    "gets the first answer again, with `Idempotent-Replayed: true`; another body under the key is refused (422).",
+)
+
+
+def idempotency_key(request) -> str | None:
+    """The request's ``Idempotency-Key``, if it sent one (at most 200 characters)."""
+    key = request.headers.get("Idempotency-Key") or None
+    if key is not None and len(key) > 200:
+        raise InvalidRequest("An Idempotency-Key is at most 200 characters.")
+    return key
+
+
+def replayed_response(body, code: int, replayed: bool) -> Response:
+    """The answer, saying so when it is the replay of an earlier one."""
+    return Response(body, status=code, headers={"Idempotent-Replayed": "true"} if replayed else None)
+
+
 def parsed(serializer_class, data):
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
@@ -66,13 +89,27 @@ class TablesView(APIView):
         )[:100]
         return Response([_summary(table) for table in tables])
 
-    @extend_schema(request=s.CreateTableSerializer, responses={201: s.TableSerializer, **ERRORS})
+    @extend_schema(
+        request=s.CreateTableSerializer, parameters=[IDEMPOTENCY_KEY], responses={201: s.TableSerializer, **ERRORS}
+    )
     def post(self, request):
+        """A new open table. With an ``Idempotency-Key``, a repeat answers the first table again
+        (``Idempotent-Replayed: true``) instead of opening a second one."""
         data = parsed(s.CreateTableSerializer, request.data)
-        table = services.create_table(
-            user=request.user, game=data["game"], seats=data["seats"], options=data["options"], stake=data["stake"]
+
+        def create():
+            table = services.create_table(
+                user=request.user, game=data["game"], seats=data["seats"], options=data["options"], stake=data["stake"]
+            )
+            return status.HTTP_201_CREATED, selectors.table_view(table, None), table
+
+        code, body, replayed = services.once(
+            user=request.user,
+            key=idempotency_key(request),
+            request={"operation": "create_table", **data},
+            run=create,
         )
-        return Response(selectors.table_view(table, None), status=status.HTTP_201_CREATED)
+        return replayed_response(body, code, replayed)
 
 
 def _summary(table) -> dict:
@@ -154,23 +191,18 @@ class ClientSeedView(APIView):
 
 class ActionsView(APIView):
     @extend_schema(
-        request=s.ActionSerializer,
-        parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False)],
-        responses={200: s.ActionResultSerializer, **ERRORS},
+        request=s.ActionSerializer, parameters=[IDEMPOTENCY_KEY], responses={200: s.ActionResultSerializer, **ERRORS}
     )
     def post(self, request, table_id):
         data = parsed(s.ActionSerializer, request.data)
-        key = request.headers.get("Idempotency-Key") or None
-        if key is not None and len(key) > 200:
-            raise InvalidRequest("An Idempotency-Key is at most 200 characters.")
         code, body, replayed = services.act(
             table_id=table_id,
             user=request.user,
             action=data["action"],
             expected_version=data["expected_version"],
-            idempotency_key=key,
+            idempotency_key=idempotency_key(request),
         )
-        return Response(body, status=code, headers={"Idempotent-Replayed": "true"} if replayed else None)
+        return replayed_response(body, code, replayed)
 
 
 class EventsView(APIView):
