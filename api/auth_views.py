@@ -65,6 +65,8 @@ def _check_password(request, username: str, password: str):
 
 
 class RegisterView(APIView):
+    # No authentication: a stale token still sent by habit must not stand in the way of a new one.
+    authentication_classes = []
     permission_classes = [AllowAny]
     throttle_classes = limits.LOGIN_THROTTLES
 
@@ -85,6 +87,8 @@ class RegisterView(APIView):
 
 
 class TokenView(APIView):
+    # No authentication: a client whose token expired logs in again with the old header still set.
+    authentication_classes = []
     permission_classes = [AllowAny]
     throttle_classes = limits.LOGIN_THROTTLES
 

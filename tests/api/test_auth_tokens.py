@@ -156,3 +156,13 @@ def test_a_wrong_password_gets_no_token(alice):
     refused = login(password="wrong one")
     assert refused.status_code == 400 and refused.json()["code"] == "authentication_failed"
     assert not AuthToken.objects.exists()
+
+
+def test_a_client_still_sending_its_expired_token_can_log_in_again(alice):
+    old = login("phone").json()
+    AuthToken.objects.filter(digest__startswith=old["id"]).update(expiry=timezone.now() - timedelta(seconds=1))
+    client = with_token(old["token"])
+    assert client.get("/api/v1/tables/").status_code == 401
+    again = client.post("/api/v1/auth/token/", {"username": "alice", "password": PASSWORD}, format="json")
+    assert again.status_code == 200, again.json()
+    assert with_token(again.json()["token"]).get("/api/v1/tables/").status_code == 200
