@@ -380,6 +380,11 @@ CELERY_BEAT_SCHEDULE["purge-idempotency-records"] = {
     "task": "games.tasks.purge_idempotency_records",
     "schedule": IDEMPOTENCY_PURGE_SECONDS,
 }
+# Expired API tokens are deleted when presented; beat deletes the ones nobody presents again.
+CELERY_BEAT_SCHEDULE["purge-expired-tokens"] = {
+    "task": "api.tasks.purge_expired_tokens",
+    "schedule": float(os.environ.get("TOKEN_PURGE_SECONDS", "3600")),
+}
 
 # json for machines (the default), text for a person reading a terminal (the default with DEBUG on).
 LOG_FORMAT = os.environ.get("LOG_FORMAT", "text" if DEBUG else "json").strip().lower()

@@ -166,3 +166,15 @@ def test_a_client_still_sending_its_expired_token_can_log_in_again(alice):
     again = client.post("/api/v1/auth/token/", {"username": "alice", "password": PASSWORD}, format="json")
     assert again.status_code == 200, again.json()
     assert with_token(again.json()["token"]).get("/api/v1/tables/").status_code == 200
+
+
+def test_beat_purges_expired_tokens_and_their_devices_only(alice, settings):
+    from api import tasks
+
+    assert settings.CELERY_BEAT_SCHEDULE["purge-expired-tokens"]["task"] == "api.tasks.purge_expired_tokens"
+    old, fresh = login("old").json(), login("fresh").json()
+    AuthToken.objects.filter(digest__startswith=old["id"]).update(expiry=timezone.now() - timedelta(seconds=1))
+    assert tasks.purge_expired_tokens(batch=1) == 1
+    assert list(TokenDevice.objects.values_list("name", flat=True)) == ["fresh"]
+    assert with_token(fresh["token"]).get("/api/v1/tables/").status_code == 200
+    assert tasks.purge_expired_tokens() == 0
