@@ -10,13 +10,15 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from games import services
 from games.models import CommandRecord, Table
 from ledger import keys
 from ledger.models import FollowUp, Payout, PayoutDecision, Transaction
-from ledger.payouts import PAID
+from ledger.payouts import PAID, approve
 from ledger.selectors import balance_of
 from tests.api.play import person
 from tests.api.test_payouts import finished_table
+from tests.ledger.test_concurrency import race
 
 NEW_TABLE = {"game": "counter", "seats": 2, "options": {}}
 
@@ -174,3 +176,41 @@ def test_a_refused_decision_leaves_the_key_unused(payout):
     assert refused.status_code == 400
     assert not CommandRecord.objects.filter(key="reject-2").exists()
     assert decide(tina, payout, "reject", {"reason": "now with a reason"}, "reject-2").status_code == 200
+
+
+# --- twins: the same key sent twice at once, for real on PostgreSQL ------------------------------
+
+
+def test_twin_table_creations_with_one_key_open_one_table(postgres_tx, counter_game):
+    alice = person("alice")
+    results = race(4, lambda i: services.once(user=alice.user, key="twin", request={"n": 1}, run=lambda: _new(alice)))
+    assert all(isinstance(result, tuple) for result in results), results
+    assert sorted(replayed for _, _, replayed in results) == [False, True, True, True]
+    assert len({body["id"] for _, body, _ in results}) == 1
+    assert Table.objects.count() == 1
+
+
+def _new(client):
+    table = services.create_table(user=client.user, game="counter", seats=2)
+    return 201, {"id": str(table.pk)}, table
+
+
+def test_twin_approvals_with_one_key_decide_once_and_both_get_the_answer(postgres_tx, counter_game, task_queue):
+    alice, sam = person("alice"), person("sam", staff=True)
+    payout = Payout.objects.get(table_id=finished_table(task_queue, alice, sam), seat=0)
+    tina = person("tina", staff=True)
+
+    def approve_once(_: int):
+        return services.once(
+            user=tina.user,
+            key="twin-approval",
+            request={"operation": "approve_payout", "payout": payout.pk, "reason": ""},
+            run=lambda: (200, {"status": approve(payout_id=payout.pk, by=tina.user).status}, None),
+        )
+
+    results = race(3, approve_once)
+    assert all(isinstance(result, tuple) for result in results), results
+    assert sorted(replayed for _, _, replayed in results) == [False, True, True]
+    assert {body["status"] for _, body, _ in results} == {"approved"}
+    assert PayoutDecision.objects.filter(payout=payout).count() == 1
+    assert Transaction.objects.filter(reference=f"payout:{payout.pk}", kind=PAID).count() == 1
