@@ -110,6 +110,19 @@ class TableSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
+class TableSummarySerializer(serializers.Serializer):
+    """A table in a list: its public facts, without the game's view."""
+
+    id = serializers.UUIDField()
+    game = serializers.CharField()
+    status = serializers.ChoiceField(choices=["open", "running", "finished"])
+    seats = serializers.IntegerField()
+    version = serializers.IntegerField()
+    owner = serializers.CharField()
+    currency = serializers.CharField(allow_null=True)
+    created_at = serializers.DateTimeField()
+
+
 class EventSerializer(serializers.Serializer):
     seq = serializers.IntegerField()
     type = serializers.CharField()
@@ -117,6 +130,11 @@ class EventSerializer(serializers.Serializer):
     actor = serializers.CharField()
     created_at = serializers.DateTimeField()
     data = serializers.DictField()
+
+
+class EventsPageSerializer(serializers.Serializer):
+    version = serializers.IntegerField(help_text="The table's version now.")
+    events = EventSerializer(many=True)
 
 
 class ActionResultSerializer(serializers.Serializer):

@@ -88,7 +88,7 @@ class GamesView(APIView):
 class TablesView(APIView):
     @extend_schema(
         parameters=[OpenApiParameter("status", str, required=False), OpenApiParameter("game", str, required=False)],
-        responses={200: s.TableSerializer(many=True)},
+        responses={200: s.TableSummarySerializer(many=True)},
     )
     def get(self, request):
         tables = selectors.tables_for(
@@ -205,7 +205,7 @@ class ActionsView(APIView):
 
 class EventsView(APIView):
     @extend_schema(
-        parameters=[s.EventsQuerySerializer], responses={200: s.EventSerializer(many=True), 404: s.ErrorSerializer}
+        parameters=[s.EventsQuerySerializer], responses={200: s.EventsPageSerializer, 404: s.ErrorSerializer}
     )
     def get(self, request, table_id):
         query = parsed(s.EventsQuerySerializer, request.query_params)

@@ -1,0 +1,150 @@
+"""The OpenAPI document's last step (``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``): every
+game's typed components, generated from the engine's own types (``games.engine.contract``), wired
+into the table, action and event schemas; an explicit operationId and tag per operation; and the
+problem-details error (``Error``) declared on every operation with the statuses it can answer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine import registry
+from games.engine.contract import REF, game_schemas, prefix_of
+
+# (path, method) → (operationId, tag). Every operation is named here; the contract test checks
+# that none is missing, so a new endpoint cannot ship with a generated name.
+OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
+    ("/api/v1/auth/register/", "post"): ("register", "auth"),
+    ("/api/v1/auth/token/", "post"): ("createToken", "auth"),
+    ("/api/v1/games/", "get"): ("listGames", "games"),
+    ("/api/v1/tables/", "get"): ("listTables", "tables"),
+    ("/api/v1/tables/", "post"): ("createTable", "tables"),
+    ("/api/v1/tables/{table_id}/", "get"): ("getTable", "tables"),
+    ("/api/v1/tables/{table_id}/join/", "post"): ("joinTable", "tables"),
+    ("/api/v1/tables/{table_id}/leave/", "post"): ("leaveTable", "tables"),
+    ("/api/v1/tables/{table_id}/seats/{seat}/", "delete"): ("removeSeat", "tables"),
+    ("/api/v1/tables/{table_id}/bots/", "post"): ("addBot", "tables"),
+    ("/api/v1/tables/{table_id}/start/", "post"): ("startTable", "tables"),
+    ("/api/v1/tables/{table_id}/client-seed/", "put"): ("setClientSeed", "play"),
+    ("/api/v1/tables/{table_id}/actions/", "post"): ("postAction", "play"),
+    ("/api/v1/tables/{table_id}/events/", "get"): ("listEvents", "play"),
+    ("/api/v1/tables/{table_id}/hands/", "get"): ("listHands", "hands"),
+    ("/api/v1/tables/{table_id}/hands/{hand_no}/audit/", "get"): ("getHandAudit", "hands"),
+    ("/api/v1/tables/{table_id}/hands/{hand_no}/verify/", "get"): ("verifyHand", "hands"),
+    ("/api/v1/tables/{table_id}/hands/{hand_no}/history.txt", "get"): ("getHandHistoryText", "hands"),
+    ("/api/v1/tables/{table_id}/hands/{hand_no}/history.phh", "get"): ("getHandHistoryPhh", "hands"),
+    ("/api/v1/tables/{table_id}/replay/", "get"): ("getReplay", "hands"),
+    ("/api/v1/wallets/me/", "get"): ("getMyWallets", "ledger"),
+    ("/api/v1/wallets/{username}/deposits/", "post"): ("createDeposit", "ledger"),
+    ("/api/v1/deposits/{deposit_id}/approve/", "post"): ("approveDeposit", "ledger"),
+    ("/api/v1/ledger/transactions/", "get"): ("listTransactions", "ledger"),
+    ("/api/v1/payouts/", "get"): ("listPayouts", "payouts"),
+    ("/api/v1/payouts/{payout_id}/approve/", "post"): ("approvePayout", "payouts"),
+    ("/api/v1/payouts/{payout_id}/reject/", "post"): ("rejectPayout", "payouts"),
+}
+
+TAGS = [
+    {"name": "auth", "description": "Accounts and tokens."},
+    {"name": "games", "description": "The games this service plays and their options."},
+    {"name": "tables", "description": "Creating, joining and starting tables."},
+    {"name": "play", "description": "Acting at a table and following its events."},
+    {"name": "hands", "description": "Finished hands: audits, verification, histories, replays."},
+    {"name": "ledger", "description": "Wallets, transactions and deposits."},
+    {"name": "payouts", "description": "Staff review of payouts."},
+    {"name": "ops", "description": "Health and metrics."},
+]
+
+ERROR_DESCRIPTIONS = {
+    "400": "The request is malformed or a field is invalid (`fields` says which).",
+    "401": "No valid credentials.",
+    "403": "Not allowed for this account.",
+    "404": "Nothing at this address.",
+    "405": "This method is not allowed here.",
+    "406": "No acceptable representation.",
+    "409": "A conflict: the table moved on (`current_version`), or the state refuses it.",
+    "415": "The body is not JSON.",
+    "422": "The rules or the ledger refuse it (`legal_actions`, `needed`, `balance`).",
+    "429": "Too many requests; `retry_after` seconds to wait.",
+    "500": "A bug on our side, logged under `request_id`.",
+    "503": "The database or cache is out of reach; `retry_after` seconds to wait.",
+}
+
+
+def _errors_for(path: str, method: str, operation: dict[str, Any]) -> list[str]:
+    statuses = ["400", "403", "406", "429", "500", "503"]
+    if operation.get("security") != [{}] and any(operation.get("security", [])):
+        statuses.append("401")
+    if "{" in path:
+        statuses.append("404")
+    if method in ("post", "put", "patch", "delete"):
+        statuses += ["405", "409", "415", "422"]
+    return statuses
+
+
+def _error_response(status: str) -> dict[str, Any]:
+    content = {"application/json": {"schema": {"$ref": REF + "Error"}}}
+    return {"description": ERROR_DESCRIPTIONS[status], "content": content}
+
+
+def _game_components(schemas: dict[str, Any]) -> None:
+    events, legal, views = [], [], []
+    for decider in registry.all_games():
+        schemas.update(game_schemas(decider))
+        prefix = prefix_of(decider.slug)
+        events.append({"$ref": REF + prefix + "Event"})
+        if prefix + "LegalAction" in schemas:
+            legal.append({"$ref": REF + prefix + "LegalAction"})
+        if prefix + "View" in schemas:
+            views.append({"$ref": REF + prefix + "View"})
+    schemas["EventData"] = {"anyOf": events, "description": "An event's data: one of its game's events, by `type`."}
+    schemas["LegalAction"] = {"anyOf": legal, "description": "An action of the table's game, by `type`."}
+    schemas["GameView"] = {"anyOf": views, "description": "The table's game as the caller's seat sees it."}
+    # The action a client sends: any game's action type, with the fields its legal action lists
+    # (sending a legal action back as it came is always well formed) and the chosen values.
+    types: set[str] = set()
+    fields: dict[str, Any] = {}
+    for name, schema in schemas.items():
+        if "Action" in name and isinstance(schema.get("properties"), dict) and "type" in schema["properties"]:
+            types.update(schema["properties"]["type"].get("enum", []))
+            for field, field_schema in schema["properties"].items():
+                if field != "type":
+                    fields.setdefault(field, field_schema)
+    schemas["Action"] = {
+        "type": "object",
+        "description": "What a seat does: a legal action as listed, with any chosen value (`amount`, `discard`).",
+        "properties": {"type": {"type": "string", "enum": sorted(types)}, **fields},
+        "required": ["type"],
+    }
+
+
+def _wire(schemas: dict[str, Any]) -> None:
+    """Point the generic schemas' free-form objects at the typed ones."""
+    for name in ("Table", "TableRequest"):
+        table = schemas.get(name)
+        if table:
+            props = table["properties"]
+            props["state"] = {"anyOf": [{"$ref": REF + "GameView"}, {"type": "null"}]}
+            props["legal_actions"] = {"type": "array", "items": {"$ref": REF + "LegalAction"}}
+    event = schemas.get("Event")
+    if event:
+        event["properties"]["data"] = {"$ref": REF + "EventData"}
+    for name in ("ActionRequest",):
+        if name in schemas:
+            schemas[name]["properties"]["action"] = {"$ref": REF + "Action"}
+
+
+def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    _game_components(schemas)
+    _wire(schemas)
+    result["tags"] = TAGS
+    for path, operations in result.get("paths", {}).items():
+        for method, operation in operations.items():
+            named = OPERATIONS.get((path, method))
+            if named:
+                operation["operationId"], tag = named
+                operation["tags"] = [tag]
+            responses = operation.setdefault("responses", {})
+            for status in _errors_for(path, method, operation):
+                if status not in responses:
+                    responses[status] = _error_response(status)
+    return result

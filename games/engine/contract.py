@@ -1,0 +1,80 @@
+"""A game's wire contract as JSON Schema, derived from the game's own types (never written twice):
+its events from the event dataclasses (public fields only, each tagged with its ``type``), its legal
+actions from the action types it declares, and its view from its view type. Each set is a union
+discriminated by ``type``. The API turns these into the OpenAPI document's components
+(``api/schema.py``); nothing here knows about HTTP."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import msgspec
+
+from games.engine.decider import Decider
+
+REF = "#/components/schemas/"
+
+
+def prefix_of(slug: str) -> str:
+    """``five-card-draw`` → ``FiveCardDraw``: the prefix of a game's component names."""
+    return "".join(part.capitalize() for part in slug.replace("_", "-").split("-"))
+
+
+def _components(types: tuple[type, ...], prefix: str) -> tuple[list[str], dict[str, dict[str, Any]]]:
+    refs, raw = msgspec.json.schema_components(types, ref_template=REF + prefix + "{name}")
+    return [ref["$ref"].removeprefix(REF) for ref in refs], {prefix + name: schema for name, schema in raw.items()}
+
+
+def _type_name_of(schema: dict[str, Any]) -> str | None:
+    enum = schema.get("properties", {}).get("type", {}).get("enum")
+    return enum[0] if enum and len(enum) == 1 else None
+
+
+def _union(names: list[str], components: dict[str, dict[str, Any]], description: str) -> dict[str, Any]:
+    mapping = {}
+    for name in names:
+        type_name = _type_name_of(components[name])
+        if type_name is not None:
+            mapping[type_name] = REF + name
+    union: dict[str, Any] = {"oneOf": [{"$ref": REF + name} for name in names], "description": description}
+    if len(mapping) == len(names):
+        union["discriminator"] = {"propertyName": "type", "mapping": mapping}
+    return union
+
+
+def game_schemas(decider: Decider) -> dict[str, dict[str, Any]]:
+    """The game's components: ``<Game>Event``, ``<Game>LegalAction`` and ``<Game>View`` with every
+    schema they refer to, named with the game's prefix."""
+    prefix = prefix_of(decider.slug)
+    out: dict[str, dict[str, Any]] = {}
+
+    names, components = _components(tuple(decider.event_types), prefix)
+    for cls, name in zip(decider.event_types, names, strict=True):
+        schema = components[name]
+        secrets = {f.name for f in dataclasses.fields(cls) if f.metadata.get("secret")}
+        for secret in secrets:
+            schema.get("properties", {}).pop(secret, None)
+        required = [field for field in schema.get("required", []) if field not in secrets]
+        schema["properties"] = {"type": {"enum": [cls.__name__]}, **schema.get("properties", {})}
+        schema["required"] = ["type", *required]
+        schema["description"] = (
+            f"{decider.name}: the event {cls.__name__} (its public fields; a seat also sees what is its own)."
+        )
+    out.update(components)
+    out[prefix + "Event"] = _union(names, components, f"Any {decider.name} event's data, by its `type`.")
+
+    action_types = tuple(getattr(decider, "action_types", ()))
+    if action_types:
+        names, components = _components(action_types, prefix + "Action")
+        out.update(components)
+        out[prefix + "LegalAction"] = _union(names, components, f"A {decider.name} action, by its `type`.")
+
+    view_type = getattr(decider, "view_type", None)
+    if view_type is not None:
+        # The view's type is named for its game already (``EuchreView``).
+        names, components = _components((view_type,), "")
+        out.update(components)
+        if names[0] != prefix + "View":
+            out[prefix + "View"] = {"$ref": REF + names[0]}
+    return out
