@@ -57,11 +57,12 @@ def problem(body: dict[str, Any], status: int, request: Any = None) -> dict[str,
     """``body`` (``code``, ``detail`` and extras) as RFC 9457 problem details for ``status``."""
     code = str(body.get("code", "error"))
     path = getattr(request, "path", None)
+    # The problem's own members win over an extra of the same name.
     return {
+        **body,
         "type": PROBLEM_TYPE_PREFIX + code,
         "title": HTTPStatus(status).phrase if status in HTTPStatus._value2member_map_ else "Error",
         "status": status,
-        **body,
         **({"instance": path} if path else {}),
     }
 

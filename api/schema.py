@@ -132,7 +132,27 @@ def _wire(schemas: dict[str, Any]) -> None:
             schemas[name]["properties"]["action"] = {"$ref": REF + "Action"}
 
 
+def _nullable_31(node: Any) -> None:
+    """OpenAPI 3.0's ``nullable: true``, which a few of drf-spectacular's schemas (the paginators')
+    still carry under 3.1 where it means nothing, as 3.1's ``null`` type."""
+    if isinstance(node, list):
+        for item in node:
+            _nullable_31(item)
+        return
+    if not isinstance(node, dict):
+        return
+    for value in node.values():
+        _nullable_31(value)
+    if node.pop("nullable", False):
+        kind = node.get("type")
+        if isinstance(kind, str):
+            node["type"] = [kind, "null"]
+        elif isinstance(kind, list) and "null" not in kind:
+            kind.append("null")
+
+
 def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
+    _nullable_31(result)
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     _game_components(schemas)
     _wire(schemas)

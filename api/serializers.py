@@ -165,3 +165,5 @@ class ErrorSerializer(serializers.Serializer):
     needed = serializers.CharField(required=False, help_text="Money the wallet lacks, a decimal string.")
     balance = serializers.CharField(required=False, help_text="What the wallet holds, a decimal string.")
     request_id = serializers.CharField(required=False, help_text="What to quote to the operator (500).")
+    payout_id = serializers.IntegerField(required=False, help_text="The payout refused (409 payout_decided).")
+    payout_status = serializers.CharField(required=False, help_text="Where that payout stands (409 payout_decided).")

@@ -143,12 +143,12 @@ def _check_pending(payout: Payout) -> None:
             f"Payout {payout.pk} was rejected ({who}, {when}); a rejected payout cannot be approved or rejected again. "
             "Its money is back in the table's escrow, for follow-up.",
             payout_id=payout.pk,
-            status=payout.status,
+            payout_status=payout.status,
         )
     raise PayoutDecided(
         f"Payout {payout.pk} was already approved ({who}, {when}) and paid; it cannot be decided again.",
         payout_id=payout.pk,
-        status=payout.status,
+        payout_status=payout.status,
     )
 
 
