@@ -5,13 +5,15 @@ from __future__ import annotations
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from api import pagination
 from api import serializers as s
 from games import audit, selectors
+
+HANDS_DEFAULT_LIMIT = 10
 
 ERRORS = {403: s.ErrorSerializer, 404: s.ErrorSerializer, 409: s.ErrorSerializer}
 
@@ -22,23 +24,19 @@ def _table(request, table_id):
     return table
 
 
-class HandsPagination(LimitOffsetPagination):
-    default_limit = 10
-    max_limit = 100
-
-
 class HandsView(APIView):
     @extend_schema(
-        parameters=[OpenApiParameter("limit", int), OpenApiParameter("offset", int)],
-        responses={200: OpenApiTypes.OBJECT, **ERRORS},
+        parameters=pagination.PARAMETERS,
+        responses={200: OpenApiTypes.OBJECT, 400: s.ErrorSerializer, **ERRORS},
         tags=["audit"],
     )
     def get(self, request, table_id):
         """The table's finished hands, newest first, with the result per seat and links to each audit."""
         table = _table(request, table_id)
-        paginator = HandsPagination()
-        page = paginator.paginate_queryset(audit.finished_hand_numbers(table), request, view=self)
-        return paginator.get_paginated_response(audit.hand_summaries(table, page))
+        page, next_cursor = pagination.list_page(
+            audit.finished_hand_numbers(table), request.query_params, position=str, default=HANDS_DEFAULT_LIMIT
+        )
+        return Response(pagination.envelope(audit.hand_summaries(table, page), next_cursor))
 
 
 class HandAuditView(APIView):

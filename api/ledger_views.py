@@ -17,6 +17,7 @@ from api.ledger_serializers import (
     TransactionSerializer,
     WalletsSerializer,
 )
+from api.pagination import PARAMETERS, Cursor
 from ledger import selectors, services
 from ledger.errors import NotFound
 from ledger.keys import wallet_key
@@ -37,11 +38,12 @@ class MyWalletsView(APIView):
         return Response(WalletsSerializer({"wallets": selectors.balances(user=request.user)}).data)
 
 
-@extend_schema(tags=["ledger"])
+@extend_schema(tags=["ledger"], parameters=PARAMETERS)
 class MyTransactionsView(generics.ListAPIView):
     """The caller's transactions, newest first, each with all its postings."""
 
     serializer_class = TransactionSerializer
+    pagination_class = Cursor
 
     def get_queryset(self):  # type: ignore[no-untyped-def]
         return selectors.transactions_for(user=self.request.user)

@@ -5,11 +5,11 @@ from __future__ import annotations
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import IsAdminUser, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from api import pagination
 from api import serializers as s
 from api.serializers import StrictSerializer
 from games import audit
@@ -30,13 +30,16 @@ class PayoutsView(APIView):
     permission_classes = [IsAuthenticated, IsAdminUser]
 
     @extend_schema(
-        parameters=[OpenApiParameter("status", str, enum=list(records.STATUSES), required=False)],
+        parameters=[
+            OpenApiParameter("status", str, enum=list(records.STATUSES), required=False),
+            *pagination.PARAMETERS,
+        ],
         responses={200: OpenApiTypes.OBJECT, **ERRORS},
         tags=["payouts"],
     )
     def get(self, request):
         """Staff: payouts newest first, with the table's result, players, audit link and ledger trail."""
-        paginator = LimitOffsetPagination()
+        paginator = pagination.Cursor()
         rows = paginator.paginate_queryset(
             records.payouts(status=request.query_params.get("status")), request, view=self
         )

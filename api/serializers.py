@@ -9,6 +9,8 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
+EVENTS_MAX_LIMIT = 500
+
 
 class StrictSerializer(serializers.Serializer):
     """Refuses fields it does not know, so a typo is an error and not a silent default."""
@@ -81,6 +83,20 @@ class ActionSerializer(StrictSerializer):
 
 class EventsQuerySerializer(serializers.Serializer):
     after = serializers.IntegerField(min_value=0, required=False, default=0)
+    cursor = serializers.IntegerField(
+        min_value=0,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="A page's `next_cursor`; wins over `after`.",
+    )
+    limit = serializers.IntegerField(
+        min_value=1,
+        max_value=EVENTS_MAX_LIMIT,
+        required=False,
+        default=EVENTS_MAX_LIMIT,
+        help_text=f"At most this many events, 1 to {EVENTS_MAX_LIMIT}.",
+    )
     wait = serializers.FloatField(min_value=0, max_value=60, required=False, default=0)
 
 
@@ -111,30 +127,42 @@ class TableSerializer(serializers.Serializer):
 
 
 class TableSummarySerializer(serializers.Serializer):
-    """A table in a list: its public facts, without the game's view."""
+    """One line of the tables list."""
 
     id = serializers.UUIDField()
     game = serializers.CharField()
     status = serializers.ChoiceField(choices=["open", "running", "finished"])
-    seats = serializers.IntegerField()
+    seats = serializers.IntegerField(help_text="The number of seats.")
     version = serializers.IntegerField()
     owner = serializers.CharField()
     currency = serializers.CharField(allow_null=True)
     created_at = serializers.DateTimeField()
 
 
+class TableSummaryPageSerializer(serializers.Serializer):
+    results = TableSummarySerializer(many=True)
+    next_cursor = serializers.CharField(allow_null=True)
+    has_more = serializers.BooleanField()
+
+
 class EventSerializer(serializers.Serializer):
     seq = serializers.IntegerField()
     type = serializers.CharField()
     hand_no = serializers.IntegerField()
-    actor = serializers.CharField()
+    actor = serializers.CharField(
+        allow_null=True, help_text="The username of the person who acted; null for a bot or the system."
+    )
+    actor_kind = serializers.ChoiceField(choices=["user", "bot", "system"])
+    actor_seat = serializers.IntegerField(allow_null=True)
     created_at = serializers.DateTimeField()
     data = serializers.DictField()
 
 
 class EventsPageSerializer(serializers.Serializer):
-    version = serializers.IntegerField(help_text="The table's version now.")
-    events = EventSerializer(many=True)
+    version = serializers.IntegerField(help_text="The table's version; never behind the last event carried.")
+    results = EventSerializer(many=True)
+    next_cursor = serializers.CharField(allow_null=True)
+    has_more = serializers.BooleanField()
 
 
 class ActionResultSerializer(serializers.Serializer):

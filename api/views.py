@@ -10,7 +10,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api import limits
+from api import limits, pagination
 from api import serializers as s
 from games import selectors, services
 from games.engine import registry
@@ -87,14 +87,22 @@ class GamesView(APIView):
 
 class TablesView(APIView):
     @extend_schema(
-        parameters=[OpenApiParameter("status", str, required=False), OpenApiParameter("game", str, required=False)],
-        responses={200: s.TableSummarySerializer(many=True)},
+        parameters=[
+            OpenApiParameter("status", str, required=False),
+            OpenApiParameter("game", str, required=False),
+            *pagination.PARAMETERS,
+        ],
+        responses={200: s.TableSummaryPageSerializer, 400: s.ErrorSerializer},
+        operation_id="v1_tables_list",
     )
     def get(self, request):
+        """Open tables and the caller's own, newest first, a page at a time."""
+        paginator = pagination.Cursor()
         tables = selectors.tables_for(
             request.user, status=request.query_params.get("status"), game=request.query_params.get("game")
-        )[:100]
-        return Response([_summary(table) for table in tables])
+        )
+        page = paginator.paginate_queryset(tables, request, view=self)
+        return paginator.get_paginated_response([selectors.table_summary(table) for table in page])
 
     @extend_schema(request=s.CreateTableSerializer, responses={201: s.TableSerializer, **ERRORS})
     def post(self, request):
@@ -103,19 +111,6 @@ class TablesView(APIView):
             user=request.user, game=data["game"], seats=data["seats"], options=data["options"], stake=data["stake"]
         )
         return Response(selectors.table_view(table, None), status=status.HTTP_201_CREATED)
-
-
-def _summary(table) -> dict:
-    return {
-        "id": str(table.pk),
-        "game": table.game,
-        "status": table.status,
-        "seats": table.seats,
-        "version": table.version,
-        "owner": table.owner.username,
-        "currency": table.currency or None,
-        "created_at": table.created_at.isoformat(),
-    }
 
 
 class TableView(APIView):
@@ -208,10 +203,14 @@ class EventsView(APIView):
         parameters=[s.EventsQuerySerializer], responses={200: s.EventsPageSerializer, 404: s.ErrorSerializer}
     )
     def get(self, request, table_id):
+        """The caller's view of the events after ``after`` (or ``cursor``), at most ``limit``;
+        ``version`` is never behind the events carried."""
         query = parsed(s.EventsQuerySerializer, request.query_params)
+        after = query["cursor"] if query.get("cursor") is not None else query["after"]
         table = selectors.get_table(table_id)
-        if query["wait"] and table.version <= query["after"]:
+        if query["wait"] and table.version <= after:
             with limits.waiting_slot(request.user.pk):
-                table = selectors.wait_for_events(table, query["after"], query["wait"])
-        events = selectors.events_view(table, selectors.seat_of(table, request.user), after=query["after"])
-        return Response({"version": table.version, "events": events})
+                table = selectors.wait_for_events(table, after, query["wait"])
+        return Response(
+            selectors.events_page(table, selectors.seat_of(table, request.user), after=after, limit=query["limit"])
+        )

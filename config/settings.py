@@ -203,7 +203,7 @@ REST_FRAMEWORK = {
     # the outermost of them saw. 0: the header is ignored (anyone can write it) and the address is
     # the connection's own.
     "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "api.pagination.Cursor",
     "PAGE_SIZE": 50,
 }
 if DEBUG:

@@ -1,7 +1,8 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from api import errors
 from config import health, observability
 
 urlpatterns = [
@@ -13,6 +14,9 @@ urlpatterns = [
     path("api/v1/", include("api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    # Any other /api/ URL (ending in '/': without it, APPEND_SLASH redirects here first) answers the
+    # JSON 404 even with DEBUG on, where Django would otherwise serve its HTML page.
+    re_path(r"^api/.*/$", errors.not_found, name="api-not-found"),
 ]
 
 # Every error in the API's JSON shape, including Django's own pages (api/errors.py).

@@ -12,7 +12,7 @@ from django.db import connection
 from django.db.models import Count, Min, Q, QuerySet
 from django.utils import timezone
 
-from games import store
+from games import actors, store
 from games.engine import registry
 from games.engine.codec import decode_event
 from games.engine.decider import event_types_by_name
@@ -20,6 +20,8 @@ from games.errors import NotFound
 from games.models import HandSeed, Seat, Table
 from ledger.models import Payout
 from ledger.rows import select_rows
+from ledger.times import rfc3339
+from ledger.units import money_shown
 
 
 def table_uuid(table_id) -> uuid.UUID:
@@ -78,6 +80,20 @@ def seats(table: Table) -> list[dict[str, Any]]:
     ]
 
 
+def table_summary(table: Table) -> dict[str, Any]:
+    """One line of the tables list: ``seats`` is the number of seats (the table's view lists them)."""
+    return {
+        "id": str(table.pk),
+        "game": table.game,
+        "status": table.status,
+        "seats": table.seats,
+        "version": table.version,
+        "owner": table.owner.username,
+        "currency": table.currency or None,
+        "created_at": rfc3339(table.created_at),
+    }
+
+
 def table_view(table: Table, seat: int | None, *, state=None, next_commitment: str | None = None) -> dict[str, Any]:
     """The caller's view of a table: public facts, the game's view for the seat, whose turn it is,
     the deadline and the caller's legal actions."""
@@ -99,52 +115,86 @@ def table_view(table: Table, seat: int | None, *, state=None, next_commitment: s
         "status": table.status,
         "version": version,
         "owner": table.owner.username,
-        "config": table.config,
+        "config": money_shown(table.config, table.currency or None),
         "seats": seats(table),
         "your_seat": seat,
-        "state": decider.view(state, seat) if started else None,
+        "state": money_shown(decider.view(state, seat), table.currency or None) if started else None,
         "to_act": to_act,
-        "deadline": table.deadline_at.isoformat() if table.deadline_at else None,
+        "deadline": rfc3339(table.deadline_at),
         "legal_actions": decider.legal_actions(state, seat)
         if started and seat is not None and table.status == Table.Status.RUNNING
         else [],
         "next_commitment": upcoming,
-        "created_at": table.created_at.isoformat(),
+        "created_at": rfc3339(table.created_at),
     }
 
 
 def events_view(table: Table, seat: int | None, *, after: int = 0, limit: int = 500) -> list[dict[str, Any]]:
-    """The caller's view of the events after ``after``: each through the game's ``view_event``."""
+    """The caller's view of the events after ``after`` (at most ``limit``): each through the game's
+    ``view_event``."""
     decider = registry.get(table.game)
     types = event_types_by_name(decider)
+    rows = list(
+        store.events_after(table, after, limit=limit).values_list(
+            "seq", "type", "data", "secret", "actor", "hand_no", "created_at"
+        )
+    )
+    who = actors.describe(table, {row[4] for row in rows}, seat_rows(table))
     return [
         _event_item(
-            decider, seat, seq, type_name, hand_no, actor, created_at, decode_event(types, type_name, data, secret)
+            decider,
+            seat,
+            seq,
+            type_name,
+            hand_no,
+            who[actor],
+            created_at,
+            decode_event(types, type_name, data, secret),
+            table.currency or None,
         )
-        for seq, type_name, data, secret, actor, hand_no, created_at in store.events_after(
-            table, after, limit=limit
-        ).values_list("seq", "type", "data", "secret", "actor", "hand_no", "created_at")
+        for seq, type_name, data, secret, actor, hand_no, created_at in rows
     ]
+
+
+def events_page(table: Table, seat: int | None, *, after: int, limit: int) -> dict[str, Any]:
+    """A page of the caller's events after ``after``: at most ``limit`` of them, whether more
+    follow (``has_more``, and ``next_cursor`` to ask for them), and the table's ``version``. The
+    version is read after the events, so it is never behind the last event carried (a version
+    read first could be, when a command commits in between)."""
+    events = events_view(table, seat, after=after, limit=limit + 1)
+    more = len(events) > limit
+    events = events[:limit]
+    current = Table.objects.filter(pk=table.pk).values_list("version", flat=True).first() or 0
+    version = max(current, events[-1]["seq"] if events else 0)
+    return {
+        "version": version,
+        "results": events,
+        "next_cursor": str(events[-1]["seq"]) if more else None,
+        "has_more": more,
+    }
 
 
 def appended_events_view(table: Table, seat: int | None, rows, events) -> list[dict[str, Any]]:
     """``events_view`` of the events a command just appended: its stored ``rows`` with the game's
     ``events`` they were encoded from, without reading them back."""
     decider = registry.get(table.game)
+    who = actors.describe(table, {row.actor for row in rows}, seat_rows(table))
     return [
-        _event_item(decider, seat, row.seq, row.type, row.hand_no, row.actor, row.created_at, event)
+        _event_item(
+            decider, seat, row.seq, row.type, row.hand_no, who[row.actor], row.created_at, event, table.currency or None
+        )
         for row, event in zip(rows, events, strict=True)
     ]
 
 
-def _event_item(decider, seat, seq, type_name, hand_no, actor, created_at, event) -> dict[str, Any]:
+def _event_item(decider, seat, seq, type_name, hand_no, who, created_at, event, currency) -> dict[str, Any]:
     return {
         "seq": seq,
         "type": type_name,
         "hand_no": hand_no,
-        "actor": actor,
-        "created_at": created_at.isoformat(),
-        "data": decider.view_event(event, seat),
+        **who,
+        "created_at": rfc3339(created_at),
+        "data": money_shown(decider.view_event(event, seat), currency),
     }
 
 

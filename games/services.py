@@ -317,13 +317,17 @@ def _command_of(
         raise Forbidden("You have no seat at this table.")
     if "seat" in action and action["seat"] != seat.number:
         raise Forbidden("You can act only for your own seat.")
+    if expected_version != table.version:
+        # A stale version answers 409 whatever else is wrong with the action: the sender has to
+        # reload first, and the action's fields are judged against the state they then see.
+        raise Conflict(
+            f"The table is at version {table.version}, not {expected_version}; reload and try again.",
+            current_version=table.version,
+        )
     loaded = store.load(table=table, decider=decider)
     _check_action_fields(table, action, loaded[0])
     command = {**action, "seat": seat.number}
-    if expected_version == table.version:
-        # A stale command gets execute's 409 (reload and retry), not a verdict on a state the
-        # sender has not seen.
-        _check_player_command(table, decider, loaded[0], seat.number, command)
+    _check_player_command(table, decider, loaded[0], seat.number, command)
     return seat.number, command, loaded
 
 

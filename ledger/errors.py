@@ -60,8 +60,17 @@ class Conflict(ServiceError):
 
 
 class InvalidRequest(ServiceError):
+    """A request the service cannot take. ``field`` names the part of the request at fault; the
+    answer carries it as ``fields``: ``{name: [message]}``, the shape DRF's own validation errors
+    have, so a client reads one shape for every 400."""
+
     status_code = 400
     code = "invalid"
+
+    def __init__(self, detail: str, *, code: str | None = None, field: str | None = None, **extra: Any):
+        if field is not None:
+            extra["fields"] = {field: [detail]}
+        super().__init__(detail, code=code, **extra)
 
 
 class IdempotencyMismatch(ServiceError):

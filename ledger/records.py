@@ -9,13 +9,15 @@ from django.db.models import Prefetch, QuerySet
 
 from ledger.errors import InvalidRequest
 from ledger.models import FollowUp, Payout, PayoutDecision, Posting, Transaction
+from ledger.times import rfc3339
 from ledger.units import format_amount
 
 STATUSES = tuple(Payout.Status.values)
 
 
 def transactions_json(queryset: QuerySet[Transaction]) -> list[dict[str, Any]]:
-    """Each transaction of ``queryset`` in order with its postings (amounts raw and formatted)."""
+    """Each transaction of ``queryset`` in order with its postings (``amount`` a decimal string,
+    ``amount_minor`` the integer of minor units)."""
     postings = Prefetch("postings", queryset=Posting.objects.select_related("account").order_by("pk"))
     return [
         {
@@ -23,13 +25,13 @@ def transactions_json(queryset: QuerySet[Transaction]) -> list[dict[str, Any]]:
             "kind": txn.kind,
             "reference": txn.reference,
             "memo": txn.memo,
-            "created_at": txn.created_at.isoformat(),
+            "created_at": rfc3339(txn.created_at),
             "postings": [
                 {
                     "account": p.account.key,
                     "unit": p.unit,
-                    "amount": p.amount,
-                    "display": format_amount(p.amount, p.unit),
+                    "amount": format_amount(p.amount, p.unit),
+                    "amount_minor": p.amount,
                 }
                 for p in txn.postings.all()
             ],
@@ -63,12 +65,13 @@ def payout_record(payout: Payout) -> dict[str, Any]:
         "player": payout.user.get_username() if payout.user else None,
         "currency": payout.currency,
         "amount": format_amount(payout.amount, payout.currency),
+        "amount_minor": payout.amount,
         "status": payout.status,
         "automatic": payout.automatic,
         "approvals_needed": payout.approvals_needed,
         "pending_account": payout.pending_key,
-        "created_at": payout.created_at.isoformat(),
-        "decided_at": payout.decided_at.isoformat() if payout.decided_at else None,
+        "created_at": rfc3339(payout.created_at),
+        "decided_at": rfc3339(payout.decided_at),
         "transaction_id": payout.transaction_id,
         "follow_up": _follow_up(payout),
         "decisions": [
@@ -77,7 +80,7 @@ def payout_record(payout: Payout) -> dict[str, Any]:
                 "by": d.by.get_username() if d.by else None,
                 "automatic": d.by is None,
                 "reason": d.reason,
-                "at": d.at.isoformat(),
+                "at": rfc3339(d.at),
             }
             for d in payout.decisions.all()
         ],
@@ -90,7 +93,7 @@ def _follow_up(payout: Payout) -> dict[str, Any] | None:
         return None
     return {
         "reason": follow_up.reason,
-        "at": follow_up.created_at.isoformat(),
+        "at": rfc3339(follow_up.created_at),
         "resolved": follow_up.resolved_at is not None,
     }
 
@@ -108,7 +111,8 @@ def ledger_trail(payout: Payout) -> list[dict[str, Any]]:
             "kind": p.transaction.kind,
             "reference": p.transaction.reference,
             "amount": format_amount(p.amount, p.unit),
-            "at": p.transaction.created_at.isoformat(),
+            "amount_minor": p.amount,
+            "at": rfc3339(p.transaction.created_at),
         }
         for p in rows
     ]

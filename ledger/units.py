@@ -7,6 +7,7 @@ Money is an integer count of minor units (centavos for MXN); it travels as a dec
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from ledger.errors import BadAmount, UnknownUnit
 
@@ -89,3 +90,27 @@ def format_amount(minor: int, unit: str) -> str:
     if not places:
         return sign + digits
     return f"{sign}{digits[:-places]}.{digits[-places:]}"
+
+
+# The names under which a table's config, a game's view and its events carry money, in minor
+# units of the table's currency (chip prices, stakes, prizes, La Viuda's price).
+MONEY_KEYS = frozenset({"chip_value", "stake", "prize", "price", "widow_price"})
+
+
+def money_shown(data: Any, unit: str | None) -> Any:
+    """``data`` as a client sees it: every integer under a ``MONEY_KEYS`` name, at any depth, as
+    the decimal string of ``unit`` (``None`` without a currency: no money at the table), with the
+    integer of minor units beside it as ``<name>_minor``. Stored events and the engine keep
+    integers; this is for the edge."""
+    if isinstance(data, list):
+        return [money_shown(item, unit) for item in data]
+    if not isinstance(data, dict):
+        return data
+    shown: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in MONEY_KEYS and isinstance(value, int) and not isinstance(value, bool):
+            shown[key] = format_amount(value, unit) if unit else None
+            shown[f"{key}_minor"] = value
+        else:
+            shown[key] = money_shown(value, unit)
+    return shown

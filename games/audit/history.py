@@ -8,13 +8,14 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
-from games import store
+from games import actors, store
 from games.audit.hand import Hand, finished_hand
 from games.engine import registry
 from games.engine.codec import decode_event
 from games.engine.decider import event_types_by_name
 from games.errors import Forbidden, InvalidRequest, NotFound
 from games.models import Event, Seat, Table
+from ledger.units import money_shown
 
 
 def actor_names(table: Table) -> dict[str, str]:
@@ -121,8 +122,10 @@ def replay_view(table: Table, user, version: int | None) -> dict[str, Any]:
             "seq": row.seq,
             "type": row.type,
             "hand_no": row.hand_no,
-            "actor": row.actor,
-            "data": decider.view_event(decode_event(types, row.type, row.data, row.secret), None),
+            **actors.describe(table, [row.actor])[row.actor],
+            "data": money_shown(
+                decider.view_event(decode_event(types, row.type, row.data, row.secret), None), table.currency or None
+            ),
         }
     return {
         "table_id": str(table.pk),
@@ -131,5 +134,5 @@ def replay_view(table: Table, user, version: int | None) -> dict[str, Any]:
         "version": version,
         "latest_version": latest,
         "event": event,
-        "state": decider.view(state, None) if version else None,
+        "state": money_shown(decider.view(state, None), table.currency or None) if version else None,
     }

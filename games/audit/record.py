@@ -9,7 +9,7 @@ from typing import Any
 
 from django.urls import reverse
 
-from games import settlement
+from games import actors, settlement
 from games.audit.checks import verify
 from games.audit.hand import deck_of, finished_hand, last_hand_no, seat_names
 from games.models import Event, HandSeed, Seat, Table
@@ -17,19 +17,23 @@ from ledger import keys
 from ledger import payouts as ledger_payouts
 from ledger.models import Posting, Transaction
 from ledger.records import table_payouts, transactions_json
+from ledger.times import rfc3339
 from ledger.units import format_amount
 
 PerSeat = dict[int, dict[int, int]]
 
 
-def event_json(row: Event) -> dict[str, Any]:
-    """One stored event with everything recorded, its secret part and hashes included."""
+def event_json(row: Event, who: dict[str, Any]) -> dict[str, Any]:
+    """One stored event with everything recorded, its secret part and hashes included. ``who`` is
+    the actor as clients see it (``games.actors``); ``recorded_actor``, ``data`` and ``secret`` are
+    the recorded values the hash covers, so money in ``data`` stays in minor units here."""
     return {
         "seq": row.seq,
         "type": row.type,
         "hand_no": row.hand_no,
-        "actor": row.actor,
-        "created_at": row.created_at.isoformat(),
+        **who,
+        "recorded_actor": row.actor,
+        "created_at": rfc3339(row.created_at),
         "data": row.data,
         "secret": row.secret,
         "prev_hash": row.prev_hash,
@@ -44,6 +48,7 @@ def hand_audit(table: Table, hand_no: int) -> dict[str, Any]:
     money_closed = table.status == Table.Status.FINISHED and hand_no == last_hand_no(table)
     decided = Transaction.objects.filter(table_id=table.pk, kind__in=ledger_payouts.KINDS)
     references = [f"event:{table.pk}:{row.seq}" for row in hand.rows]
+    who = actors.describe(table, {row.actor for row in hand.rows})
     return {
         "table_id": str(table.pk),
         "hand_no": hand_no,
@@ -53,10 +58,10 @@ def hand_audit(table: Table, hand_no: int) -> dict[str, Any]:
         "commitment": hand.seed.commitment,
         "server_seed": hand.server_seed.hex(),
         "client_seed": hand.seed.client_seed,
-        "revealed_at": hand.seed.revealed_at.isoformat() if hand.seed.revealed_at else None,
+        "revealed_at": rfc3339(hand.seed.revealed_at),
         "deck": deck.cards,
         "seats": seat_names(table),
-        "events": [event_json(row) for row in hand.rows],
+        "events": [event_json(row, who[row.actor]) for row in hand.rows],
         "showdown": [] if hand.hooks is None else hand.hooks.showdown(table.config, hand.decoded),
         "result": hand_results(table, [hand_no])[hand_no],
         # The ledger transactions the hand's events caused, with their postings.
@@ -167,7 +172,7 @@ def hand_summaries(table: Table, hand_numbers: Sequence[int]) -> list[dict[str, 
     return [
         {
             "hand_no": hand_no,
-            "ended_at": seeds[hand_no].isoformat() if seeds.get(hand_no) else None,
+            "ended_at": rfc3339(seeds.get(hand_no)),
             "result": results[hand_no],
             "winners": _winners(results[hand_no]),
             "audit": reverse("hand-audit", args=[table.pk, hand_no]),

@@ -117,9 +117,10 @@ def test_cm_5_to_cm_9_players_open_every_hand_audit_and_every_check_passes(count
 def test_hand_recall_paginates_newest_first(counter_played):
     table_id, clients, _ = counter_played
     page = clients[1].get(f"/api/v1/tables/{table_id}/hands/?limit=2").json()
-    assert page["count"] == 3 and [h["hand_no"] for h in page["results"]] == [3, 2]
-    rest = clients[1].get(page["next"]).json()
+    assert page["has_more"] is True and [h["hand_no"] for h in page["results"]] == [3, 2]
+    rest = clients[1].get(f"/api/v1/tables/{table_id}/hands/?limit=2&cursor={page['next_cursor']}").json()
     assert [h["hand_no"] for h in rest["results"]] == [1]
+    assert rest["has_more"] is False and rest["next_cursor"] is None
 
 
 def test_history_txt_has_one_line_per_event(counter_played):

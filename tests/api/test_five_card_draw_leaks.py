@@ -491,9 +491,9 @@ def observe_http(played: Played, counts: Counts) -> dict[int | None, dict[str, A
         assert view["version"] == version and view["your_seat"] == seat
         check_view(played.truth, seat, view, state, counts)
         answer = client.get(f"/api/v1/tables/{played.id}/events/?after={played.read[seat]}").json()
-        check_events(played.truth, seat, answer["events"], counts)
-        if answer["events"]:
-            played.read[seat] = answer["events"][-1]["seq"]
+        check_events(played.truth, seat, answer["results"], counts)
+        if answer["results"]:
+            played.read[seat] = answer["results"][-1]["seq"]
         views[seat] = view
     return views
 

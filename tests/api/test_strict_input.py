@@ -94,7 +94,7 @@ def test_a_stake_is_only_a_decimal_string_and_the_refusal_names_the_field(chip_v
         format="json",
     )
     assert response.status_code == 400, response.content
-    assert response.json()["field"] == "stake"
+    assert list(response.json()["fields"]) == ["stake"]
     assert "stake.chip_value" in response.json()["detail"]
 
 
@@ -221,3 +221,20 @@ def test_an_unknown_api_url_is_a_json_404(url):
     assert response.status_code == 404
     assert response["Content-Type"] == "application/json"
     assert response.json()["code"] == "not_found"
+
+
+@pytest.mark.parametrize("url", ["/api/v1/nothing-here/", "/api/v2/", "/api/v1/tables/x/y/z/"])
+def test_an_unknown_api_url_is_a_json_404_with_debug_on_too(url, settings):
+    """With DEBUG on Django answers an unresolved URL with its HTML page; /api/ has a catch-all."""
+    settings.DEBUG = True
+    response = quiet(person("alice")).post(url, {}, format="json")
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+    assert response.json()["code"] == "not_found"
+
+
+def test_a_method_an_endpoint_does_not_allow_is_a_json_405():
+    response = quiet(person("alice")).delete("/api/v1/games/")
+    assert response.status_code == 405
+    assert response["Content-Type"] == "application/json"
+    assert response.json()["code"] == "method_not_allowed"

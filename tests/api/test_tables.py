@@ -177,10 +177,10 @@ def test_views_hide_other_seats_cards(alice, bob):
     """The counter game's dealt card is secret to its seat: neither the table nor the events
     show it to anyone else, or to a spectator, while the hand is on."""
     table_id = started_pair(alice, bob)
-    events_alice = alice.get(f"/api/v1/tables/{table_id}/events/?after=0").json()["events"]
-    events_bob = bob.get(f"/api/v1/tables/{table_id}/events/?after=0").json()["events"]
+    events_alice = alice.get(f"/api/v1/tables/{table_id}/events/?after=0").json()["results"]
+    events_bob = bob.get(f"/api/v1/tables/{table_id}/events/?after=0").json()["results"]
     spectator = person("carol")
-    events_carol = spectator.get(f"/api/v1/tables/{table_id}/events/?after=0").json()["events"]
+    events_carol = spectator.get(f"/api/v1/tables/{table_id}/events/?after=0").json()["results"]
     dealt = next(e for e in events_alice if e["type"] == "HandStarted")
     secret = Event.objects.get(table_id=table_id, seq=dealt["seq"]).secret
     alice_card, bob_card = secret["cards"]
@@ -207,9 +207,9 @@ def test_long_poll_returns_at_once_when_behind_and_waits_otherwise(alice, bob):
     table_id = started_pair(alice, bob)
     version = table(alice, table_id)["version"]
     behind = alice.get(f"/api/v1/tables/{table_id}/events/?after=0&wait=20").json()
-    assert [e["seq"] for e in behind["events"]] == list(range(1, version + 1))
+    assert [e["seq"] for e in behind["results"]] == list(range(1, version + 1))
     caught_up = alice.get(f"/api/v1/tables/{table_id}/events/?after={version}&wait=0.2").json()
-    assert caught_up["events"] == []
+    assert caught_up["results"] == [] and caught_up["has_more"] is False
     assert caught_up["version"] == version
     bad = alice.get(f"/api/v1/tables/{table_id}/events/?after=-1")
     assert bad.status_code == 400

@@ -527,7 +527,7 @@ def measure_bot_latency(port: int) -> dict:
         else:
             status, events = client.request("GET", f"/api/v1/tables/{table_id}/events/?after={version}&wait=10")
             elapsed = time.perf_counter() - started
-            assert status == 200 and events["events"], events
+            assert status == 200 and events["results"], events
             kind = "long_poll"
         actor = Event.objects.filter(table_id=table_id, seq=version + 1).values_list("actor", flat=True).first()
         assert actor == "bot:1", actor

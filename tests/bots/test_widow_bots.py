@@ -49,7 +49,7 @@ def test_lv_6_bot_takes_the_widow_with_a_hand_likely_the_worst():
 def test_lv_8_bot_answers_the_offer_at_once_by_the_prize_against_the_price():
     """LV-8, LV-10: bots decide the offer at once: free La Viuda is always bought; at a price, the
     bot buys only when the prize share on one chip is worth it."""
-    view = {"you": 1, "chips": [3, 0, 3, 3], "out": [False] * 4, "seats": 4, "chips_per_player": 3}
+    view = {"seat": 1, "chips": [3, 0, 3, 3], "out": [False] * 4, "seats": 4, "chips_per_player": 3}
     legal = [{"type": "buy_widow"}, {"type": "decline_widow"}]
     assert lv_bot.choose({**view, "widow_price": 0, "chip_value": 0}, legal, random.Random(1)) == {"type": "buy_widow"}
     priced = {**view, "widow_price": 200, "chip_value": 100}

@@ -27,7 +27,7 @@ def worth_buying(view: Mapping[str, Any]) -> bool:
     price = view.get("widow_price") or 0
     if price <= 0:
         return True
-    me = view["you"]
+    me = view["seat"]
     others = sum(chips for seat, chips in enumerate(view["chips"]) if seat != me and not view["out"][seat])
     prize = view["seats"] * view["chips_per_player"] * view["chip_value"] + price
     return bool(prize / (others + 1) > price)

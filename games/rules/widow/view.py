@@ -18,7 +18,7 @@ def view(state: TableState, seat: int | None, game: str, table: Mapping[str, Any
     data: dict[str, Any] = {
         "game": game,
         "seats": state.seats,
-        "you": seat,
+        "seat": seat,
         "started": state.started,
         "hand_no": state.hand_no,
         "chips": list(state.chips),
