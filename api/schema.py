@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine import registry
+from ledger.units import MONEY_KEYS
 from games.engine.contract import REF, game_schemas, prefix_of
 
 # (path, method) → (operationId, tag). Every operation is named here; the contract test checks
@@ -85,10 +86,30 @@ def _error_response(status: str) -> dict[str, Any]:
     return {"description": ERROR_DESCRIPTIONS[status], "content": content}
 
 
+def _is_integer(schema: dict[str, Any]) -> bool:
+    return schema.get("type") == "integer" or any(_is_integer(s) for s in schema.get("anyOf", []))
+
+
+def _money_shown(schema: dict[str, Any]) -> None:
+    """The schema of ``ledger.units.money_shown``'s output: an integer under a money name is
+    shown as a decimal string (``None`` at a table without money), its integer as ``<name>_minor``."""
+    props = schema.get("properties")
+    if not isinstance(props, dict):
+        return
+    for name in [key for key in props if key in MONEY_KEYS and _is_integer(props[key])]:
+        props[name] = {"type": ["string", "null"], "description": "Money as a decimal string, e.g. `10.00`."}
+        props[f"{name}_minor"] = {"type": "integer", "description": f"`{name}` in minor units."}
+        if name in schema.get("required", []):
+            schema["required"].append(f"{name}_minor")
+
+
 def _game_components(schemas: dict[str, Any]) -> None:
     events, legal, views = [], [], []
     for decider in registry.all_games():
-        schemas.update(game_schemas(decider))
+        generated = game_schemas(decider)
+        for schema in generated.values():
+            _money_shown(schema)
+        schemas.update(generated)
         prefix = prefix_of(decider.slug)
         events.append({"$ref": REF + prefix + "Event"})
         if prefix + "LegalAction" in schemas:
