@@ -198,3 +198,29 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> JsonR
 
 def server_error(request: HttpRequest) -> JsonResponse:
     return _problem_response(request, _server_error_body(), 500)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> JsonResponse:
+    """``CSRF_FAILURE_VIEW``: a browser session's unsafe request without its CSRF token."""
+    body = {"code": "csrf_failed", "detail": f"CSRF check failed: {reason or 'no valid token'}."}
+    return _problem_response(request, body, 403)
+
+
+class JsonErrorsMiddleware:
+    """The last word on ``/api/`` answers: an HTML error page Django made itself (its DEBUG 404
+    page for a URL no route matches) is replaced by the problem-details answer of that status."""
+
+    def __init__(self, get_response: Any) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> Any:
+        response = self.get_response(request)
+        if (
+            request.path.startswith("/api/")
+            and response.status_code in (400, 403, 404, 500)
+            and response.get("Content-Type", "").startswith("text/html")
+        ):
+            if response.status_code == 500:
+                return server_error(request)
+            return {400: bad_request, 403: permission_denied, 404: not_found}[response.status_code](request)
+        return response

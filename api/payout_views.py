@@ -23,7 +23,8 @@ class ApproveSerializer(StrictSerializer):
 
 
 class RejectSerializer(StrictSerializer):
-    reason = serializers.CharField(allow_blank=True, max_length=500)
+    # Blank is refused by the service with its own sentence; the document says so with minLength.
+    reason = serializers.CharField(allow_blank=True, max_length=500, min_length=1)
 
 
 class PayoutsView(APIView):

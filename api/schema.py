@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine import registry
-from ledger.units import MONEY_KEYS
-from games.engine.contract import REF, game_schemas, prefix_of
+from ledger.units import CURRENCIES, MONEY_KEYS
+from games.engine.contract import REF, config_schema, game_schemas, options_schema, prefix_of
 
 # (path, method) → (operationId, tag). Every operation is named here; the contract test checks
 # that none is missing, so a new endpoint cannot ship with a generated name.
@@ -145,6 +145,15 @@ def _wire(schemas: dict[str, Any]) -> None:
             props = table["properties"]
             props["state"] = {"anyOf": [{"$ref": REF + "GameView"}, {"type": "null"}]}
             props["legal_actions"] = {"type": "array", "items": {"$ref": REF + "LegalAction"}}
+    configs = []
+    for decider in registry.all_games():
+        name = prefix_of(decider.slug) + "Config"
+        schemas[name] = config_schema(decider)
+        _money_shown(schemas[name])
+        configs.append({"$ref": REF + name})
+    schemas["TableConfig"] = {"anyOf": configs, "description": "The table's configuration, by its game."}
+    if "Table" in schemas:
+        schemas["Table"]["properties"]["config"] = {"$ref": REF + "TableConfig"}
     event = schemas.get("Event")
     if event:
         event["properties"]["data"] = {"$ref": REF + "EventData"}
@@ -172,11 +181,104 @@ def _nullable_31(node: Any) -> None:
             kind.append("null")
 
 
+def _requests(schemas: dict[str, Any]) -> None:
+    """Request bodies as strict as the server: its serializers refuse unknown fields, so the
+    document says ``additionalProperties: false``; what the server checks by name is an enum."""
+    for name, schema in schemas.items():
+        if name.endswith("Request") and schema.get("type") == "object":
+            schema["additionalProperties"] = False
+    schemas["Action"]["additionalProperties"] = False
+    create = schemas.get("CreateTableRequest")
+    if create:
+        stake = {
+            "description": "The table's money: a `currency` with a stake `amount` or a `chip_value` (decimal strings).",
+            "anyOf": [
+                {
+                    "type": "object",
+                    "properties": {
+                        "currency": {"type": "string", "enum": sorted(CURRENCIES)},
+                        "amount": {"type": "string", "pattern": r"^[0-9]{1,12}(\.[0-9]{1,3})?$"},
+                        "chip_value": {"type": "string", "pattern": r"^[0-9]{1,12}(\.[0-9]{1,3})?$"},
+                    },
+                    "required": ["currency"],
+                    "additionalProperties": False,
+                },
+                {"type": "null"},
+            ],
+        }
+        variants, mapping = [], {}
+        for decider in registry.all_games():
+            name = prefix_of(decider.slug) + "CreateTableRequest"
+            schemas[name] = {
+                "type": "object",
+                "properties": {
+                    "game": {"type": "string", "enum": [decider.slug]},
+                    "seats": {"type": "integer", "minimum": decider.min_players, "maximum": decider.max_players},
+                    "options": options_schema(decider),
+                    "stake": stake,
+                },
+                "required": ["game", "seats"],
+                "additionalProperties": False,
+            }
+            variants.append({"$ref": REF + name})
+            mapping[decider.slug] = REF + name
+        schemas["CreateTableRequest"] = {
+            "oneOf": variants,
+            "discriminator": {"propertyName": "game", "mapping": mapping},
+            "description": "A new table of one game: its seats, options and money.",
+        }
+    deposit = schemas.get("DepositRequest")
+    if deposit:
+        deposit["properties"]["currency"] = {"type": "string", "enum": sorted(CURRENCIES)}
+        deposit["required"] = ["currency", "amount"]
+    seed = schemas.get("ClientSeedRequest")
+    if seed:
+        # Printable ASCII without '|' (the seed is joined with '|' in the fairness proof).
+        seed["properties"]["client_seed"]["pattern"] = r"^[ -{}~]*$"
+    reject = schemas.get("RejectRequest")
+    if reject:
+        reject["properties"]["reason"]["pattern"] = r"\S"
+
+
+# Where the id of a table created by ``createTable`` leads: schemathesis follows these links in its
+# stateful phase, and clients generated from the document learn what to do next.
+TABLE_LINKS = (
+    "getTable",
+    "joinTable",
+    "addBot",
+    "startTable",
+    "postAction",
+    "listEvents",
+    "listHands",
+    "leaveTable",
+    "setClientSeed",
+    "getReplay",
+)
+
+
+def _links(paths: dict[str, Any]) -> None:
+    by_id = {op["operationId"]: op for item in paths.values() for op in item.values()}
+    created = by_id.get("createTable", {}).get("responses", {}).get("201")
+    if created is not None:
+        created["links"] = {
+            name: {"operationId": name, "parameters": {"table_id": "$response.body#/id"}}
+            for name in TABLE_LINKS
+            if name in by_id
+        }
+    payouts = by_id.get("listPayouts", {}).get("responses", {}).get("200")
+    if payouts is not None:
+        payouts["links"] = {
+            name: {"operationId": name, "parameters": {"payout_id": "$response.body#/results/0/id"}}
+            for name in ("approvePayout", "rejectPayout")
+        }
+
+
 def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
     _nullable_31(result)
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     _game_components(schemas)
     _wire(schemas)
+    _requests(schemas)
     result["tags"] = TAGS
     for path, operations in result.get("paths", {}).items():
         for method, operation in operations.items():
@@ -188,4 +290,5 @@ def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bo
             for status in _errors_for(path, method, operation):
                 if status not in responses:
                     responses[status] = _error_response(status)
+    _links(result.get("paths", {}))
     return result

@@ -86,6 +86,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Any HTML error page Django makes under /api/ becomes problem details (api/errors.py).
+    "api.errors.JsonErrorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Static files from the web process itself (the admin's CSS, the Swagger UI), before anything
     # that would touch the session or the database. It answers only under STATIC_URL.
@@ -99,6 +101,7 @@ MIDDLEWARE = [
 ]
 
 # The benchmark serves its reference endpoint beside the API through its own urlconf.
+CSRF_FAILURE_VIEW = "api.errors.csrf_failure"
 ROOT_URLCONF = os.environ.get("ROOT_URLCONF", "config.urls")
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"

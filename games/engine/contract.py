@@ -12,6 +12,7 @@ from typing import Any
 import msgspec
 
 from games.engine.decider import Decider
+from games.engine.options import Option
 
 REF = "#/components/schemas/"
 
@@ -78,3 +79,47 @@ def game_schemas(decider: Decider) -> dict[str, dict[str, Any]]:
         if names[0] != prefix + "View":
             out[prefix + "View"] = {"$ref": REF + names[0]}
     return out
+
+
+def option_schema(option: Option) -> dict[str, Any]:
+    """One table option as JSON Schema: what ``options.validate_options`` accepts."""
+    schema: dict[str, Any]
+    if option.type == "int":
+        schema = {"type": "integer"}
+        if option.minimum is not None:
+            schema["minimum"] = option.minimum
+        if option.maximum is not None:
+            schema["maximum"] = option.maximum
+    elif option.type == "bool":
+        schema = {"type": "boolean"}
+    elif option.type == "choice":
+        schema = {"type": "string", "enum": list(option.choices)}
+    else:
+        schema = {"type": "string"}
+    if option.help:
+        schema["description"] = option.help
+    schema["default"] = option.default
+    return schema
+
+
+def options_schema(decider: Decider) -> dict[str, Any]:
+    """The game's ``options`` object: each option typed, no other key (the engine refuses them)."""
+    return {
+        "type": "object",
+        "properties": {option.name: option_schema(option) for option in decider.options},
+        "additionalProperties": False,
+        "description": f"{decider.name}'s table options; any left out takes its default.",
+    }
+
+
+def config_schema(decider: Decider) -> dict[str, Any]:
+    """A table's ``config``: its options with defaults filled in, ``seats``, and the money terms."""
+    return {
+        "type": "object",
+        "properties": {
+            "seats": {"type": "integer", "minimum": decider.min_players, "maximum": decider.max_players},
+            **{option.name: option_schema(option) for option in decider.options},
+        },
+        "required": ["seats"],
+        "description": f"A {decider.name} table's configuration.",
+    }
