@@ -53,7 +53,7 @@ class ApproveView(APIView):
     @extend_schema(request=ApproveSerializer, responses={200: OpenApiTypes.OBJECT, **ERRORS}, tags=["payouts"])
     def post(self, request, payout_id: int):
         """Staff: approve; the money moves to the wallet once the payout has every approval it needs."""
-        body = ApproveSerializer(data=request.data or {})
+        body = ApproveSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         payout = payouts.approve(payout_id=payout_id, by=request.user, reason=body.validated_data["reason"])
         return Response(audit.payout_json(payout))
@@ -65,7 +65,7 @@ class RejectView(APIView):
     @extend_schema(request=RejectSerializer, responses={200: OpenApiTypes.OBJECT, **ERRORS}, tags=["payouts"])
     def post(self, request, payout_id: int):
         """Staff: reject with a reason; the money goes back to the table's escrow for follow-up."""
-        body = RejectSerializer(data=request.data or {})
+        body = RejectSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         payout = payouts.reject(payout_id=payout_id, by=request.user, reason=body.validated_data["reason"])
         return Response(audit.payout_json(payout))

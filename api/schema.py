@@ -203,6 +203,7 @@ def _requests(schemas: dict[str, Any]) -> None:
                     "required": ["currency"],
                     "additionalProperties": False,
                 },
+                {"type": "object", "maxProperties": 0, "description": "No money, as null."},
                 {"type": "null"},
             ],
         }

@@ -62,7 +62,8 @@ class CreateTableSerializer(StrictSerializer):
 
 
 class JoinSerializer(StrictSerializer):
-    seat = serializers.IntegerField(required=False, allow_null=True, min_value=0, default=None)
+    # A table has at most 20 seats (CreateTableSerializer), numbered from 0.
+    seat = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=19, default=None)
     # The buy-in in chips, at a game where people choose it (Five-Card Draw's cash tables).
     chips = serializers.IntegerField(required=False, allow_null=True, min_value=1, default=None)
 

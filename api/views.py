@@ -123,7 +123,7 @@ class TableView(APIView):
 class JoinView(APIView):
     @extend_schema(request=s.JoinSerializer, responses={200: s.TableSerializer, **ERRORS})
     def post(self, request, table_id):
-        data = parsed(s.JoinSerializer, request.data or {})
+        data = parsed(s.JoinSerializer, request.data)
         seat = services.join_table(table_id=table_id, user=request.user, seat=data["seat"], chips=data["chips"])
         return Response(selectors.table_view(seat.table, seat.number))
 
@@ -147,7 +147,7 @@ class SeatView(APIView):
 class BotsView(APIView):
     @extend_schema(request=s.JoinSerializer, responses={201: s.TableSerializer, **ERRORS})
     def post(self, request, table_id):
-        data = parsed(s.JoinSerializer, request.data or {})
+        data = parsed(s.JoinSerializer, request.data)
         seat = services.add_bot(table_id=table_id, user=request.user, seat=data["seat"])
         return Response(
             selectors.table_view(seat.table, selectors.seat_of(seat.table, request.user)),
