@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine import registry
-from ledger.units import CURRENCIES, MONEY_KEYS
 from games.engine.contract import REF, config_schema, game_schemas, options_schema, prefix_of
+from ledger.units import CURRENCIES, MONEY_KEYS
 
 # (path, method) → (operationId, tag). Every operation is named here; the contract test checks
 # that none is missing, so a new endpoint cannot ship with a generated name.
