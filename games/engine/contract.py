@@ -22,9 +22,33 @@ def prefix_of(slug: str) -> str:
     return "".join(part.capitalize() for part in slug.replace("_", "-").split("-"))
 
 
+def _plain_tuples(node: Any) -> Any:
+    """A fixed-length tuple (``prefixItems`` with ``items: false``) as an array of the union of its
+    item schemas, with its length: what code generators read (openapi-python-client, say, takes no
+    ``prefixItems``), still exact about each item's possible types and the count."""
+    if isinstance(node, list):
+        return [_plain_tuples(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    node = {key: _plain_tuples(value) for key, value in node.items()}
+    prefix = node.pop("prefixItems", None)
+    if prefix is not None:
+        unique: list[Any] = []
+        for item in prefix:
+            if item not in unique:
+                unique.append(item)
+        node["items"] = unique[0] if len(unique) == 1 else {"anyOf": unique}
+    if node.get("type") == "array" and "items" not in node:
+        node["items"] = {}  # list[Any]: said outright, as generators want
+    return node
+
+
 def _components(types: tuple[type, ...], prefix: str) -> tuple[list[str], dict[str, dict[str, Any]]]:
     refs, raw = msgspec.json.schema_components(types, ref_template=REF + prefix + "{name}")
-    return [ref["$ref"].removeprefix(REF) for ref in refs], {prefix + name: schema for name, schema in raw.items()}
+    raw = _plain_tuples(raw)
+    # Titled by component name: two games' ``HandStarted`` are two models.
+    components = {prefix + name: {**schema, "title": prefix + name} for name, schema in raw.items()}
+    return [ref["$ref"].removeprefix(REF) for ref in refs], components
 
 
 def _type_name_of(schema: dict[str, Any]) -> str | None:
