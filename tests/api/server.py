@@ -54,7 +54,9 @@ def _env(data_dir: Path) -> dict[str, str]:
 
 
 @contextlib.contextmanager
-def serve(data_dir: Path) -> Iterator[Server]:
+def serve(data_dir: Path, *, worker: bool = False) -> Iterator[Server]:
+    """The web process; with ``worker``, Celery's worker and beat beside it (bots, timers), as
+    config/Procfile runs them."""
     env = _env(data_dir)
     python = sys.executable
     subprocess.run([python, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
@@ -77,6 +79,14 @@ def serve(data_dir: Path) -> Iterator[Server]:
         stdout=log,
         stderr=subprocess.STDOUT,
     )
+    helpers = []
+    if worker:
+        bin_dir = Path(python).parent
+        for command in (
+            [str(bin_dir / "celery"), "-A", "config", "worker", "--pool=threads", "--concurrency=2", "-l", "WARNING"],
+            [str(bin_dir / "celery"), "-A", "config", "beat", "-l", "WARNING", "-s", str(data_dir / "beat-schedule")],
+        ):
+            helpers.append(subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT))
     url = f"http://127.0.0.1:{port}"
     try:
         for _ in range(150):
@@ -89,9 +99,11 @@ def serve(data_dir: Path) -> Iterator[Server]:
                 time.sleep(0.2)
         yield Server(url=url, token=token, data_dir=data_dir)
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        for child in (process, *helpers):
+            child.terminate()
+        for child in (process, *helpers):
+            try:
+                child.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                child.kill()
         log.close()
