@@ -12,7 +12,8 @@ from rest_framework.views import APIView
 from api import pagination
 from api import serializers as s
 from api.serializers import StrictSerializer
-from games import audit
+from api.views import IDEMPOTENCY_KEY, idempotency_key, replayed_response
+from games import audit, services
 from ledger import payouts, records
 
 ERRORS = {400: s.ErrorSerializer, 403: s.ErrorSerializer, 404: s.ErrorSerializer, 409: s.ErrorSerializer}
@@ -50,22 +51,50 @@ class PayoutsView(APIView):
 class ApproveView(APIView):
     permission_classes = [IsAuthenticated, IsAdminUser]
 
-    @extend_schema(request=ApproveSerializer, responses={200: OpenApiTypes.OBJECT, **ERRORS}, tags=["payouts"])
+    @extend_schema(
+        request=ApproveSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={200: OpenApiTypes.OBJECT, **ERRORS},
+        tags=["payouts"],
+    )
     def post(self, request, payout_id: int):
-        """Staff: approve; the money moves to the wallet once the payout has every approval it needs."""
+        """Staff: approve; the money moves to the wallet once the payout has every approval it needs.
+        With an ``Idempotency-Key`` a repeat answers the first decision again instead of a 409."""
         body = ApproveSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        payout = payouts.approve(payout_id=payout_id, by=request.user, reason=body.validated_data["reason"])
-        return Response(audit.payout_json(payout))
+        reason = body.validated_data["reason"]
+        return _decided(request, "approve_payout", payout_id, reason, payouts.approve)
 
 
 class RejectView(APIView):
     permission_classes = [IsAuthenticated, IsAdminUser]
 
-    @extend_schema(request=RejectSerializer, responses={200: OpenApiTypes.OBJECT, **ERRORS}, tags=["payouts"])
+    @extend_schema(
+        request=RejectSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={200: OpenApiTypes.OBJECT, **ERRORS},
+        tags=["payouts"],
+    )
     def post(self, request, payout_id: int):
-        """Staff: reject with a reason; the money goes back to the table's escrow for follow-up."""
+        """Staff: reject with a reason; the money goes back to the table's escrow for follow-up.
+        With an ``Idempotency-Key`` a repeat answers the first decision again instead of a 409."""
         body = RejectSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        payout = payouts.reject(payout_id=payout_id, by=request.user, reason=body.validated_data["reason"])
-        return Response(audit.payout_json(payout))
+        reason = body.validated_data["reason"]
+        return _decided(request, "reject_payout", payout_id, reason, payouts.reject)
+
+
+def _decided(request, operation: str, payout_id: int, reason: str, decide) -> Response:
+    """One staff decision on a payout, at most once per idempotency key."""
+
+    def run():
+        payout = decide(payout_id=payout_id, by=request.user, reason=reason)
+        return 200, audit.payout_json(payout), None
+
+    code, answer, replayed = services.once(
+        user=request.user,
+        key=idempotency_key(request),
+        request={"operation": operation, "payout": payout_id, "reason": reason},
+        run=run,
+    )
+    return replayed_response(answer, code, replayed)

@@ -16,6 +16,13 @@ from ledger.units import CURRENCIES, MONEY_KEYS
 OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("/api/v1/auth/register/", "post"): ("register", "auth"),
     ("/api/v1/auth/token/", "post"): ("createToken", "auth"),
+    ("/api/v1/auth/logout/", "post"): ("logout", "auth"),
+    ("/api/v1/auth/logout-all/", "post"): ("logoutAll", "auth"),
+    ("/api/v1/auth/session/", "get"): ("getSession", "auth"),
+    ("/api/v1/auth/session/", "post"): ("createSession", "auth"),
+    ("/api/v1/auth/session/", "delete"): ("deleteSession", "auth"),
+    ("/api/v1/auth/tokens/", "get"): ("listTokens", "auth"),
+    ("/api/v1/auth/tokens/{token_id}/", "delete"): ("revokeToken", "auth"),
     ("/api/v1/games/", "get"): ("listGames", "games"),
     ("/api/v1/tables/", "get"): ("listTables", "tables"),
     ("/api/v1/tables/", "post"): ("createTable", "tables"),

@@ -30,6 +30,7 @@ class RegisterSerializer(StrictSerializer):
     )
     password = serializers.CharField(write_only=True, min_length=8, max_length=128)
     email = serializers.EmailField(required=False, allow_blank=True)
+    device = serializers.CharField(required=False, allow_blank=True, max_length=100, default="")
 
     def validate_username(self, value: str) -> str:
         if get_user_model().objects.filter(username__iexact=value).exists():
@@ -47,11 +48,35 @@ class RegisterSerializer(StrictSerializer):
 class TokenRequestSerializer(StrictSerializer):
     username = serializers.CharField()
     password = serializers.CharField(write_only=True)
+    device = serializers.CharField(
+        required=False, allow_blank=True, max_length=100, default="", help_text="A name to tell this token apart."
+    )
+
+
+class SessionLoginSerializer(StrictSerializer):
+    username = serializers.CharField()
+    password = serializers.CharField(write_only=True)
+
+
+class DeviceSerializer(serializers.Serializer):
+    id = serializers.CharField(help_text="Names the token in auth/tokens/{id}/; not the token itself.")
+    device = serializers.CharField()
+    created = serializers.DateTimeField()
+    expiry = serializers.DateTimeField(allow_null=True)
+    current = serializers.BooleanField(help_text="The token this request was made with.")
 
 
 class TokenSerializer(serializers.Serializer):
     username = serializers.CharField()
-    token = serializers.CharField()
+    token = serializers.CharField(help_text="Send as `Authorization: Token <token>`; shown only this once.")
+    id = serializers.CharField()
+    device = serializers.CharField()
+    expiry = serializers.DateTimeField(allow_null=True)
+
+
+class SessionSerializer(serializers.Serializer):
+    username = serializers.CharField(allow_null=True)
+    csrf_token = serializers.CharField(help_text="Send back as the X-CSRFToken header on every write.")
 
 
 class CreateTableSerializer(StrictSerializer):

@@ -1,12 +1,17 @@
 from django.urls import path
 
-from api import views
+from api import auth_views, views
 from api.audit_urls import urlpatterns as audit_urlpatterns
 from api.ledger_urls import urlpatterns as ledger_urlpatterns
 
 urlpatterns = [
-    path("auth/register/", views.RegisterView.as_view(), name="register"),
-    path("auth/token/", views.TokenView.as_view(), name="token"),
+    path("auth/register/", auth_views.RegisterView.as_view(), name="register"),
+    path("auth/token/", auth_views.TokenView.as_view(), name="token"),
+    path("auth/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("auth/logout-all/", auth_views.LogoutAllView.as_view(), name="logout-all"),
+    path("auth/tokens/", auth_views.TokensView.as_view(), name="tokens"),
+    path("auth/tokens/<str:token_id>/", auth_views.TokenItemView.as_view(), name="token-item"),
+    path("auth/session/", auth_views.SessionView.as_view(), name="session"),
     path("games/", views.GamesView.as_view(), name="games"),
     path("tables/", views.TablesView.as_view(), name="tables"),
     path("tables/<str:table_id>/", views.TableView.as_view(), name="table"),

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from django.contrib.auth import authenticate, get_user_model
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
-from rest_framework.authtoken.models import Token
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -14,7 +12,7 @@ from api import limits, pagination
 from api import serializers as s
 from games import selectors, services
 from games.engine import registry
-from games.errors import InvalidRequest, ServiceError
+from games.errors import InvalidRequest
 
 ERRORS = {
     400: s.ErrorSerializer,
@@ -25,38 +23,33 @@ ERRORS = {
 }
 
 
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="Up to 200 characters. A repeat with the same key and body within IDEMPOTENCY_TTL_SECONDS "
+    "gets the first answer again, with `Idempotent-Replayed: true`; another body under the key is refused (422).",
+)
+
+
+def idempotency_key(request) -> str | None:
+    """The request's ``Idempotency-Key``, if it sent one (at most 200 characters)."""
+    key = request.headers.get("Idempotency-Key") or None
+    if key is not None and len(key) > 200:
+        raise InvalidRequest("An Idempotency-Key is at most 200 characters.")
+    return key
+
+
+def replayed_response(body, code: int, replayed: bool) -> Response:
+    """The answer, saying so when it is the replay of an earlier one."""
+    return Response(body, status=code, headers={"Idempotent-Replayed": "true"} if replayed else None)
+
+
 def parsed(serializer_class, data):
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
-
-
-class RegisterView(APIView):
-    permission_classes = [AllowAny]
-    throttle_classes = limits.LOGIN_THROTTLES
-
-    @extend_schema(request=s.RegisterSerializer, responses={201: s.TokenSerializer, 400: s.ErrorSerializer})
-    def post(self, request):
-        data = parsed(s.RegisterSerializer, request.data)
-        user = get_user_model().objects.create_user(
-            username=data["username"], password=data["password"], email=data.get("email", "")
-        )
-        token, _ = Token.objects.get_or_create(user=user)
-        return Response({"username": user.username, "token": token.key}, status=status.HTTP_201_CREATED)
-
-
-class TokenView(APIView):
-    permission_classes = [AllowAny]
-    throttle_classes = limits.LOGIN_THROTTLES
-
-    @extend_schema(request=s.TokenRequestSerializer, responses={200: s.TokenSerializer, 400: s.ErrorSerializer})
-    def post(self, request):
-        data = parsed(s.TokenRequestSerializer, request.data)
-        user = authenticate(request, username=data["username"], password=data["password"])
-        if user is None:
-            raise ServiceError("Wrong username or password.", code="authentication_failed")
-        token, _ = Token.objects.get_or_create(user=user)
-        return Response({"username": user.username, "token": token.key})
 
 
 class GamesView(APIView):
@@ -104,13 +97,27 @@ class TablesView(APIView):
         page = paginator.paginate_queryset(tables, request, view=self)
         return paginator.get_paginated_response([selectors.table_summary(table) for table in page])
 
-    @extend_schema(request=s.CreateTableSerializer, responses={201: s.TableSerializer, **ERRORS})
+    @extend_schema(
+        request=s.CreateTableSerializer, parameters=[IDEMPOTENCY_KEY], responses={201: s.TableSerializer, **ERRORS}
+    )
     def post(self, request):
+        """A new open table. With an ``Idempotency-Key``, a repeat answers the first table again
+        (``Idempotent-Replayed: true``) instead of opening a second one."""
         data = parsed(s.CreateTableSerializer, request.data)
-        table = services.create_table(
-            user=request.user, game=data["game"], seats=data["seats"], options=data["options"], stake=data["stake"]
+
+        def create():
+            table = services.create_table(
+                user=request.user, game=data["game"], seats=data["seats"], options=data["options"], stake=data["stake"]
+            )
+            return status.HTTP_201_CREATED, selectors.table_view(table, None), table
+
+        code, body, replayed = services.once(
+            user=request.user,
+            key=idempotency_key(request),
+            request={"operation": "create_table", **data},
+            run=create,
         )
-        return Response(selectors.table_view(table, None), status=status.HTTP_201_CREATED)
+        return replayed_response(body, code, replayed)
 
 
 class TableView(APIView):
@@ -179,23 +186,18 @@ class ClientSeedView(APIView):
 
 class ActionsView(APIView):
     @extend_schema(
-        request=s.ActionSerializer,
-        parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False)],
-        responses={200: s.ActionResultSerializer, **ERRORS},
+        request=s.ActionSerializer, parameters=[IDEMPOTENCY_KEY], responses={200: s.ActionResultSerializer, **ERRORS}
     )
     def post(self, request, table_id):
         data = parsed(s.ActionSerializer, request.data)
-        key = request.headers.get("Idempotency-Key") or None
-        if key is not None and len(key) > 200:
-            raise InvalidRequest("An Idempotency-Key is at most 200 characters.")
         code, body, replayed = services.act(
             table_id=table_id,
             user=request.user,
             action=data["action"],
             expected_version=data["expected_version"],
-            idempotency_key=key,
+            idempotency_key=idempotency_key(request),
         )
-        return Response(body, status=code, headers={"Idempotent-Replayed": "true"} if replayed else None)
+        return replayed_response(body, code, replayed)
 
 
 class EventsView(APIView):

@@ -9,6 +9,7 @@ local filesystem, so ``make run`` needs no server at all.
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -77,7 +78,9 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    # Per-device tokens with an expiry, revocable one by one or all at once (api/auth_views.py).
+    "knox",
+    "corsheaders",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "ledger",
@@ -92,6 +95,9 @@ MIDDLEWARE = [
     # Static files from the web process itself (the admin's CSS, the Swagger UI), before anything
     # that would touch the session or the database. It answers only under STATIC_URL.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before anything that can answer (CommonMiddleware's redirects, the views' 401s), so a browser's
+    # preflight is answered without authentication and every answer to an allowed origin says so.
+    "corsheaders.middleware.CorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -182,7 +188,9 @@ STORAGES = {
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        # First, so a request without credentials is answered 401 with WWW-Authenticate: Token.
+        "api.authentication.TokenAuthentication",
+        # A same-origin browser app logged in at auth/session/; writes need the CSRF token.
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -198,7 +206,7 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("THROTTLE_ANON", "60/minute"),
         "user": os.environ.get("THROTTLE_USER", "1200/minute"),
-        # auth/token/ and auth/register/ (api/limits.py): per address, and per username named.
+        # auth/token/, auth/register/ and auth/session/ (api/limits.py): per address, and per username named.
         "login_address": os.environ.get("THROTTLE_LOGIN_ADDRESS", "30/minute"),
         "login_account": os.environ.get("THROTTLE_LOGIN_ACCOUNT", "10/minute"),
     },
@@ -211,6 +219,37 @@ REST_FRAMEWORK = {
 }
 if DEBUG:
     REST_FRAMEWORK["DEFAULT_RENDERER_CLASSES"].append("rest_framework.renderers.BrowsableAPIRenderer")
+
+# Tokens (django-rest-knox): one per device, stored only as a hash, each expiring TOKEN_TTL_HOURS
+# after it was issued (30 days by default); a client logs in again for a new one.
+TOKEN_TTL_HOURS = float(os.environ.get("TOKEN_TTL_HOURS", "720"))
+# Named so migrations that point at the token model (api's TokenDevice) can read it.
+KNOX_TOKEN_MODEL = "knox.AuthToken"
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(hours=TOKEN_TTL_HOURS),
+    # Clients keep sending `Authorization: Token <key>`, as with the single tokens before.
+    "AUTH_HEADER_PREFIX": "Token",
+    "AUTO_REFRESH": False,
+    "TOKEN_LIMIT_PER_USER": None,
+}
+
+# CORS for browser apps served from other origins: only the origins listed (scheme, host and port,
+# comma-separated; none by default) may call the API from a browser, and only under /api/. Tokens
+# travel in the Authorization header, so no cookies are allowed across origins.
+CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", "")
+CORS_URLS_REGEX = r"^/api/.*$"
+CORS_ALLOW_CREDENTIALS = False
+CORS_ALLOW_HEADERS = [
+    "accept",
+    "authorization",
+    "content-type",
+    "idempotency-key",
+    "if-none-match",
+    "last-event-id",
+    "x-request-id",
+]
+CORS_EXPOSE_HEADERS = ["ETag", "Idempotent-Replayed", "Retry-After", "X-Request-ID"]
+CORS_PREFLIGHT_MAX_AGE = 3600
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Game ledger API",
@@ -347,6 +386,11 @@ IDEMPOTENCY_PURGE_SECONDS = float(os.environ.get("IDEMPOTENCY_PURGE_SECONDS", "3
 CELERY_BEAT_SCHEDULE["purge-idempotency-records"] = {
     "task": "games.tasks.purge_idempotency_records",
     "schedule": IDEMPOTENCY_PURGE_SECONDS,
+}
+# Expired API tokens are deleted when presented; beat deletes the ones nobody presents again.
+CELERY_BEAT_SCHEDULE["purge-expired-tokens"] = {
+    "task": "api.tasks.purge_expired_tokens",
+    "schedule": float(os.environ.get("TOKEN_PURGE_SECONDS", "3600")),
 }
 
 # json for machines (the default), text for a person reading a terminal (the default with DEBUG on).

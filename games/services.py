@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -23,7 +23,15 @@ from django.utils import timezone
 from games import commands, selectors, settlement, store, telemetry
 from games.engine import fairness, registry
 from games.engine.errors import InvalidOptions
-from games.errors import Conflict, Forbidden, IdempotencyMismatch, Illegal, InvalidRequest, NotFound
+from games.errors import (
+    Conflict,
+    Forbidden,
+    IdempotencyMismatch,
+    Illegal,
+    InvalidRequest,
+    NotFound,
+    ServiceError,
+)
 from games.models import CommandRecord, Seat, Table
 
 # --- creating and seating ---------------------------------------------------------------------
@@ -228,13 +236,9 @@ def act(
             {"action": dict(action), "expected_version": expected_version, "table": str(table.pk)}
         )
         if idempotency_key:
-            previous = _live_command_record(user, idempotency_key)
-            if previous is not None:
-                if previous.request_hash != request_hash:
-                    raise IdempotencyMismatch(
-                        "This Idempotency-Key was already used with a different request; use a new key for a new action."
-                    )
-                return previous.status_code, previous.response, True
+            replay = _replay(user, idempotency_key, request_hash)
+            if replay is not None:
+                return replay
         seat, command, loaded = _command_of(table, user, action, expected_version)
         outcome = commands.execute(
             table, command, expected_version=expected_version, actor=f"user:{user.pk}", loaded=loaded
@@ -245,10 +249,64 @@ def act(
         return 200, response, False
 
 
-def _store_command_record(user, key: str, table: Table, request_hash: str, response: dict[str, Any]) -> None:
-    """Keep the answer under its key. Each command locks only its own table, so the same key
-    sent to two tables at once is not serialised by that lock: both miss the record, and the
-    second insert meets the unique key. It is refused then, and its whole command with it."""
+def once(
+    *,
+    user: AbstractBaseUser,
+    key: str | None,
+    request: Mapping[str, Any],
+    run: Callable[[], tuple[int, dict[str, Any], Table | None]],
+) -> tuple[int, dict[str, Any], bool]:
+    """``run()`` (a command answering ``(status, response, table or None)``) at most once per
+    idempotency key, as ``act`` does for actions: the same key and ``request`` within
+    ``IDEMPOTENCY_TTL_SECONDS`` return the first answer (``replayed`` true) without running it
+    again, another ``request`` under the key is refused. ``request`` names the operation too, so a
+    key used for one kind of command is refused for another. The record is stored in the command's
+    own transaction: a refused command leaves no record, a recorded answer is one that happened.
+
+    Commands that lock no row of their own before the record is looked up (creating a table) or
+    lock it only inside ``run`` (a payout decision) may race a twin request with the same key: the
+    twin that loses meets the record's unique key, or the first decision, and gets the winner's
+    answer replayed once it has committed."""
+    if not key:
+        status, response, _table = run()
+        return status, response, False
+    request_hash = _request_hash(request)
+    with transaction.atomic():
+        replay = _replay(user, key, request_hash)
+        if replay is not None:
+            return replay
+        try:
+            with transaction.atomic():
+                status, response, table = run()
+                stored = _store_command_record(user, key, table, request_hash, response, status_code=status)
+        except ServiceError:
+            replay = _replay(user, key, request_hash)
+            if replay is not None:
+                return replay
+            raise
+        return status, stored, False
+
+
+def _replay(user: AbstractBaseUser, key: str, request_hash: str) -> tuple[int, dict[str, Any], bool] | None:
+    """The first answer under ``key``, if it is live and was for this same request."""
+    previous = _live_command_record(user, key)
+    if previous is None:
+        return None
+    if previous.request_hash != request_hash:
+        raise IdempotencyMismatch(
+            "This Idempotency-Key was already used with a different request; use a new key for a new request."
+        )
+    return previous.status_code, previous.response, True
+
+
+def _store_command_record(
+    user, key: str, table: Table | None, request_hash: str, response: dict[str, Any], *, status_code: int = 200
+) -> dict[str, Any]:
+    """Keep the answer under its key, and return it as it will be replayed. Each command locks only
+    its own table, so the same key sent to two tables at once is not serialised by that lock: both
+    miss the record, and the second insert meets the unique key. It is refused then, and its whole
+    command with it."""
+    stored = json.loads(json.dumps(response, default=str))
     try:
         with transaction.atomic():
             CommandRecord.objects.create(
@@ -256,14 +314,15 @@ def _store_command_record(user, key: str, table: Table, request_hash: str, respo
                 user=user,
                 table=table,
                 request_hash=request_hash,
-                status_code=200,
-                response=json.loads(json.dumps(response, default=str)),
+                status_code=status_code,
+                response=stored,
             )
     except IntegrityError:
         raise Conflict(
-            "This Idempotency-Key is being used by another request right now; use a new key for a new action.",
+            "This Idempotency-Key is being used by another request right now; use a new key for a new request.",
             code="idempotency_key_in_use",
         ) from None
+    return stored
 
 
 def _idempotency_cutoff() -> datetime:

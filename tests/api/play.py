@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.db.models import Sum
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 from rest_framework.test import APIClient
 
 from games import store
@@ -24,7 +24,7 @@ from ledger.models import Posting
 def person(name: str, *, staff: bool = False) -> APIClient:
     user = get_user_model().objects.create_user(username=name, is_staff=staff)
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {AuthToken.objects.create(user)[1]}")
     client.user = user
     return client
 

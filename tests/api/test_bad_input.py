@@ -8,7 +8,7 @@ import json
 
 import pytest
 from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 from rest_framework.test import APIClient
 from rest_framework.views import APIView
 
@@ -21,6 +21,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 PATHS = [
     "/api/v1/auth/register/",
     "/api/v1/auth/token/",
+    # Not auth/logout/ nor logout-all/: they take no body, and would revoke the clients' tokens.
+    "/api/v1/auth/session/",
+    "/api/v1/auth/tokens/{q}/",
     "/api/v1/games/",
     "/api/v1/tables/",
     "/api/v1/tables/{t}/",
@@ -62,7 +65,7 @@ BODIES = [
 def client_for(name: str, *, staff: bool = False) -> APIClient:
     user = get_user_model().objects.create_user(username=name, is_staff=staff)
     client = APIClient(raise_request_exception=False)
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {AuthToken.objects.create(user)[1]}")
     client.user = user
     return client
 

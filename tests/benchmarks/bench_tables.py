@@ -212,13 +212,13 @@ class Client:
 
 def make_people(prefix: str, count: int) -> list[tuple[Any, str]]:
     from django.contrib.auth import get_user_model
-    from rest_framework.authtoken.models import Token
+    from knox.models import AuthToken
 
     tag = f"{prefix}{int(time.time() * 1000) % 10**9}x{random.randrange(10**6)}"
     people = []
     for n in range(count):
         user = get_user_model().objects.create_user(username=f"{tag}-{n}")
-        people.append((user, Token.objects.create(user=user).key))
+        people.append((user, AuthToken.objects.create(user)[1]))
     return people
 
 

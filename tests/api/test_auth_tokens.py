@@ -1,0 +1,180 @@
+"""Per-device tokens (issue 14): each login is a token of its own with an expiry, listed by device,
+revoked one at a time, all at once or by the request itself; an expired or revoked token is 401."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+from knox.models import AuthToken
+from rest_framework.test import APIClient
+
+from api.models import TokenDevice
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "a long passphrase"
+RFC3339_UTC = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
+
+
+@pytest.fixture
+def alice():
+    return get_user_model().objects.create_user(username="alice", password=PASSWORD)
+
+
+def login(device: str | None = None, username: str = "alice", password: str = PASSWORD):
+    body = {"username": username, "password": password}
+    if device is not None:
+        body["device"] = device
+    return APIClient().post("/api/v1/auth/token/", body, format="json")
+
+
+def with_token(token: str) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    return client
+
+
+def test_a_login_returns_a_new_token_with_its_device_and_an_expiry_from_the_ttl(alice, settings):
+    answer = login("Alice's phone")
+    assert answer.status_code == 200, answer.json()
+    body = answer.json()
+    assert set(body) == {"username", "token", "id", "device", "expiry"}
+    assert body["username"] == "alice" and body["device"] == "Alice's phone"
+    assert RFC3339_UTC.match(body["expiry"]), body["expiry"]
+    expiry = datetime.strptime(body["expiry"], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+    expected = timezone.now() + timedelta(hours=settings.TOKEN_TTL_HOURS)
+    assert abs((expiry - expected).total_seconds()) < 60
+    # Stored hashed only: the key is nowhere in the table.
+    assert not AuthToken.objects.filter(digest=body["token"]).exists()
+    assert with_token(body["token"]).get("/api/v1/tables/").status_code == 200
+
+
+def test_registration_returns_a_token_too():
+    answer = APIClient().post(
+        "/api/v1/auth/register/", {"username": "bob", "password": PASSWORD, "device": "laptop"}, format="json"
+    )
+    assert answer.status_code == 201, answer.json()
+    assert answer.json()["device"] == "laptop" and RFC3339_UTC.match(answer.json()["expiry"])
+    assert with_token(answer.json()["token"]).get("/api/v1/tables/").status_code == 200
+
+
+def test_the_token_ttl_comes_from_the_settings(alice, settings):
+    settings.REST_KNOX = {**settings.REST_KNOX, "TOKEN_TTL": timedelta(hours=2)}
+    body = login().json()
+    expiry = datetime.strptime(body["expiry"], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+    assert abs((expiry - (timezone.now() + timedelta(hours=2))).total_seconds()) < 60
+
+
+def test_each_device_has_its_own_token_and_the_list_shows_devices_never_tokens(alice):
+    phone, laptop = login("phone").json(), login("laptop").json()
+    assert phone["token"] != laptop["token"]
+    listed = with_token(phone["token"]).get("/api/v1/auth/tokens/")
+    assert listed.status_code == 200
+    rows = listed.json()
+    assert [row["device"] for row in rows] == ["laptop", "phone"]  # newest first
+    assert {row["id"] for row in rows} == {phone["id"], laptop["id"]}
+    assert [row["current"] for row in rows] == [False, True]
+    assert all(set(row) == {"id", "device", "created", "expiry", "current"} for row in rows)
+    text = listed.content.decode()
+    for token in (phone["token"], laptop["token"]):
+        assert token not in text and token[:15] not in text
+
+
+def test_another_persons_tokens_are_not_listed_nor_revocable(alice):
+    mine = login("phone").json()
+    get_user_model().objects.create_user(username="bob", password=PASSWORD)
+    bob = login("bob's", username="bob").json()
+    assert [row["id"] for row in with_token(bob["token"]).get("/api/v1/auth/tokens/").json()] == [bob["id"]]
+    refused = with_token(bob["token"]).delete(f"/api/v1/auth/tokens/{mine['id']}/")
+    assert refused.status_code == 404 and refused.json()["code"] == "not_found"
+    assert with_token(mine["token"]).get("/api/v1/tables/").status_code == 200
+
+
+def test_logout_revokes_only_the_token_used(alice):
+    phone, laptop = login("phone").json(), login("laptop").json()
+    out = with_token(phone["token"]).post("/api/v1/auth/logout/")
+    assert out.status_code == 204
+    refused = with_token(phone["token"]).get("/api/v1/tables/")
+    assert refused.status_code == 401
+    assert refused.json()["code"] == "authentication_failed"
+    assert "revoked" in refused.json()["detail"]
+    assert with_token(laptop["token"]).get("/api/v1/tables/").status_code == 200
+
+
+def test_logout_all_revokes_every_token_of_the_person_only(alice):
+    phone, laptop = login("phone").json(), login("laptop").json()
+    get_user_model().objects.create_user(username="bob", password=PASSWORD)
+    bob = login(username="bob").json()
+    out = with_token(phone["token"]).post("/api/v1/auth/logout-all/")
+    assert out.status_code == 200 and out.json() == {"revoked": 2}
+    for token in (phone["token"], laptop["token"]):
+        assert with_token(token).get("/api/v1/tables/").status_code == 401
+    assert with_token(bob["token"]).get("/api/v1/tables/").status_code == 200
+
+
+def test_revoking_one_device_by_its_id(alice):
+    phone, laptop = login("phone").json(), login("laptop").json()
+    gone = with_token(laptop["token"]).delete(f"/api/v1/auth/tokens/{phone['id']}/")
+    assert gone.status_code == 204
+    assert with_token(phone["token"]).get("/api/v1/tables/").status_code == 401
+    assert not TokenDevice.objects.filter(name="phone").exists()
+    again = with_token(laptop["token"]).delete(f"/api/v1/auth/tokens/{phone['id']}/")
+    assert again.status_code == 404 and again.json()["code"] == "not_found"
+    bad = with_token(laptop["token"]).delete("/api/v1/auth/tokens/not-an-id/")
+    assert bad.status_code == 404 and bad.json()["code"] == "not_found"
+
+
+def test_an_expired_token_is_refused_with_401_and_left_out_of_the_list(alice):
+    old, fresh = login("old").json(), login("fresh").json()
+    AuthToken.objects.filter(digest__startswith=old["id"]).update(expiry=timezone.now() - timedelta(seconds=1))
+    assert [row["device"] for row in with_token(fresh["token"]).get("/api/v1/auth/tokens/").json()] == ["fresh"]
+    refused = with_token(old["token"]).get("/api/v1/tables/")
+    assert refused.status_code == 401
+    assert refused.json()["code"] == "authentication_failed"
+    assert refused.headers["WWW-Authenticate"] == "Token"
+
+
+def test_an_unknown_or_garbled_token_is_401_in_the_error_shape(alice):
+    for header in ("Token 0123456789abcdef", "Token caf\xe9"):
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=header)
+        refused = client.get("/api/v1/tables/")
+        assert refused.status_code == 401, header
+        assert refused.json()["code"] == "authentication_failed"
+
+
+def test_logout_needs_a_token(alice):
+    refused = APIClient().post("/api/v1/auth/logout/")
+    assert refused.status_code == 401 and refused.json()["code"] == "not_authenticated"
+
+
+def test_a_wrong_password_gets_no_token(alice):
+    refused = login(password="wrong one")
+    assert refused.status_code == 400 and refused.json()["code"] == "authentication_failed"
+    assert not AuthToken.objects.exists()
+
+
+def test_a_client_still_sending_its_expired_token_can_log_in_again(alice):
+    old = login("phone").json()
+    AuthToken.objects.filter(digest__startswith=old["id"]).update(expiry=timezone.now() - timedelta(seconds=1))
+    client = with_token(old["token"])
+    assert client.get("/api/v1/tables/").status_code == 401
+    again = client.post("/api/v1/auth/token/", {"username": "alice", "password": PASSWORD}, format="json")
+    assert again.status_code == 200, again.json()
+    assert with_token(again.json()["token"]).get("/api/v1/tables/").status_code == 200
+
+
+def test_beat_purges_expired_tokens_and_their_devices_only(alice, settings):
+    from api import tasks
+
+    assert settings.CELERY_BEAT_SCHEDULE["purge-expired-tokens"]["task"] == "api.tasks.purge_expired_tokens"
+    old, fresh = login("old").json(), login("fresh").json()
+    AuthToken.objects.filter(digest__startswith=old["id"]).update(expiry=timezone.now() - timedelta(seconds=1))
+    assert tasks.purge_expired_tokens(batch=1) == 1
+    assert list(TokenDevice.objects.values_list("name", flat=True)) == ["fresh"]
+    assert with_token(fresh["token"]).get("/api/v1/tables/").status_code == 200
+    assert tasks.purge_expired_tokens() == 0
