@@ -76,3 +76,41 @@ def waiting_slot(user_id: int) -> Iterator[None]:
         # Only our own slot: if it expired and another request took it, that one keeps it.
         if cache.get(held) == token:
             cache.delete(held)
+
+
+class TooManyStreams(ServiceError):
+    status_code = 429
+    code = "too_many_streams"
+
+
+def _stream_slot_expiry() -> int:
+    # Refreshed at every heartbeat; a stream whose process died frees its slot after a few.
+    return int(settings.STREAM_HEARTBEAT_SECONDS * 4) + 5
+
+
+def take_stream_slot(user_id: int) -> tuple[str, str]:
+    """One of ``STREAMS_MAX_PER_USER`` slots for an open stream of this person, as ``(key,
+    token)``, or ``TooManyStreams``. The stream refreshes it (``refresh_stream_slot``) at each
+    heartbeat and gives it back when it closes."""
+    token = uuid.uuid4().hex
+    limit = int(settings.STREAMS_MAX_PER_USER)
+    for slot in range(limit):
+        key = f"stream:{user_id}:{slot}"
+        if cache.add(key, token, timeout=_stream_slot_expiry()):
+            return key, token
+    raise TooManyStreams(
+        f"You already have {limit} live streams open; close one before opening another.", retry_after=5
+    )
+
+
+def refresh_stream_slot(key: str, token: str) -> None:
+    if cache.get(key) == token:
+        cache.touch(key, _stream_slot_expiry())
+    else:
+        # Expired (the process was too busy to beat) and perhaps taken: take it back if free.
+        cache.add(key, token, timeout=_stream_slot_expiry())
+
+
+def release_stream_slot(key: str, token: str) -> None:
+    if cache.get(key) == token:
+        cache.delete(key)
