@@ -151,9 +151,7 @@ def test_last_event_id_resumes_exactly_and_new_events_arrive_live(alice, bob):
         live = await open_stream(bob, f"/api/v1/tables/{table_id}/stream/?after={version}")
         # Acted from another thread while the stream waits; the stream reads nothing before it.
         mine = await elsewhere(table)(mover, table_id)
-        sent = await elsewhere(act)(
-            mover, table_id, mine["legal_actions"][0], mine["version"]
-        )
+        sent = await elsewhere(act)(mover, table_id, mine["legal_actions"][0], mine["version"])
         assert sent.status_code == 200, sent.json()
         after = sent.json()["version"]
         arrived = await live.frames_until(after)
@@ -163,7 +161,9 @@ def test_last_event_id_resumes_exactly_and_new_events_arrive_live(alice, bob):
     first, arrived, after = run(scenario())
     assert [int(f["id"]) for f in first] == list(range(2, version + 1))
     assert [int(f["id"]) for f in arrived] == list(range(version + 1, after + 1))
-    assert [f["data"] for f in arrived] == bob.get(f"/api/v1/tables/{table_id}/events/?after={version}").json()["events"]
+    assert [f["data"] for f in arrived] == bob.get(f"/api/v1/tables/{table_id}/events/?after={version}").json()[
+        "events"
+    ]
 
 
 def test_a_bad_resume_point_is_refused_and_streams_are_limited_per_person(alice, bob, settings):
@@ -198,9 +198,7 @@ def test_a_persons_stream_says_your_turn_once_the_opponent_acted(alice, bob):
         waiting = await opening.frame()
         await opening.close()
         mine = await elsewhere(table)(mover, table_id)
-        sent = await elsewhere(act)(
-            mover, table_id, mine["legal_actions"][0], mine["version"]
-        )
+        sent = await elsewhere(act)(mover, table_id, mine["legal_actions"][0], mine["version"])
         assert sent.status_code == 200, sent.json()
         turn = await stream.frame()
         await stream.close()
