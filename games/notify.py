@@ -39,6 +39,8 @@ from typing import Any
 from django.conf import settings
 from django.db import connection, connections, transaction
 
+from ledger.units import format_amount
+
 log = logging.getLogger(__name__)
 
 CHANNEL = "game_ledger_live"
@@ -83,7 +85,7 @@ def payout_decided(payout: Any) -> None:
             "payout": payout.pk,
             "table": str(payout.table_id) if payout.table_id else None,
             "status": payout.status,
-            "amount": str(payout.amount),
+            "amount": format_amount(payout.amount, payout.currency),
             "currency": payout.currency,
         }
     )

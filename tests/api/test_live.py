@@ -103,7 +103,13 @@ class Stream:
 
 async def open_stream(client, path: str, **headers) -> Stream:
     response = await AsyncClient().get(path, headers={"Authorization": token_of(client), **headers})
-    return Stream(response)
+    stream = Stream(response)
+    # The server starts the iterator at once; the test client only when read. Its first line
+    # (retry:) comes once the stream is registered with the listener.
+    first = await asyncio.wait_for(anext(stream.chunks), TIMEOUT)
+    stream.buffer = first.decode() if isinstance(first, bytes) else first
+    assert stream.buffer.startswith("retry: ")
+    return stream
 
 
 def test_each_seat_streams_its_own_cards_and_a_spectator_none(alice, bob):
@@ -332,3 +338,28 @@ def test_postgres_notify_wakes_the_listener_at_commit(postgres_tx, counter_table
     finally:
         live.forget(woken)
         live.forget(person_waiter)
+
+
+def test_a_persons_stream_hears_their_payout_decided(counter_game, task_queue):
+    from ledger.models import Payout
+    from ledger.units import format_amount
+    from tests.api.test_payouts import finished_table
+
+    alice, sam, tina = person("alice"), person("sam", staff=True), person("tina", staff=True)
+    table_id = finished_table(task_queue, alice, sam)
+    payout = Payout.objects.get(table_id=table_id, seat=0)
+    assert payout.user_id == alice.user.pk
+
+    async def scenario():
+        stream = await open_stream(alice, "/api/v1/me/stream/")
+        approve = elsewhere(lambda: tina.post(f"/api/v1/payouts/{payout.pk}/approve/", {}, format="json"))
+        assert (await approve()).status_code == 200
+        notice = await stream.frame()
+        await stream.close()
+        return notice
+
+    notice = run(scenario())
+    assert notice["event"] == "payout_decided"
+    assert notice["data"]["payout"] == payout.pk and notice["data"]["status"] == "approved"
+    assert notice["data"]["table"] == table_id
+    assert notice["data"]["amount"] == format_amount(payout.amount, "MXN") and notice["data"]["currency"] == "MXN"
