@@ -6,6 +6,7 @@ report, never a header the client wrote itself.
 
 from __future__ import annotations
 
+import random
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -94,7 +95,9 @@ def take_stream_slot(user_id: int) -> tuple[str, str]:
     heartbeat and gives it back when it closes."""
     token = uuid.uuid4().hex
     limit = int(settings.STREAMS_MAX_PER_USER)
-    for slot in range(limit):
+    # In a random order: with a large limit the first free slot is found in a few tries, not after
+    # every taken one.
+    for slot in random.sample(range(limit), limit):
         key = f"stream:{user_id}:{slot}"
         if cache.add(key, token, timeout=_stream_slot_expiry()):
             return key, token

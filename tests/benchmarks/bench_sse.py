@@ -118,12 +118,14 @@ def action_latencies(
     rng: random.Random,
     posts: list[float] | None = None,
     recorded: list[float] | None = None,
+    after_answer: list[float] | None = None,
 ) -> list[float]:
     """``actions`` actions by whichever person is awaited, each timed to the other seat's stream
     (and the POST's own round trip to ``posts``)."""
     latencies: list[float] = []
     posts = [] if posts is None else posts
     recorded = [] if recorded is None else recorded
+    after_answer = [] if after_answer is None else after_answer
     while len(latencies) < actions:
         table_id, version = new_table(people[0], people[1])
         readers = {seat: StreamReader(web, people[seat].token, table_id, version) for seat in (0, 1)}
@@ -146,6 +148,8 @@ def action_latencies(
                 assert arrived is not None, f"event {first} never reached seat {1 - seat}'s stream"
                 latencies.append(arrived - started)
                 posts.append(sent.seconds)
+                # Negative when the stream had it before the POST's own answer arrived.
+                after_answer.append(arrived - (started + sent.seconds))
                 recorded.append(readers[1 - seat].since_recorded[first])
         finally:
             for reader in readers.values():
@@ -274,7 +278,8 @@ def main() -> None:
         quiet = get_latencies(web, args.gets)
         posts: list[float] = []
         recorded: list[float] = []
-        latencies = action_latencies(web, people, args.actions, rng, posts, recorded)
+        after_answer: list[float] = []
+        latencies = action_latencies(web, people, args.actions, rng, posts, recorded, after_answer)
         print(
             f"(a) action POST -> event on the other seat's stream, {len(latencies)} actions: "
             f"median {ms(statistics.median(latencies))}, p99 {ms(quantile(latencies, 0.99))}, "
@@ -283,7 +288,9 @@ def main() -> None:
         )
         print(
             f"    from the event's created_at (inside the command's transaction) to its arrival: "
-            f"median {ms(statistics.median(recorded))}, p99 {ms(quantile(recorded, 0.99))}"
+            f"median {ms(statistics.median(recorded))}, p99 {ms(quantile(recorded, 0.99))}; "
+            f"after the POST's own answer arrived: median {ms(statistics.median(after_answer))}, "
+            f"p99 {ms(quantile(after_answer, 0.99))}"
         )
         print(f"    web worker after (a), before the idle streams: {describe(pid, 5)}")
 
