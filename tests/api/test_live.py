@@ -363,3 +363,46 @@ def test_a_persons_stream_hears_their_payout_decided(counter_game, task_queue):
     assert notice["data"]["payout"] == payout.pk and notice["data"]["status"] == "approved"
     assert notice["data"]["table"] == table_id
     assert notice["data"]["amount"] == format_amount(payout.amount, "MXN") and notice["data"]["currency"] == "MXN"
+
+
+def test_five_card_draw_streams_show_each_seat_its_own_hand_only(task_queue):
+    """Five-Card Draw, a few actions in: each seat's stream and a spectator's pass the FD-19 leak
+    checks against the decoded truth, and equal what the events endpoint gives each of them."""
+    import random
+
+    from tests.api.draw import choose
+    from tests.api.play import Game, set_up
+    from tests.api.test_five_card_draw_leaks import Counts, Truth, check_events
+
+    owner, staff = person("dora"), person("sam", staff=True)
+    table_id, clients = set_up(Game("five_card_draw", 3, people=(0, 1, 2)), owner, staff)
+    rng = random.Random(19)
+    for _ in range(6):
+        view = table(clients[0], table_id)
+        if view["status"] != "running" or not view["to_act"]:
+            break
+        seat = view["to_act"][0]
+        mine = table(clients[seat], table_id)
+        assert act(clients[seat], table_id, choose(mine, rng), mine["version"]).status_code == 200
+    version = table(clients[0], table_id)["version"]
+    watchers = {0: clients[0], 1: clients[1], None: person("eve")}
+
+    async def read(client):
+        stream = await open_stream(client, f"/api/v1/tables/{table_id}/stream/")
+        try:
+            return [frame["data"] for frame in await stream.frames_until(version)]
+        finally:
+            await stream.close()
+
+    async def all_of_them():
+        return await asyncio.gather(*(read(client) for client in watchers.values()))
+
+    streamed = dict(zip(watchers, run(all_of_them())))
+    truth = Truth(table_id)
+    truth.refresh()
+    counts = Counts()
+    for seat, items in streamed.items():
+        assert items == watchers[seat].get(f"/api/v1/tables/{table_id}/events/").json()["events"]
+        check_events(truth, seat, items, counts)
+    assert counts.events == 3 * version
+    assert "CardsDealt" in counts.kinds
