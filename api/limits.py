@@ -85,8 +85,9 @@ class TooManyStreams(ServiceError):
 
 
 def _stream_slot_expiry() -> int:
-    # Refreshed at every heartbeat; a stream whose process died frees its slot after a few.
-    return int(settings.STREAM_HEARTBEAT_SECONDS * 4) + 5
+    # Refreshed every STREAM_SLOT_REFRESH_BEATS heartbeats (api/streams.py); a stream whose process
+    # died frees its slot after ten heartbeats.
+    return int(settings.STREAM_HEARTBEAT_SECONDS * 10) + 5
 
 
 def take_stream_slot(user_id: int) -> tuple[str, str]:

@@ -406,3 +406,25 @@ def test_five_card_draw_streams_show_each_seat_its_own_hand_only(task_queue):
         check_events(truth, seat, items, counts)
     assert counts.events == 3 * version
     assert "CardsDealt" in counts.kinds
+
+
+def test_an_idle_stream_sends_keep_alive_comments_and_keeps_its_slot(alice, settings):
+    from django.core.cache import cache
+
+    settings.STREAM_HEARTBEAT_SECONDS = 0.02
+
+    async def scenario():
+        stream = await open_stream(alice, "/api/v1/me/stream/")
+        beats = 0
+        while beats < 6:  # past a slot refresh (every 4th)
+            chunk = await asyncio.wait_for(anext(stream.chunks), TIMEOUT)
+            beats += (chunk.decode() if isinstance(chunk, bytes) else chunk) == ": keep-alive\n\n"
+        held = [
+            key
+            for key in (f"stream:{alice.user.pk}:{n}" for n in range(settings.STREAMS_MAX_PER_USER))
+            if cache.get(key)
+        ]
+        await stream.close()
+        return held
+
+    assert len(run(scenario())) == 1
