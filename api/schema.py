@@ -35,6 +35,8 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("/api/v1/tables/{table_id}/client-seed/", "put"): ("setClientSeed", "play"),
     ("/api/v1/tables/{table_id}/actions/", "post"): ("postAction", "play"),
     ("/api/v1/tables/{table_id}/events/", "get"): ("listEvents", "play"),
+    ("/api/v1/tables/{table_id}/stream/", "get"): ("streamTable", "play"),
+    ("/api/v1/me/stream/", "get"): ("streamMyNotices", "play"),
     ("/api/v1/tables/{table_id}/hands/", "get"): ("listHands", "hands"),
     ("/api/v1/tables/{table_id}/hands/{hand_no}/audit/", "get"): ("getHandAudit", "hands"),
     ("/api/v1/tables/{table_id}/hands/{hand_no}/verify/", "get"): ("verifyHand", "hands"),
@@ -298,5 +300,9 @@ def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bo
             for status in _errors_for(path, method, operation):
                 if status not in responses:
                     responses[status] = _error_response(status)
+        # Server-sent events: the stream's media type, each event's data a JSON text.
+        if path.endswith("/stream/") and "get" in operations:
+            ok = operations["get"]["responses"].get("200", {})
+            ok["content"] = {"text/event-stream": {"schema": {"type": "string"}}}
     _links(result.get("paths", {}))
     return result

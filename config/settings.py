@@ -361,6 +361,17 @@ PAYOUT_AUTO_APPROVE_BELOW = int(os.environ.get("PAYOUT_AUTO_APPROVE_BELOW", "0")
 LONG_POLL_MAX_SECONDS = float(os.environ.get("LONG_POLL_MAX_SECONDS", "25"))
 # A waiting request holds a web thread: one person may hold this many at once (api/limits.py).
 LONG_POLL_MAX_PER_USER = int(os.environ.get("LONG_POLL_MAX_PER_USER", "2"))
+# Live streams (api/streams.py, games/notify.py): a comment this often keeps proxies from closing an
+# idle stream; a browser waits STREAM_RETRY_MS before reconnecting; one person holds at most this
+# many streams at once; a person's stream warns this many seconds before their turn's deadline.
+STREAM_HEARTBEAT_SECONDS = float(os.environ.get("STREAM_HEARTBEAT_SECONDS", "15"))
+STREAM_RETRY_MS = int(os.environ.get("STREAM_RETRY_MS", "3000"))
+STREAMS_MAX_PER_USER = int(os.environ.get("STREAMS_MAX_PER_USER", "8"))
+DEADLINE_WARNING_SECONDS = float(os.environ.get("DEADLINE_WARNING_SECONDS", "10"))
+# Streams read events on this many threads per web process, each keeping its database connection
+# (off: a connection per read, closed after it; the tests, whose database is dropped at the end).
+STREAM_READ_THREADS = int(os.environ.get("STREAM_READ_THREADS", "4"))
+STREAM_KEEP_CONNECTIONS = env_bool("STREAM_KEEP_CONNECTIONS", True)
 # Request bodies: deeper JSON or longer numbers are refused before they are built (api/parsers.py).
 JSON_MAX_DEPTH = int(os.environ.get("JSON_MAX_DEPTH", "20"))
 JSON_MAX_NUMBER_DIGITS = int(os.environ.get("JSON_MAX_NUMBER_DIGITS", "30"))
