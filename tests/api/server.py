@@ -62,9 +62,9 @@ def serve(data_dir: Path, *, worker: bool = False) -> Iterator[Server]:
     subprocess.run([python, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
     script = (
         "from django.contrib.auth import get_user_model;"
-        "from rest_framework.authtoken.models import Token;"
+        "from knox.models import AuthToken;"
         "u = get_user_model().objects.create_user(username='contract', password=None, is_staff=True);"
-        "print('TOKEN=' + Token.objects.create(user=u).key)"
+        "print('TOKEN=' + AuthToken.objects.create(u)[1])"
     )
     out = subprocess.run(
         [python, "manage.py", "shell", "-c", script], cwd=ROOT, env=env, check=True, capture_output=True, text=True
