@@ -8,8 +8,12 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from api.serializers import ErrorSerializer  # noqa: F401 - re-exported for the ledger views
+from api.serializers import (
+    ErrorSerializer,  # noqa: F401 - re-exported for the ledger views
+    StrictSerializer,
+)
 from ledger.errors import ServiceError
+from ledger.times import rfc3339
 from ledger.units import currency as currency_code
 from ledger.units import format_amount, parse_amount
 
@@ -23,6 +27,13 @@ class DecimalStringField(serializers.Field):
 
     def to_representation(self, value: Any) -> Any:
         return value
+
+
+class TimestampField(serializers.DateTimeField):
+    """A time as every answer gives it: RFC 3339 UTC with ``Z`` and microseconds (``ledger.times``)."""
+
+    def to_representation(self, value: Any) -> Any:
+        return rfc3339(value)
 
 
 class BalanceSerializer(serializers.Serializer):
@@ -54,18 +65,15 @@ class TransactionSerializer(serializers.Serializer):
     table_id = serializers.UUIDField(allow_null=True)
     hand_no = serializers.IntegerField(allow_null=True)
     reverses = serializers.IntegerField(source="reverses_id", allow_null=True)
-    created_at = serializers.DateTimeField()
+    created_at = TimestampField()
     postings = PostingSerializer(many=True)
 
 
-class DepositSerializer(serializers.Serializer):
+class DepositSerializer(StrictSerializer):
     currency = serializers.CharField(help_text="ISO 4217 code, e.g. MXN.")
     amount = DecimalStringField(help_text='A positive decimal string with at most the currency\'s places: "100.00".')
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        unknown = sorted(set(self.initial_data) - set(self.fields))
-        if unknown:
-            raise serializers.ValidationError(f"Unknown field(s): {', '.join(unknown)}.")
         try:
             unit = currency_code(attrs["currency"])
         except ServiceError as exc:

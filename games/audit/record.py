@@ -96,6 +96,7 @@ def hand_results(table: Table, hand_numbers: Sequence[int]) -> dict[int, list[di
                 "bot": seat.is_bot,
                 "chips": chips[hand_no][number],
                 "money": format_amount(money[hand_no][number], table.currency) if table.currency else None,
+                "money_minor": money[hand_no][number] if table.currency else None,
             }
             for number, seat in sorted(seats.items())
         ]

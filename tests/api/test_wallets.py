@@ -74,7 +74,7 @@ def test_deposit_to_an_unknown_user_is_404(people):
         ({"currency": "XYZ", "amount": "1.00"}, "currency: Unknown currency 'XYZ'"),
         ({"currency": "CHIP", "amount": "1"}, "currency: Unknown currency 'CHIP'"),
         ({"currency": "MXN"}, "amount: This field is required."),
-        ({"currency": "MXN", "amount": "1.00", "user": "bob"}, "Unknown field(s): user."),
+        ({"currency": "MXN", "amount": "1.00", "user": "bob"}, "user: Unknown field."),
     ],
 )
 def test_bad_deposits_are_400_with_a_clear_message(people, body, message):
@@ -82,6 +82,9 @@ def test_bad_deposits_are_400_with_a_clear_message(people, body, message):
     assert response.status_code == 400, response.json()
     assert response.json()["code"] == "invalid"
     assert message in response.json()["detail"]
+    # One shape for every validation error: fields maps each field at fault to its messages.
+    name = message.split(":")[0]
+    assert isinstance(response.json()["fields"][name], list), response.json()
     assert not Transaction.objects.exists()
 
 

@@ -592,7 +592,7 @@ def exactly_once(chaos: Chaos, events: dict[str, list[tuple[int, str, float, str
             claimed: Counter[int] = Counter()
             for s in sent:
                 if s.status == 200:
-                    seqs = [e["seq"] for e in s.answer["events"] if e["actor"] == actor]
+                    seqs = [e["seq"] for e in s.answer["events"] if e["actor"] == person.username]
                     if not seqs:
                         problems.append(f"{table.spec.game}: accepted key {s.key} appended no event of {actor}")
                     claimed.update(seqs)

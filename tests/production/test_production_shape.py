@@ -114,7 +114,7 @@ def _check_every_action_happened_once(shape: Shape, table: PlayedTable) -> None:
         assert accepted, f"{person.username} never acted at {table.spec.game}"
         claimed: Counter[int] = Counter()
         for s in accepted:
-            seqs = [event["seq"] for event in s.answer["events"] if event["actor"] == actor]
+            seqs = [event["seq"] for event in s.answer["events"] if event["actor"] == person.username]
             assert seqs, f"key {s.key} appended no event of {actor}"
             claimed.update(seqs)
         # The events the person's own commands appended after the start (the owner's start is theirs too).
