@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import IsAdminUser, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from api import audit_serializers as a
 from api import pagination
 from api import serializers as s
 from api.serializers import StrictSerializer
@@ -36,7 +36,7 @@ class PayoutsView(APIView):
             OpenApiParameter("status", str, enum=list(records.STATUSES), required=False),
             *pagination.PARAMETERS,
         ],
-        responses={200: OpenApiTypes.OBJECT, **ERRORS},
+        responses={200: a.PayoutsPageSerializer, **ERRORS},
         tags=["payouts"],
     )
     def get(self, request):
@@ -54,7 +54,7 @@ class ApproveView(APIView):
     @extend_schema(
         request=ApproveSerializer,
         parameters=[IDEMPOTENCY_KEY],
-        responses={200: OpenApiTypes.OBJECT, **ERRORS},
+        responses={200: a.PayoutSerializer, **ERRORS},
         tags=["payouts"],
     )
     def post(self, request, payout_id: int):
@@ -72,7 +72,7 @@ class RejectView(APIView):
     @extend_schema(
         request=RejectSerializer,
         parameters=[IDEMPOTENCY_KEY],
-        responses={200: OpenApiTypes.OBJECT, **ERRORS},
+        responses={200: a.PayoutSerializer, **ERRORS},
         tags=["payouts"],
     )
     def post(self, request, payout_id: int):

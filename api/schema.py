@@ -163,6 +163,9 @@ def _wire(schemas: dict[str, Any]) -> None:
     schemas["TableConfig"] = {"anyOf": configs, "description": "The table's configuration, by its game."}
     if "Table" in schemas:
         schemas["Table"]["properties"]["config"] = {"$ref": REF + "TableConfig"}
+    replay = schemas.get("Replay")
+    if replay:
+        replay["properties"]["state"] = {"anyOf": [{"$ref": REF + "GameView"}, {"type": "null"}]}
     event = schemas.get("Event")
     if event:
         event["properties"]["data"] = {"$ref": REF + "EventData"}

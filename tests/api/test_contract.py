@@ -113,6 +113,7 @@ def test_a_whole_game_answers_as_documented(game, task_queue):
         owner.get(f"/api/v1/tables/{table_id}/hands/{number}/audit/")
         owner.get(f"/api/v1/tables/{table_id}/hands/{number}/verify/")
         owner.get(f"/api/v1/tables/{table_id}/hands/{number}/history.txt")
+        owner.get(f"/api/v1/tables/{table_id}/hands/{number}/history.phh")  # a 404 but at Five-Card Draw
     owner.get(f"/api/v1/tables/{table_id}/replay/")
     owner.get("/api/v1/wallets/me/")
     owner.get("/api/v1/ledger/transactions/")

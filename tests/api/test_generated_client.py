@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.api.server import ROOT, serve
+from tests.api.server import serve
 
 pytestmark = pytest.mark.long
 
