@@ -62,7 +62,30 @@ class GamesView(APIView):
     @extend_schema(
         responses={
             200: inline_serializer(
-                "Game", {"slug": serializers.CharField(), "name": serializers.CharField()}, many=True
+                "Game",
+                {
+                    "slug": serializers.CharField(),
+                    "name": serializers.CharField(),
+                    "players": inline_serializer(
+                        "PlayerRange", {"min": serializers.IntegerField(), "max": serializers.IntegerField()}
+                    ),
+                    "money": serializers.ChoiceField(choices=["chips", "stake"]),
+                    "options": inline_serializer(
+                        "GameOption",
+                        {
+                            "name": serializers.CharField(),
+                            "type": serializers.ChoiceField(choices=["int", "bool", "choice", "str"]),
+                            "default": serializers.JSONField(),
+                            "min": serializers.IntegerField(required=False),
+                            "max": serializers.IntegerField(required=False),
+                            "choices": serializers.ListField(child=serializers.CharField(), required=False),
+                            "help": serializers.CharField(required=False),
+                        },
+                        many=True,
+                    ),
+                    "refused_combinations": serializers.ListField(child=serializers.CharField()),
+                },
+                many=True,
             )
         }
     )

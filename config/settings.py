@@ -265,6 +265,12 @@ SPECTACULAR_SETTINGS = {
     "OAS_VERSION": "3.1.0",
     # Typed game components, operationIds, tags and the error on every operation (api/schema.py).
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.schema.postprocess"],
+    # Three answers have a `status` of their own; each enum gets a name that says whose.
+    "ENUM_NAME_OVERRIDES": {
+        "TableStatusEnum": ["open", "running", "finished"],
+        "CheckStatusEnum": ["pass", "fail", "skip"],
+        "PayoutStatusEnum": ["pending", "approved", "rejected"],
+    },
 }
 
 CACHES = {

@@ -125,6 +125,7 @@ def test_a_whole_game_answers_as_documented(game, task_queue):
 def test_errors_answer_as_documented(task_queue):
     owner, staff = play.person("alice"), play.person("sam", staff=True)
     stranger = ContractClient()
+    assert stranger.get("/api/v1/games/").status_code == 200
     # 401: no credentials.
     assert stranger.get("/api/v1/tables/").status_code == 401
     # 404: no such table.
