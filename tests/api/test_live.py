@@ -133,7 +133,7 @@ def test_each_seat_streams_its_own_cards_and_a_spectator_none(alice, bob):
         assert all(f["event"] == f["data"]["type"] for f in frames)
     # The same items the events endpoint gives each of them.
     for client, frames in ((alice, seen_alice), (bob, seen_bob), (carol, seen_carol)):
-        assert [f["data"] for f in frames] == client.get(f"/api/v1/tables/{table_id}/events/").json()["events"]
+        assert [f["data"] for f in frames] == client.get(f"/api/v1/tables/{table_id}/events/").json()["results"]
     dealt = next(f for f in seen_alice if f["event"] == "HandStarted")
     alice_card, bob_card = Event.objects.get(table_id=table_id, seq=int(dealt["id"])).secret["cards"]
     assert dealt["data"]["data"]["your_card"] == alice_card
@@ -168,7 +168,7 @@ def test_last_event_id_resumes_exactly_and_new_events_arrive_live(alice, bob):
     assert [int(f["id"]) for f in first] == list(range(2, version + 1))
     assert [int(f["id"]) for f in arrived] == list(range(version + 1, after + 1))
     assert [f["data"] for f in arrived] == bob.get(f"/api/v1/tables/{table_id}/events/?after={version}").json()[
-        "events"
+        "results"
     ]
 
 
@@ -301,7 +301,7 @@ def test_the_long_poll_returns_as_soon_as_another_thread_appends(alice, bob):
     assert time.monotonic() - started < 5
     answer = answers[0].json()
     assert answer["version"] > version
-    assert [e["seq"] for e in answer["events"]] == list(range(version + 1, answer["version"] + 1))
+    assert [e["seq"] for e in answer["results"]] == list(range(version + 1, answer["version"] + 1))
 
 
 def test_a_socket_notice_wakes_a_waiter_and_a_rolled_back_one_does_not(counter_table, settings):
@@ -402,7 +402,7 @@ def test_five_card_draw_streams_show_each_seat_its_own_hand_only(task_queue):
     truth.refresh()
     counts = Counts()
     for seat, items in streamed.items():
-        assert items == watchers[seat].get(f"/api/v1/tables/{table_id}/events/").json()["events"]
+        assert items == watchers[seat].get(f"/api/v1/tables/{table_id}/events/").json()["results"]
         check_events(truth, seat, items, counts)
     assert counts.events == 3 * version
     assert "CardsDealt" in counts.kinds
