@@ -49,10 +49,14 @@ def _generate(url: str, into: Path):
     with urllib.request.urlopen(request) as answer:
         (into / "schema.json").write_bytes(answer.read())
     bin_dir = Path(sys.executable).parent
+    # The PHH export is TOML; the generator reads it as the text it is.
+    (into / "config.json").write_text(json.dumps({"content_type_overrides": {"application/toml": "text/plain"}}))
     run = subprocess.run(
         [
             str(bin_dir / "openapi-python-client"),
             "generate",
+            "--config",
+            str(into / "config.json"),
             "--path",
             str(into / "schema.json"),
             "--meta",
