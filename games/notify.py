@@ -24,6 +24,7 @@ seat the table waits for], "seated": [user ids], "started", "ended"}`` or ``{"k"
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import json
 import logging
@@ -301,6 +302,9 @@ class Hub:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
         sock.settimeout(1.0)
         self._socket, self._socket_path = sock, path
+        # A process that exits normally removes its socket; a killed one leaves it to the first
+        # writer it refuses.
+        atexit.register(_unlink, path)
         self._listening()
         try:
             while not self.stopping.is_set():
@@ -329,6 +333,11 @@ class Hub:
         if path is not None:
             with contextlib.suppress(OSError):
                 path.unlink()
+
+
+def _unlink(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        path.unlink()
 
 
 def _postgres_params() -> dict[str, Any]:

@@ -428,3 +428,60 @@ def test_an_idle_stream_sends_keep_alive_comments_and_keeps_its_slot(alice, sett
         return held
 
     assert len(run(scenario())) == 1
+
+
+def test_the_asgi_application_serves_a_stream_and_ends_it_when_the_client_goes(alice, settings):
+    """Through config.asgi itself (streams outside Django's per-request thread): the stream opens,
+    and once the client disconnects the handler returns and the person's slot is free again."""
+    from django.core.cache import cache
+
+    from config.asgi import application
+
+    token = token_of(alice).encode()
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": "/api/v1/me/stream/",
+        "raw_path": b"/api/v1/me/stream/",
+        "root_path": "",
+        "query_string": b"",
+        "headers": [(b"host", b"127.0.0.1"), (b"authorization", token), (b"accept", b"text/event-stream")],
+        "client": ("127.0.0.1", 40000),
+        "server": ("127.0.0.1", 8000),
+    }
+
+    async def scenario():
+        gone = asyncio.Event()
+        sent: asyncio.Queue = asyncio.Queue()
+        requested = False
+
+        async def receive():
+            nonlocal requested
+            if not requested:
+                requested = True
+                return {"type": "http.request", "body": b"", "more_body": False}
+            await gone.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message):
+            await sent.put(message)
+
+        served = asyncio.create_task(application(scope, receive, send))
+        start = await asyncio.wait_for(sent.get(), TIMEOUT)
+        first = await asyncio.wait_for(sent.get(), TIMEOUT)
+        gone.set()
+        await asyncio.wait_for(served, TIMEOUT)
+        return start, first
+
+    start, first = run(scenario())
+    assert start["status"] == 200
+    assert {k.lower(): v for k, v in start["headers"]}[b"content-type"].startswith(b"text/event-stream")
+    assert first["body"].startswith(b"retry: ")
+    deadline = time.monotonic() + TIMEOUT
+    keys = [f"stream:{alice.user.pk}:{n}" for n in range(settings.STREAMS_MAX_PER_USER)]
+    while any(cache.get(key) for key in keys):
+        assert time.monotonic() < deadline, "the stream's slot was never given back"
+        time.sleep(0.01)

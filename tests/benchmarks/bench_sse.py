@@ -12,8 +12,10 @@ have people only.
     while it holds them.
 (c) GET /api/v1/games/ latency, sequentially, without and with the 1,000 streams held; and (a)
     again while they are held.
+(d) the same with 100 long polls waiting (each on a thread of the web process), and how long
+    after one action they have all answered.
 
-    python tests/benchmarks/bench_sse.py [--actions 300] [--idle 1000] [--gets 300]
+    python tests/benchmarks/bench_sse.py [--actions 300] [--idle 1000] [--gets 300] [--polls 100]
 
 Environment: BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres; a database of
 the benchmark's own is created beside it), BENCH_REDIS_URL (default redis://127.0.0.1:6379/0; an
@@ -222,6 +224,41 @@ class IdleStreams:
         self.thread.join(timeout=10)
 
 
+def long_polls(web: Process, people: list[Person], count: int, gets: int) -> tuple[list[float], float, int]:
+    """``count`` long polls waiting on a fresh table (threads of this process), GET latency while
+    they wait, then one action: how long until every poll has answered, and how many had its event."""
+    table_id, version = new_table(people[0], people[1])
+    answered: list[float] = []
+    got_event = []
+    failures: list[tuple[int, str]] = []
+    lock = threading.Lock()
+
+    def poll() -> None:
+        status, body = people[0].request("GET", f"/api/v1/tables/{table_id}/events/?after={version}&wait=25")
+        with lock:
+            answered.append(time.perf_counter())
+            got_event.append(status == 200 and bool(body["events"]))
+            if not got_event[-1]:
+                failures.append((status, str(body)[:200]))
+
+    threads = [threading.Thread(target=poll, daemon=True) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    time.sleep(6)  # a benchmark, not a test: time for every poll to be waiting
+    busy = get_latencies(web, gets)
+    _, view = people[0].request("GET", f"/api/v1/tables/{table_id}/")
+    seat = view["to_act"][0]
+    _, mine = people[seat].request("GET", f"/api/v1/tables/{table_id}/")
+    acted = time.perf_counter()
+    sent = people[seat].act(table_id, mine["legal_actions"][0], mine["version"])
+    assert sent.status == 200, sent.answer
+    for thread in threads:
+        thread.join(timeout=30)
+    for failure in failures[:3]:
+        print(f"    a long poll answered without the event: {failure}")
+    return busy, max(answered) - acted if answered else float("nan"), sum(got_event)
+
+
 def worker_pids(web: Process) -> list[int]:
     """gunicorn's workers: the master's children."""
     children = Path(f"/proc/{web.pid}/task/{web.pid}/children")
@@ -254,6 +291,7 @@ def main() -> None:
     parser.add_argument("--actions", type=int, default=300)
     parser.add_argument("--idle", type=int, default=1000)
     parser.add_argument("--gets", type=int, default=300)
+    parser.add_argument("--polls", type=int, default=100, help="long polls waiting at once in (d)")
     parser.add_argument("--hold", type=float, default=20.0, help="seconds the idle streams' CPU is measured over")
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -264,6 +302,7 @@ def main() -> None:
     env = {
         # One person holds every idle stream here; throttles would count the benchmark's own pace.
         "STREAMS_MAX_PER_USER": str(args.idle + 100),
+        "LONG_POLL_MAX_PER_USER": str(args.polls + 10),
         "THROTTLE_USER": "1000000/minute",
         "THROTTLE_ANON": "1000000/minute",
     }
@@ -314,6 +353,12 @@ def main() -> None:
             f"p99 {ms(quantile(loaded, 0.99))}"
         )
         idle.close()
+        polled, woke, with_event = long_polls(web, people, args.polls, args.gets)
+        print(
+            f"(d) GET /api/v1/games/ with {args.polls} long polls waiting: median {ms(statistics.median(polled))}, "
+            f"p99 {ms(quantile(polled, 0.99))}; after one action every poll answered within {ms(woke)} "
+            f"({with_event} of {args.polls} with its event)"
+        )
         problems = shape.dead()
         if problems:
             print(f"processes died: {problems}\n{shape.logs()}")
