@@ -3,7 +3,7 @@ of its view (``view.py``). ``games.engine.contract`` makes them schemas."""
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, Required, TypedDict
 
 
 class KeepHand(TypedDict):
@@ -69,7 +69,8 @@ ACTIONS: tuple[type, ...] = (
 
 
 class EuchreView(TypedDict, total=False):
-    game: str
+    game: Required[Literal["euchre"]]
+    seat: int | None
     phase: str
     seats: int
     cutthroat: bool

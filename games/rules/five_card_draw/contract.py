@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, Required, TypedDict
 
 
 class Fold(TypedDict):
@@ -61,8 +61,8 @@ class FiveCardDrawView(TypedDict, total=False):
     status: str
     seat: int | None
     format: str
-    variant: str
-    betting: str
+    variant: Required[str]
+    betting: Required[str]
     forced_bets: str
     opening: str
     ace_rule: str

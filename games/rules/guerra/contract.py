@@ -3,7 +3,7 @@ keys of its view (``view.py``). ``games.engine.contract`` makes them schemas."""
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, Required, TypedDict
 
 
 class Throw(TypedDict):
@@ -19,12 +19,13 @@ ACTIONS: tuple[type, ...] = (Throw, Leave)
 
 class GuerraView(TypedDict, total=False):
     status: str
+    seat: int | None
     hand_no: int
-    deck: str
+    deck: Required[str]
     jokers: bool
     auto_play: bool
     max_rounds: int
-    rounds_played: int
+    rounds_played: Required[int]
     next_round_size: int
     players: list[dict[str, Any]]
     table: list[Any]
@@ -34,8 +35,8 @@ class GuerraView(TypedDict, total=False):
     forfeited_cards: int
     winners: list[int]
     end_reason: str | None
-    commitment: str
-    next_commitment: str
+    commitment: str | None
+    next_commitment: str | None
     client_seed: str
     server_seed: str | None
 

@@ -3,7 +3,7 @@ and the top-level keys of its view (``view.py``). ``games.engine.contract`` make
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, Required, TypedDict
 
 from games.rules.widow.contract import EXCHANGE_ACTIONS
 
@@ -20,7 +20,8 @@ ACTIONS: tuple[type, ...] = (*EXCHANGE_ACTIONS, BuyWidow, DeclineWidow)
 
 
 class LaViudaView(TypedDict, total=False):
-    game: str
+    game: Required[Literal["la-viuda"]]
+    seat: int | None
     hand_no: int
     started: bool
     finished: bool
@@ -34,7 +35,7 @@ class LaViudaView(TypedDict, total=False):
     chips: list[int]
     pot: int
     order: list[int]
-    out: list[int]
+    out: list[bool]
     knocks: list[int]
     first_knocker: int | None
     winner: int | None
@@ -45,7 +46,7 @@ class LaViudaView(TypedDict, total=False):
     last_showdown: dict[str, Any] | None
     chip_value: int
     chips_per_player: int
-    currency: str
+    currency: str | None
     flush_by_suit: bool
     phase2_turns: int
     turns_before_forced_knock: int | None

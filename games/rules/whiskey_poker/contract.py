@@ -3,7 +3,7 @@ keys of its view (``view.py``). ``games.engine.contract`` makes them schemas."""
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, Required, TypedDict
 
 from games.rules.widow.contract import EXCHANGE_ACTIONS
 
@@ -18,7 +18,8 @@ ACTIONS: tuple[type, ...] = (*EXCHANGE_ACTIONS, EndMatch)
 
 
 class WhiskeyPokerView(TypedDict, total=False):
-    game: str
+    game: Required[Literal["whiskey-poker"]]
+    seat: int | None
     hand_no: int
     started: bool
     finished: bool
@@ -33,7 +34,7 @@ class WhiskeyPokerView(TypedDict, total=False):
     points: list[int]
     pot: int
     order: list[int]
-    out: list[int]
+    out: list[bool]
     knocks: list[int]
     first_knocker: int | None
     winners: list[int]
@@ -45,7 +46,7 @@ class WhiskeyPokerView(TypedDict, total=False):
     pack_lowest_rank: str
     last_showdown: dict[str, Any] | None
     chip_value: int
-    currency: str
+    currency: str | None
     flush_by_suit: bool
     phase2_turns: int
     turns_before_forced_knock: int | None
