@@ -49,7 +49,7 @@ def test_schemathesis_finds_nothing(tmp_path: Path):
                 "-H",
                 f"Authorization: Token {server.token}",
             ],
-            cwd=ROOT,
+            cwd=tmp_path,  # its cache (.schemathesis/) stays out of the repository
             capture_output=True,
             text=True,
             timeout=280,
