@@ -9,6 +9,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from api import audit_serializers as a
 from api import pagination
 from api import serializers as s
 from games import audit, selectors
@@ -27,7 +28,7 @@ def _table(request, table_id):
 class HandsView(APIView):
     @extend_schema(
         parameters=pagination.PARAMETERS,
-        responses={200: OpenApiTypes.OBJECT, 400: s.ErrorSerializer, **ERRORS},
+        responses={200: a.HandsPageSerializer, 400: s.ErrorSerializer, **ERRORS},
         tags=["audit"],
     )
     def get(self, request, table_id):
@@ -40,14 +41,14 @@ class HandsView(APIView):
 
 
 class HandAuditView(APIView):
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, **ERRORS}, tags=["audit"])
+    @extend_schema(responses={200: a.HandAuditSerializer, **ERRORS}, tags=["audit"])
     def get(self, request, table_id, hand_no: int):
         """Everything about a finished hand, unredacted: seeds, deck, events, showdown, ledger, verification."""
         return Response(audit.hand_audit(_table(request, table_id), hand_no))
 
 
 class HandVerifyView(APIView):
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, **ERRORS}, tags=["audit"])
+    @extend_schema(responses={200: a.VerificationSerializer, **ERRORS}, tags=["audit"])
     def get(self, request, table_id, hand_no: int):
         """Each check of a finished hand by name, pass / fail / skip, and what differs."""
         return Response(audit.verify_hand(_table(request, table_id), hand_no).as_json())
@@ -62,7 +63,7 @@ class HandHistoryView(APIView):
 
 
 class HandPhhView(APIView):
-    @extend_schema(responses={(200, "text/plain"): OpenApiTypes.STR, **ERRORS}, tags=["audit"])
+    @extend_schema(responses={(200, "application/toml"): OpenApiTypes.STR, **ERRORS}, tags=["audit"])
     def get(self, request, table_id, hand_no: int):
         """The hand in the Poker Hand History format, for games that provide it."""
         text = audit.hand_phh(_table(request, table_id), hand_no)
@@ -74,7 +75,7 @@ class ReplayView(APIView):
 
     @extend_schema(
         parameters=[OpenApiParameter("version", int, required=False)],
-        responses={200: OpenApiTypes.OBJECT, 400: s.ErrorSerializer, **ERRORS},
+        responses={200: a.ReplaySerializer, 400: s.ErrorSerializer, **ERRORS},
         tags=["audit"],
     )
     def get(self, request, table_id):

@@ -1,4 +1,9 @@
-"""One error shape for every refusal: ``{"code": ..., "detail": ..., ...}`` with the right status.
+"""One error shape for every refusal: RFC 9457 problem details (``type``, ``title``, ``status``,
+``detail``, ``instance``) with the stable ``code`` and the refusal's extras beside them, e.g.
+``{"type": "urn:gameledger:problem:illegal_action", "title": "Unprocessable Content", "status": 422,
+"detail": ..., "instance": "/api/v1/tables/…/actions/", "code": "illegal_action", "legal_actions": [...]}``.
+The media type stays ``application/json`` (clients and the document name one JSON type; RFC 9457
+allows it), and ``code`` and ``detail`` keep their meaning: ``type`` is ``code`` as a URI.
 
 The services raise the one error family of ``ledger.errors`` (``games.errors`` extends it); DRF's
 own errors are rewritten to the same shape. A crash is one too: inside a DRF view the handler
@@ -9,11 +14,13 @@ client ever has to parse HTML."""
 from __future__ import annotations
 
 import logging
+from http import HTTPStatus
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, JsonResponse
+from django.http.response import HttpResponseBase
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from rest_framework import exceptions
@@ -42,6 +49,32 @@ _CODES = {
 }
 
 
+# Every problem's ``type`` is its code under this URN: stable, and names nothing to fetch.
+PROBLEM_TYPE_PREFIX = "urn:gameledger:problem:"
+
+
+def problem(body: dict[str, Any], status: int, request: Any = None) -> dict[str, Any]:
+    """``body`` (``code``, ``detail`` and extras) as RFC 9457 problem details for ``status``."""
+    code = str(body.get("code", "error"))
+    path = getattr(request, "path", None)
+    # The problem's own members win over an extra of the same name.
+    return {
+        **body,
+        "type": PROBLEM_TYPE_PREFIX + code,
+        "title": HTTPStatus(status).phrase if status in HTTPStatus._value2member_map_ else "Error",
+        "status": status,
+        **({"instance": path} if path else {}),
+    }
+
+
+def as_problem(response: HttpResponseBase, request: Any = None) -> HttpResponseBase:
+    """A DRF response whose data is an error body, made a problem (the handler's last step)."""
+    data = getattr(response, "data", None)
+    if isinstance(data, dict) and "code" in data and "type" not in data:
+        response.data = problem(data, response.status_code, request)  # type: ignore[attr-defined]
+    return response
+
+
 def _flatten(detail: Any) -> str:
     if isinstance(detail, list):
         return " ".join(_flatten(item) for item in detail)
@@ -54,7 +87,14 @@ def _flatten(detail: Any) -> str:
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """DRF's handler with every error rewritten to the one shape."""
+    """DRF's handler with every error rewritten to the one shape: a problem."""
+    response = _handle(exc, context)
+    if response is not None:
+        as_problem(response, context.get("request"))
+    return response
+
+
+def _handle(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, ServiceError):
         return Response(_own_business_only(exc, context), status=exc.status_code)
     if isinstance(exc, Http404):
@@ -139,17 +179,48 @@ def _server_error_body() -> dict[str, Any]:
 # raised by middleware. Their signatures are Django's.
 
 
+def _problem_response(request: HttpRequest, body: dict[str, Any], status: int) -> JsonResponse:
+    return JsonResponse(problem(body, status, request), status=status)
+
+
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
-    return JsonResponse({"code": "malformed_request", "detail": "The request could not be read."}, status=400)
+    return _problem_response(request, {"code": "malformed_request", "detail": "The request could not be read."}, 400)
 
 
 def permission_denied(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
-    return JsonResponse({"code": "forbidden", "detail": str(exception or "") or "You may not do this."}, status=403)
+    body = {"code": "forbidden", "detail": str(exception or "") or "You may not do this."}
+    return _problem_response(request, body, 403)
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
-    return JsonResponse({"code": "not_found", "detail": f"There is nothing at {request.path}."}, status=404)
+    return _problem_response(request, {"code": "not_found", "detail": f"There is nothing at {request.path}."}, 404)
 
 
 def server_error(request: HttpRequest) -> JsonResponse:
-    return JsonResponse(_server_error_body(), status=500)
+    return _problem_response(request, _server_error_body(), 500)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> JsonResponse:
+    """``CSRF_FAILURE_VIEW``: a browser session's unsafe request without its CSRF token."""
+    body = {"code": "csrf_failed", "detail": f"CSRF check failed: {reason or 'no valid token'}."}
+    return _problem_response(request, body, 403)
+
+
+class JsonErrorsMiddleware:
+    """The last word on ``/api/`` answers: an HTML error page Django made itself (its DEBUG 404
+    page for a URL no route matches) is replaced by the problem-details answer of that status."""
+
+    def __init__(self, get_response: Any) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> Any:
+        response = self.get_response(request)
+        if (
+            request.path.startswith("/api/")
+            and response.status_code in (400, 403, 404, 500)
+            and response.get("Content-Type", "").startswith("text/html")
+        ):
+            if response.status_code == 500:
+                return server_error(request)
+            return {400: bad_request, 403: permission_denied, 404: not_found}[response.status_code](request)
+        return response

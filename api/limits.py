@@ -6,6 +6,7 @@ report, never a header the client wrote itself.
 
 from __future__ import annotations
 
+import random
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -76,3 +77,44 @@ def waiting_slot(user_id: int) -> Iterator[None]:
         # Only our own slot: if it expired and another request took it, that one keeps it.
         if cache.get(held) == token:
             cache.delete(held)
+
+
+class TooManyStreams(ServiceError):
+    status_code = 429
+    code = "too_many_streams"
+
+
+def _stream_slot_expiry() -> int:
+    # Refreshed every STREAM_SLOT_REFRESH_BEATS heartbeats (api/streams.py); a stream whose process
+    # died frees its slot after ten heartbeats.
+    return int(settings.STREAM_HEARTBEAT_SECONDS * 10) + 5
+
+
+def take_stream_slot(user_id: int) -> tuple[str, str]:
+    """One of ``STREAMS_MAX_PER_USER`` slots for an open stream of this person, as ``(key,
+    token)``, or ``TooManyStreams``. The stream refreshes it (``refresh_stream_slot``) at each
+    heartbeat and gives it back when it closes."""
+    token = uuid.uuid4().hex
+    limit = int(settings.STREAMS_MAX_PER_USER)
+    # In a random order: with a large limit the first free slot is found in a few tries, not after
+    # every taken one.
+    for slot in random.sample(range(limit), limit):
+        key = f"stream:{user_id}:{slot}"
+        if cache.add(key, token, timeout=_stream_slot_expiry()):
+            return key, token
+    raise TooManyStreams(
+        f"You already have {limit} live streams open; close one before opening another.", retry_after=5
+    )
+
+
+def refresh_stream_slot(key: str, token: str) -> None:
+    if cache.get(key) == token:
+        cache.touch(key, _stream_slot_expiry())
+    else:
+        # Expired (the process was too busy to beat) and perhaps taken: take it back if free.
+        cache.add(key, token, timeout=_stream_slot_expiry())
+
+
+def release_stream_slot(key: str, token: str) -> None:
+    if cache.get(key) == token:
+        cache.delete(key)

@@ -12,6 +12,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 from drf_spectacular.utils import OpenApiParameter
+from rest_framework.exceptions import NotFound
 from rest_framework.pagination import CursorPagination
 from rest_framework.response import Response
 
@@ -22,14 +23,20 @@ MAX_LIMIT = 100
 
 PARAMETERS = [
     OpenApiParameter("cursor", str, required=False, description="The `next_cursor` of the previous page."),
-    OpenApiParameter("limit", int, required=False, description=f"Page size, 1 to {MAX_LIMIT}."),
+    OpenApiParameter(
+        "limit",
+        {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT},
+        required=False,
+        description=f"Page size, 1 to {MAX_LIMIT}.",
+    ),
 ]
 
 
 def limit_of(query_params, *, default: int = DEFAULT_LIMIT, maximum: int = MAX_LIMIT) -> int:
     """The ``limit`` query parameter, refused (not clamped silently) outside 1..``maximum``."""
     raw = query_params.get("limit")
-    if raw is None or raw == "":
+    # An empty ``limit=`` is no number: refused like any other (schemathesis: the document says integer).
+    if raw is None:
         return default
     if not raw.isdigit() or not 1 <= int(raw) <= maximum:
         raise InvalidRequest(f"'limit' must be a whole number from 1 to {maximum}, not {raw!r}.", field="limit")
@@ -67,6 +74,16 @@ class Cursor(CursorPagination):
     page_size_query_param = "limit"
     max_page_size = MAX_LIMIT
     ordering = ("-created_at", "-pk")
+
+    def decode_cursor(self, request):  # type: ignore[no-untyped-def]
+        """DRF answers a cursor it cannot read with 404; it is a bad parameter (400), as the lists
+        paged by ``list_page`` say."""
+        try:
+            return super().decode_cursor(request)
+        except NotFound:
+            raise InvalidRequest(
+                f"{request.query_params.get(self.cursor_query_param)!r} is not a cursor of this list.", field="cursor"
+            ) from None
 
     def get_page_size(self, request) -> int:
         return limit_of(request.query_params, default=self.page_size, maximum=self.max_page_size)

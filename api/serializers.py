@@ -87,7 +87,8 @@ class CreateTableSerializer(StrictSerializer):
 
 
 class JoinSerializer(StrictSerializer):
-    seat = serializers.IntegerField(required=False, allow_null=True, min_value=0, default=None)
+    # A table has at most 20 seats (CreateTableSerializer), numbered from 0.
+    seat = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=19, default=None)
     # The buy-in in chips, at a game where people choose it (Five-Card Draw's cash tables).
     chips = serializers.IntegerField(required=False, allow_null=True, min_value=1, default=None)
 
@@ -197,5 +198,26 @@ class ActionResultSerializer(serializers.Serializer):
 
 
 class ErrorSerializer(serializers.Serializer):
+    """Every refusal: RFC 9457 problem details with the stable ``code`` and the refusal's extras."""
+
+    type = serializers.CharField(help_text="The problem type as a URI: `urn:gameledger:problem:<code>`.")
+    title = serializers.CharField(help_text="The status's reason phrase, e.g. `Unprocessable Content`.")
+    status = serializers.IntegerField(help_text="The HTTP status code.")
     code = serializers.CharField(help_text="Stable machine-readable reason, e.g. `illegal_action`.")
     detail = serializers.CharField(help_text="A sentence for a person.")
+    instance = serializers.CharField(required=False, help_text="The path of the request refused.")
+    fields = serializers.DictField(
+        child=serializers.JSONField(), required=False, help_text="Per request field, what is wrong with it (400)."
+    )
+    field = serializers.CharField(required=False, help_text="The one request field that is wrong.")
+    legal_actions = serializers.ListField(
+        child=serializers.DictField(), required=False, help_text="What the seat may do now (422 illegal_action)."
+    )
+    legal = serializers.ListField(child=serializers.DictField(), required=False, help_text="The legal options.")
+    current_version = serializers.IntegerField(required=False, help_text="Where the table is now (409).")
+    retry_after = serializers.IntegerField(required=False, help_text="Seconds to wait before trying again.")
+    needed = serializers.CharField(required=False, help_text="Money the wallet lacks, a decimal string.")
+    balance = serializers.CharField(required=False, help_text="What the wallet holds, a decimal string.")
+    request_id = serializers.CharField(required=False, help_text="What to quote to the operator (500).")
+    payout_id = serializers.IntegerField(required=False, help_text="The payout refused (409 payout_decided).")
+    payout_status = serializers.CharField(required=False, help_text="Where that payout stands (409 payout_decided).")

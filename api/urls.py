@@ -1,6 +1,6 @@
 from django.urls import path
 
-from api import auth_views, views
+from api import auth_views, streams, views
 from api.audit_urls import urlpatterns as audit_urlpatterns
 from api.ledger_urls import urlpatterns as ledger_urlpatterns
 
@@ -23,6 +23,8 @@ urlpatterns = [
     path("tables/<str:table_id>/client-seed/", views.ClientSeedView.as_view(), name="table-client-seed"),
     path("tables/<str:table_id>/actions/", views.ActionsView.as_view(), name="table-actions"),
     path("tables/<str:table_id>/events/", views.EventsView.as_view(), name="table-events"),
+    path("tables/<str:table_id>/stream/", streams.TableStreamView.as_view(), name="table-stream"),
+    path("me/stream/", streams.MyStreamView.as_view(), name="my-stream"),
     *ledger_urlpatterns,
     *audit_urlpatterns,
 ]

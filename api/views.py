@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+
+from django.utils.http import parse_etags
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
@@ -58,7 +62,30 @@ class GamesView(APIView):
     @extend_schema(
         responses={
             200: inline_serializer(
-                "Game", {"slug": serializers.CharField(), "name": serializers.CharField()}, many=True
+                "Game",
+                {
+                    "slug": serializers.CharField(),
+                    "name": serializers.CharField(),
+                    "players": inline_serializer(
+                        "PlayerRange", {"min": serializers.IntegerField(), "max": serializers.IntegerField()}
+                    ),
+                    "money": serializers.ChoiceField(choices=["chips", "stake"]),
+                    "options": inline_serializer(
+                        "GameOption",
+                        {
+                            "name": serializers.CharField(),
+                            "type": serializers.ChoiceField(choices=["int", "bool", "choice", "str"]),
+                            "default": serializers.JSONField(),
+                            "min": serializers.IntegerField(required=False),
+                            "max": serializers.IntegerField(required=False),
+                            "choices": serializers.ListField(child=serializers.CharField(), required=False),
+                            "help": serializers.CharField(required=False),
+                        },
+                        many=True,
+                    ),
+                    "refused_combinations": serializers.ListField(child=serializers.CharField()),
+                },
+                many=True,
             )
         }
     )
@@ -121,16 +148,47 @@ class TablesView(APIView):
 
 
 class TableView(APIView):
-    @extend_schema(responses={200: s.TableSerializer, 404: s.ErrorSerializer})
+    @extend_schema(
+        parameters=[OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER, required=False)],
+        responses={200: s.TableSerializer, 304: None, 404: s.ErrorSerializer},
+    )
     def get(self, request, table_id):
+        """The table as the caller sees it, with an ``ETag`` of its version (and of the seating and
+        the caller's seat, which change without a version before the start): ``If-None-Match``
+        with it answers 304 without a body, before the state is loaded."""
         table = selectors.get_table(table_id)
-        return Response(selectors.table_view(table, selectors.seat_of(table, request.user)))
+        seat = selectors.seat_of(table, request.user)
+        tag = _table_etag(table, table.version, seat)
+        if _matches(request.headers.get("If-None-Match"), tag):
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers=_cache_headers(tag))
+        view = selectors.table_view(table, seat)
+        # The state may have moved past the row read above: the tag names the version answered.
+        return Response(view, headers=_cache_headers(_table_etag(table, view["version"], seat)))
+
+
+def _table_etag(table, version: int, seat: int | None) -> str:
+    seating = hashlib.sha256(json.dumps(selectors.seats(table), sort_keys=True).encode()).hexdigest()[:12]
+    return f'W/"{version}.{"-" if seat is None else seat}.{seating}"'
+
+
+def _matches(header: str | None, tag: str) -> bool:
+    if not header:
+        return False
+    if header.strip() == "*":
+        return True
+    # Weak comparison (RFC 9110 13.1.2), as If-None-Match asks.
+    return tag.removeprefix("W/") in {etag.removeprefix("W/") for etag in parse_etags(header)}
+
+
+def _cache_headers(tag: str) -> dict[str, str]:
+    # Each person's view differs: a shared cache keeps none, a browser asks again every time.
+    return {"ETag": tag, "Cache-Control": "private, no-cache", "Vary": "Authorization, Cookie"}
 
 
 class JoinView(APIView):
     @extend_schema(request=s.JoinSerializer, responses={200: s.TableSerializer, **ERRORS})
     def post(self, request, table_id):
-        data = parsed(s.JoinSerializer, request.data or {})
+        data = parsed(s.JoinSerializer, request.data)
         seat = services.join_table(table_id=table_id, user=request.user, seat=data["seat"], chips=data["chips"])
         return Response(selectors.table_view(seat.table, seat.number))
 
@@ -154,7 +212,7 @@ class SeatView(APIView):
 class BotsView(APIView):
     @extend_schema(request=s.JoinSerializer, responses={201: s.TableSerializer, **ERRORS})
     def post(self, request, table_id):
-        data = parsed(s.JoinSerializer, request.data or {})
+        data = parsed(s.JoinSerializer, request.data)
         seat = services.add_bot(table_id=table_id, user=request.user, seat=data["seat"])
         return Response(
             selectors.table_view(seat.table, selectors.seat_of(seat.table, request.user)),

@@ -89,6 +89,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Any HTML error page Django makes under /api/ becomes problem details (api/errors.py).
+    "api.errors.JsonErrorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Static files from the web process itself (the admin's CSS, the Swagger UI), before anything
     # that would touch the session or the database. It answers only under STATIC_URL.
@@ -105,6 +107,7 @@ MIDDLEWARE = [
 ]
 
 # The benchmark serves its reference endpoint beside the API through its own urlconf.
+CSRF_FAILURE_VIEW = "api.errors.csrf_failure"
 ROOT_URLCONF = os.environ.get("ROOT_URLCONF", "config.urls")
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"
@@ -258,6 +261,16 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # 3.1: JSON Schema proper, so the games' schemas generated from their own types fit as they are.
+    "OAS_VERSION": "3.1.0",
+    # Typed game components, operationIds, tags and the error on every operation (api/schema.py).
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.schema.postprocess"],
+    # Three answers have a `status` of their own; each enum gets a name that says whose.
+    "ENUM_NAME_OVERRIDES": {
+        "TableStatusEnum": ["open", "running", "finished"],
+        "CheckStatusEnum": ["pass", "fail", "skip"],
+        "PayoutStatusEnum": ["pending", "approved", "rejected"],
+    },
 }
 
 CACHES = {
@@ -354,6 +367,17 @@ PAYOUT_AUTO_APPROVE_BELOW = int(os.environ.get("PAYOUT_AUTO_APPROVE_BELOW", "0")
 LONG_POLL_MAX_SECONDS = float(os.environ.get("LONG_POLL_MAX_SECONDS", "25"))
 # A waiting request holds a web thread: one person may hold this many at once (api/limits.py).
 LONG_POLL_MAX_PER_USER = int(os.environ.get("LONG_POLL_MAX_PER_USER", "2"))
+# Live streams (api/streams.py, games/notify.py): a comment this often keeps proxies from closing an
+# idle stream; a browser waits STREAM_RETRY_MS before reconnecting; one person holds at most this
+# many streams at once; a person's stream warns this many seconds before their turn's deadline.
+STREAM_HEARTBEAT_SECONDS = float(os.environ.get("STREAM_HEARTBEAT_SECONDS", "15"))
+STREAM_RETRY_MS = int(os.environ.get("STREAM_RETRY_MS", "3000"))
+STREAMS_MAX_PER_USER = int(os.environ.get("STREAMS_MAX_PER_USER", "8"))
+DEADLINE_WARNING_SECONDS = float(os.environ.get("DEADLINE_WARNING_SECONDS", "10"))
+# Streams read events on this many threads per web process, each keeping its database connection
+# (off: a connection per read, closed after it; the tests, whose database is dropped at the end).
+STREAM_READ_THREADS = int(os.environ.get("STREAM_READ_THREADS", "4"))
+STREAM_KEEP_CONNECTIONS = env_bool("STREAM_KEEP_CONNECTIONS", True)
 # Request bodies: deeper JSON or longer numbers are refused before they are built (api/parsers.py).
 JSON_MAX_DEPTH = int(os.environ.get("JSON_MAX_DEPTH", "20"))
 JSON_MAX_NUMBER_DIGITS = int(os.environ.get("JSON_MAX_NUMBER_DIGITS", "30"))

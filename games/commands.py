@@ -18,7 +18,7 @@ from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from games import payouts, scheduling, settlement, store, telemetry
+from games import notify, payouts, scheduling, settlement, store, telemetry
 from games.engine import fairness, registry
 from games.engine.codec import encode_event
 from games.engine.decider import Context
@@ -217,6 +217,7 @@ def execute(
     if version // settings.SNAPSHOT_EVERY != table.version // settings.SNAPSHOT_EVERY:
         store.save_snapshot(table, table.version, state)
     _after(table, decider, state, due)
+    _announce(table, decider, state, started=command.get("type") == "start")
     # Counted once committed: a command rolled back (a refused chain, a lost race) never happened.
     game, appended = table.game, len(records)
     transaction.on_commit(lambda: telemetry.count_command(game, actor, appended))
@@ -278,3 +279,12 @@ def _after(table: Table, decider, state, due: tuple[float, Any] | None) -> None:
         scheduling.schedule("games.tasks.play_bot", table.pk, table.version)
     if due is not None:
         scheduling.schedule("games.tasks.expire_deadline", table.pk, table.version, countdown=due[0])
+
+
+def _announce(table: Table, decider, state, *, started: bool) -> None:
+    """Tell the live streams the table moved (delivered at commit, games.notify): whose seat it
+    now waits for and who sits there, for the people's own streams."""
+    people = {s.number: s.user_id for s in seat_rows(table) if s.user_id is not None}
+    running = table.status == Table.Status.RUNNING
+    to_act = [people[n] for n in decider.to_act(state) if n in people] if running else []
+    notify.table_moved(table, to_act_users=to_act, seated_users=list(people.values()), started=started)

@@ -3,7 +3,6 @@ through the game's ``view`` and ``view_event``."""
 
 from __future__ import annotations
 
-import time
 import uuid
 from typing import Any
 
@@ -12,7 +11,7 @@ from django.db import connection
 from django.db.models import Count, Min, Q, QuerySet
 from django.utils import timezone
 
-from games import actors, store
+from games import actors, notify, store
 from games.engine import registry
 from games.engine.codec import decode_event
 from games.engine.decider import event_types_by_name
@@ -199,12 +198,33 @@ def _event_item(decider, seat, seq, type_name, hand_no, who, created_at, event, 
 
 
 def wait_for_events(table: Table, after: int, wait: float) -> Table:
-    """Long-poll: return as soon as the table is past version ``after``, or after ``wait`` seconds."""
-    deadline = time.monotonic() + min(max(wait, 0.0), settings.LONG_POLL_MAX_SECONDS)
-    while table.version <= after and time.monotonic() < deadline:
-        time.sleep(0.05)
-        table.refresh_from_db(fields=["version", "status", "deadline_at"])
-    return table
+    """Long-poll: return as soon as the table is past version ``after``, or after ``wait`` seconds.
+    The thread sleeps until the table's notice wakes it (games.notify), holding no connection."""
+    seconds = min(max(wait, 0.0), settings.LONG_POLL_MAX_SECONDS)
+    if table.version > after or seconds <= 0:
+        return table
+    return notify.wait_for_version(table, after, seconds)
+
+
+def awaiting(user) -> list[dict[str, Any]]:
+    """The running tables ``user`` sits at: each one's version, deadline and whether it waits for
+    the user's seat now (what a person's stream says when it opens)."""
+    found = []
+    seated = Seat.objects.filter(user=user, table__status=Table.Status.RUNNING).select_related("table")
+    for seat in seated:
+        table = seat.table
+        decider = registry.get(table.game)
+        state, version = store.load(table=table, decider=decider)
+        found.append(
+            {
+                "table": str(table.pk),
+                "version": version,
+                "seat": seat.number,
+                "deadline": table.deadline_at.isoformat() if table.deadline_at and version == table.version else None,
+                "your_turn": seat.number in decider.to_act(state),
+            }
+        )
+    return found
 
 
 def action_result(outcome, seat: int | None) -> dict[str, Any]:

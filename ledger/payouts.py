@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Sum
+from django.dispatch import Signal
 from django.utils import timezone
 
 from ledger import keys
@@ -28,6 +29,10 @@ from ledger.models import Account, FollowUp, Payout, PayoutDecision, Posting
 from ledger.reconcile import Problem, register_checker
 from ledger.services import post
 from ledger.units import format_amount
+
+# Sent in the deciding transaction with ``payout=``, once the payout is approved or rejected (by
+# staff or by rule); the live streams tell its person (games.notify, connected in games.apps).
+payout_decided = Signal()
 
 if TYPE_CHECKING:
     # The project's AUTH_USER_MODEL is Django's own User; django-stubs types the foreign keys with it.
@@ -110,6 +115,7 @@ def _move(payout: Payout, destination: str, kind: str, status: str, *, by: User 
     payout.transaction = txn
     payout.decided_at = timezone.now()
     payout.save(update_fields=["status", "transaction", "decided_at", "automatic"])
+    payout_decided.send(sender=Payout, payout=payout)
 
 
 # --- deciding -----------------------------------------------------------------------------------
@@ -143,12 +149,12 @@ def _check_pending(payout: Payout) -> None:
             f"Payout {payout.pk} was rejected ({who}, {when}); a rejected payout cannot be approved or rejected again. "
             "Its money is back in the table's escrow, for follow-up.",
             payout_id=payout.pk,
-            status=payout.status,
+            payout_status=payout.status,
         )
     raise PayoutDecided(
         f"Payout {payout.pk} was already approved ({who}, {when}) and paid; it cannot be decided again.",
         payout_id=payout.pk,
-        status=payout.status,
+        payout_status=payout.status,
     )
 
 

@@ -93,3 +93,8 @@ def _fresh_process_caches():
     # Throttle counts and waiting slots live in the cache; one test's logins must not throttle the next's.
     cache.clear()
     yield
+    # A test that waited on a table started this process's listener: its LISTEN connection would
+    # keep the test database from being dropped, and the next test may use another database.
+    from games import notify
+
+    notify.shutdown()

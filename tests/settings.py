@@ -24,3 +24,5 @@ STORAGES = {
 }
 # Whitenoise warns at start when the folder it serves is missing; a test run collects nothing.
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405
+# Stream reads close their connection after each read: a kept one would outlive the test database.
+STREAM_KEEP_CONNECTIONS = False

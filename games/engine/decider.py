@@ -87,6 +87,10 @@ class Decider(Protocol):
     audit: AuditHooks | None
     # Fields an action may carry beyond those its legal actions list (a bet's ``amount``).
     action_fields: ClassVar[frozenset[str]]
+    # The wire contract (``games.engine.contract``): a TypedDict per legal action, discriminated by
+    # ``type``, and the TypedDict of the view's top-level keys.
+    action_types: ClassVar[tuple[type, ...]]
+    view_type: ClassVar[type | None]
 
     def money_of(self, options: Mapping[str, Any] | None) -> str:
         """``money`` for a table with these options (a game with cash and tournament formats
@@ -179,6 +183,8 @@ class Rules:
     refused_combinations: ClassVar[tuple[str, ...]] = ()
     audit: AuditHooks | None = None
     action_fields: ClassVar[frozenset[str]] = frozenset()
+    action_types: ClassVar[tuple[type, ...]] = ()
+    view_type: ClassVar[type | None] = None
 
     def money_of(self, options: Mapping[str, Any] | None) -> str:
         """The game's one kind of money."""

@@ -59,7 +59,8 @@ def test_anonymous_cannot_deposit(people):
 def test_deposit_to_an_unknown_user_is_404(people):
     response = deposit(people["carol"], "nobody", {"currency": "MXN", "amount": "1.00"})
     assert response.status_code == 404
-    assert response.json() == {"code": "not_found", "detail": "No user named 'nobody'."}
+    body = response.json()
+    assert (body["code"], body["detail"], body["status"]) == ("not_found", "No user named 'nobody'.", 404)
 
 
 @pytest.mark.parametrize(

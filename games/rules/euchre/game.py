@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from games.engine.decider import Context, Movement, Rules
 from games.engine.errors import InvalidOptions
 from games.engine.options import Option, validate_options
-from games.rules.euchre import bot
+from games.rules.euchre import bot, contract
 from games.rules.euchre.audit import EuchreAudit
 from games.rules.euchre.decide import decide
 from games.rules.euchre.events import EVENT_TYPES
@@ -34,6 +34,8 @@ class Euchre(Rules):
     """Euchre in partnerships or cutthroat, with its house rules as table options."""
 
     slug: ClassVar[str] = "euchre"
+    action_types: ClassVar[tuple[type, ...]] = contract.ACTIONS
+    view_type: ClassVar[type | None] = contract.VIEW
     name: ClassVar[str] = "Euchre"
     # A stake per player (``amount``); the winning side shares the prize.
     money: ClassVar[str] = "stake"

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from games.engine.decider import Context, Movement, Rules
 from games.engine.errors import InvalidOptions
 from games.engine.options import Option, validate_options
-from games.rules.five_card_draw import bot, decide, settlements, view
+from games.rules.five_card_draw import bot, contract, decide, settlements, view
 from games.rules.five_card_draw.audit import FiveCardDrawAudit
 from games.rules.five_card_draw.cards import WILD_CHOICES
 from games.rules.five_card_draw.events import EVENT_TYPES
@@ -36,6 +36,8 @@ class FiveCardDraw(Rules):
     """Five-Card Draw (see the package docstring)."""
 
     slug: ClassVar[str] = view.GAME
+    action_types: ClassVar[tuple[type, ...]] = contract.ACTIONS
+    view_type: ClassVar[type | None] = contract.VIEW
     name: ClassVar[str] = "Five-Card Draw"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 8

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from games.engine.decider import Context, Movement, Rules
 from games.engine.errors import InvalidOptions
 from games.engine.options import Option, validate_options
-from games.rules.guerra import bot
+from games.rules.guerra import bot, contract
 from games.rules.guerra.audit import GuerraAudit
 from games.rules.guerra.cards import DECKS
 from games.rules.guerra.decide import deadline, decide, legal_actions
@@ -24,6 +24,8 @@ class Guerra(Rules):
     """Guerra Chevichona (see the package docstring)."""
 
     slug: ClassVar[str] = "guerra"
+    action_types: ClassVar[tuple[type, ...]] = contract.ACTIONS
+    view_type: ClassVar[type | None] = contract.VIEW
     name: ClassVar[str] = "Guerra Chevichona"
     # A stake per player (``amount``), not chips: the cards are what the players win and lose.
     money: ClassVar[str] = "stake"

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from games.engine.decider import Context, Movement
 from games.engine.errors import InvalidOptions
 from games.engine.options import Option, validate_options
-from games.rules.la_viuda import bot, decide, settlements, view
+from games.rules.la_viuda import bot, contract, decide, settlements, view
 from games.rules.la_viuda.audit import LaViudaAudit
 from games.rules.la_viuda.events import EVENT_TYPES
 from games.rules.la_viuda.state import Rules as TableRules
@@ -23,6 +23,8 @@ class LaViuda(WidowTable):
     """La Viuda as a Decider."""
 
     slug: ClassVar[str] = view.GAME
+    action_types: ClassVar[tuple[type, ...]] = contract.ACTIONS
+    view_type: ClassVar[type | None] = contract.VIEW
     name: ClassVar[str] = "La Viuda"
     min_players: ClassVar[int] = 4
     max_players: ClassVar[int] = 7

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from games.engine.decider import Context, Movement
 from games.engine.errors import InvalidOptions
 from games.engine.options import Option, validate_options
-from games.rules.whiskey_poker import bot, decide, settlements, view
+from games.rules.whiskey_poker import bot, contract, decide, settlements, view
 from games.rules.whiskey_poker.audit import WhiskeyPokerAudit
 from games.rules.whiskey_poker.events import EVENT_TYPES
 from games.rules.whiskey_poker.state import LOSER_PAYS, POINTS, POT, State, evolve
@@ -23,6 +23,8 @@ class WhiskeyPoker(WidowTable):
     """Whiskey Poker as a Decider."""
 
     slug: ClassVar[str] = view.GAME
+    action_types: ClassVar[tuple[type, ...]] = contract.ACTIONS
+    view_type: ClassVar[type | None] = contract.VIEW
     name: ClassVar[str] = "Whiskey Poker"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 9

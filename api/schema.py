@@ -1,0 +1,311 @@
+"""The OpenAPI document's last step (``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``): every
+game's typed components, generated from the engine's own types (``games.engine.contract``), wired
+into the table, action and event schemas; an explicit operationId and tag per operation; and the
+problem-details error (``Error``) declared on every operation with the statuses it can answer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine import registry
+from games.engine.contract import REF, config_schema, game_schemas, options_schema, prefix_of
+from ledger.units import CURRENCIES, MONEY_KEYS
+
+# (path, method) → (operationId, tag). Every operation is named here; the contract test checks
+# that none is missing, so a new endpoint cannot ship with a generated name.
+OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
+    ("/api/v1/auth/register/", "post"): ("register", "auth"),
+    ("/api/v1/auth/token/", "post"): ("createToken", "auth"),
+    ("/api/v1/auth/logout/", "post"): ("logout", "auth"),
+    ("/api/v1/auth/logout-all/", "post"): ("logoutAll", "auth"),
+    ("/api/v1/auth/session/", "get"): ("getSession", "auth"),
+    ("/api/v1/auth/session/", "post"): ("createSession", "auth"),
+    ("/api/v1/auth/session/", "delete"): ("deleteSession", "auth"),
+    ("/api/v1/auth/tokens/", "get"): ("listTokens", "auth"),
+    ("/api/v1/auth/tokens/{token_id}/", "delete"): ("revokeToken", "auth"),
+    ("/api/v1/games/", "get"): ("listGames", "games"),
+    ("/api/v1/tables/", "get"): ("listTables", "tables"),
+    ("/api/v1/tables/", "post"): ("createTable", "tables"),
+    ("/api/v1/tables/{table_id}/", "get"): ("getTable", "tables"),
+    ("/api/v1/tables/{table_id}/join/", "post"): ("joinTable", "tables"),
+    ("/api/v1/tables/{table_id}/leave/", "post"): ("leaveTable", "tables"),
+    ("/api/v1/tables/{table_id}/seats/{seat}/", "delete"): ("removeSeat", "tables"),
+    ("/api/v1/tables/{table_id}/bots/", "post"): ("addBot", "tables"),
+    ("/api/v1/tables/{table_id}/start/", "post"): ("startTable", "tables"),
+    ("/api/v1/tables/{table_id}/client-seed/", "put"): ("setClientSeed", "play"),
+    ("/api/v1/tables/{table_id}/actions/", "post"): ("postAction", "play"),
+    ("/api/v1/tables/{table_id}/events/", "get"): ("listEvents", "play"),
+    ("/api/v1/tables/{table_id}/stream/", "get"): ("streamTable", "play"),
+    ("/api/v1/me/stream/", "get"): ("streamMyNotices", "play"),
+    ("/api/v1/tables/{table_id}/hands/", "get"): ("listHands", "hands"),
+    ("/api/v1/tables/{table_id}/hands/{hand_no}/audit/", "get"): ("getHandAudit", "hands"),
+    ("/api/v1/tables/{table_id}/hands/{hand_no}/verify/", "get"): ("verifyHand", "hands"),
+    ("/api/v1/tables/{table_id}/hands/{hand_no}/history.txt", "get"): ("getHandHistoryText", "hands"),
+    ("/api/v1/tables/{table_id}/hands/{hand_no}/history.phh", "get"): ("getHandHistoryPhh", "hands"),
+    ("/api/v1/tables/{table_id}/replay/", "get"): ("getReplay", "hands"),
+    ("/api/v1/wallets/me/", "get"): ("getMyWallets", "ledger"),
+    ("/api/v1/wallets/{username}/deposits/", "post"): ("createDeposit", "ledger"),
+    ("/api/v1/deposits/{deposit_id}/approve/", "post"): ("approveDeposit", "ledger"),
+    ("/api/v1/ledger/transactions/", "get"): ("listTransactions", "ledger"),
+    ("/api/v1/payouts/", "get"): ("listPayouts", "payouts"),
+    ("/api/v1/payouts/{payout_id}/approve/", "post"): ("approvePayout", "payouts"),
+    ("/api/v1/payouts/{payout_id}/reject/", "post"): ("rejectPayout", "payouts"),
+}
+
+TAGS = [
+    {"name": "auth", "description": "Accounts and tokens."},
+    {"name": "games", "description": "The games this service plays and their options."},
+    {"name": "tables", "description": "Creating, joining and starting tables."},
+    {"name": "play", "description": "Acting at a table and following its events."},
+    {"name": "hands", "description": "Finished hands: audits, verification, histories, replays."},
+    {"name": "ledger", "description": "Wallets, transactions and deposits."},
+    {"name": "payouts", "description": "Staff review of payouts."},
+    {"name": "ops", "description": "Health and metrics."},
+]
+
+ERROR_DESCRIPTIONS = {
+    "400": "The request is malformed or a field is invalid (`fields` says which).",
+    "401": "No valid credentials.",
+    "403": "Not allowed for this account.",
+    "404": "Nothing at this address.",
+    "405": "This method is not allowed here.",
+    "406": "No acceptable representation.",
+    "409": "A conflict: the table moved on (`current_version`), or the state refuses it.",
+    "415": "The body is not JSON.",
+    "422": "The rules or the ledger refuse it (`legal_actions`, `needed`, `balance`).",
+    "429": "Too many requests; `retry_after` seconds to wait.",
+    "500": "A bug on our side, logged under `request_id`.",
+    "503": "The database or cache is out of reach; `retry_after` seconds to wait.",
+}
+
+
+def _errors_for(path: str, method: str, operation: dict[str, Any]) -> list[str]:
+    statuses = ["400", "403", "406", "429", "500", "503"]
+    if operation.get("security") != [{}] and any(operation.get("security", [])):
+        statuses.append("401")
+    if "{" in path:
+        statuses.append("404")
+    if method in ("post", "put", "patch", "delete"):
+        statuses += ["405", "409", "415", "422"]
+    return statuses
+
+
+def _error_response(status: str) -> dict[str, Any]:
+    content = {"application/json": {"schema": {"$ref": REF + "Error"}}}
+    return {"description": ERROR_DESCRIPTIONS[status], "content": content}
+
+
+def _is_integer(schema: dict[str, Any]) -> bool:
+    return schema.get("type") == "integer" or any(_is_integer(s) for s in schema.get("anyOf", []))
+
+
+def _money_shown(schema: dict[str, Any]) -> None:
+    """The schema of ``ledger.units.money_shown``'s output: an integer under a money name is
+    shown as a decimal string (``None`` at a table without money), its integer as ``<name>_minor``."""
+    props = schema.get("properties")
+    if not isinstance(props, dict):
+        return
+    for name in [key for key in props if key in MONEY_KEYS and _is_integer(props[key])]:
+        props[name] = {"type": ["string", "null"], "description": "Money as a decimal string, e.g. `10.00`."}
+        props[f"{name}_minor"] = {"type": "integer", "description": f"`{name}` in minor units."}
+        if name in schema.get("required", []):
+            schema["required"].append(f"{name}_minor")
+
+
+def _game_components(schemas: dict[str, Any]) -> None:
+    events, legal, views = [], [], []
+    for decider in registry.all_games():
+        generated = game_schemas(decider)
+        for schema in generated.values():
+            _money_shown(schema)
+        schemas.update(generated)
+        prefix = prefix_of(decider.slug)
+        events.append({"$ref": REF + prefix + "Event"})
+        if prefix + "LegalAction" in schemas:
+            legal.append({"$ref": REF + prefix + "LegalAction"})
+        if prefix + "View" in schemas:
+            views.append({"$ref": REF + prefix + "View"})
+    schemas["EventData"] = {"anyOf": events, "description": "An event's data: one of its game's events, by `type`."}
+    schemas["LegalAction"] = {"anyOf": legal, "description": "An action of the table's game, by `type`."}
+    schemas["GameView"] = {"anyOf": views, "description": "The table's game as the caller's seat sees it."}
+    # The action a client sends: any game's action type, with the fields its legal action lists
+    # (sending a legal action back as it came is always well formed) and the chosen values.
+    types: set[str] = set()
+    fields: dict[str, Any] = {}
+    for name, schema in schemas.items():
+        if "Action" in name and isinstance(schema.get("properties"), dict) and "type" in schema["properties"]:
+            types.update(schema["properties"]["type"].get("enum", []))
+            for field, field_schema in schema["properties"].items():
+                if field != "type":
+                    fields.setdefault(field, field_schema)
+    schemas["Action"] = {
+        "type": "object",
+        "description": "What a seat does: a legal action as listed, with any chosen value (`amount`, `discard`).",
+        "properties": {"type": {"type": "string", "enum": sorted(types)}, **fields},
+        "required": ["type"],
+    }
+
+
+def _wire(schemas: dict[str, Any]) -> None:
+    """Point the generic schemas' free-form objects at the typed ones."""
+    for name in ("Table", "TableRequest"):
+        table = schemas.get(name)
+        if table:
+            props = table["properties"]
+            props["state"] = {"anyOf": [{"$ref": REF + "GameView"}, {"type": "null"}]}
+            props["legal_actions"] = {"type": "array", "items": {"$ref": REF + "LegalAction"}}
+    configs = []
+    for decider in registry.all_games():
+        name = prefix_of(decider.slug) + "Config"
+        schemas[name] = config_schema(decider)
+        _money_shown(schemas[name])
+        configs.append({"$ref": REF + name})
+    schemas["TableConfig"] = {"anyOf": configs, "description": "The table's configuration, by its game."}
+    if "Table" in schemas:
+        schemas["Table"]["properties"]["config"] = {"$ref": REF + "TableConfig"}
+    replay = schemas.get("Replay")
+    if replay:
+        replay["properties"]["state"] = {"anyOf": [{"$ref": REF + "GameView"}, {"type": "null"}]}
+    event = schemas.get("Event")
+    if event:
+        event["properties"]["data"] = {"$ref": REF + "EventData"}
+    for name in ("ActionRequest",):
+        if name in schemas:
+            schemas[name]["properties"]["action"] = {"$ref": REF + "Action"}
+
+
+def _nullable_31(node: Any) -> None:
+    """OpenAPI 3.0's ``nullable: true``, which a few of drf-spectacular's schemas (the paginators')
+    still carry under 3.1 where it means nothing, as 3.1's ``null`` type."""
+    if isinstance(node, list):
+        for item in node:
+            _nullable_31(item)
+        return
+    if not isinstance(node, dict):
+        return
+    for value in node.values():
+        _nullable_31(value)
+    if node.pop("nullable", False):
+        kind = node.get("type")
+        if isinstance(kind, str):
+            node["type"] = [kind, "null"]
+        elif isinstance(kind, list) and "null" not in kind:
+            kind.append("null")
+
+
+def _requests(schemas: dict[str, Any]) -> None:
+    """Request bodies as strict as the server: its serializers refuse unknown fields, so the
+    document says ``additionalProperties: false``; what the server checks by name is an enum."""
+    for name, schema in schemas.items():
+        if name.endswith("Request") and schema.get("type") == "object":
+            schema["additionalProperties"] = False
+    schemas["Action"]["additionalProperties"] = False
+    create = schemas.get("CreateTableRequest")
+    if create:
+        stake = {
+            "description": "The table's money: a `currency` with a stake `amount` or a `chip_value` (decimal strings).",
+            "anyOf": [
+                {
+                    "type": "object",
+                    "properties": {
+                        "currency": {"type": "string", "enum": sorted(CURRENCIES)},
+                        "amount": {"type": "string", "pattern": r"^[0-9]{1,12}(\.[0-9]{1,3})?$"},
+                        "chip_value": {"type": "string", "pattern": r"^[0-9]{1,12}(\.[0-9]{1,3})?$"},
+                    },
+                    "required": ["currency"],
+                    "additionalProperties": False,
+                },
+                {"type": "object", "maxProperties": 0, "description": "No money, as null."},
+                {"type": "null"},
+            ],
+        }
+        variants, mapping = [], {}
+        for decider in registry.all_games():
+            name = prefix_of(decider.slug) + "CreateTableRequest"
+            schemas[name] = {
+                "type": "object",
+                "properties": {
+                    "game": {"type": "string", "enum": [decider.slug]},
+                    "seats": {"type": "integer", "minimum": decider.min_players, "maximum": decider.max_players},
+                    "options": options_schema(decider),
+                    "stake": stake,
+                },
+                "required": ["game", "seats"],
+                "additionalProperties": False,
+            }
+            variants.append({"$ref": REF + name})
+            mapping[decider.slug] = REF + name
+        schemas["CreateTableRequest"] = {
+            "oneOf": variants,
+            "discriminator": {"propertyName": "game", "mapping": mapping},
+            "description": "A new table of one game: its seats, options and money.",
+        }
+    deposit = schemas.get("DepositRequest")
+    if deposit:
+        deposit["properties"]["currency"] = {"type": "string", "enum": sorted(CURRENCIES)}
+        deposit["required"] = ["currency", "amount"]
+    seed = schemas.get("ClientSeedRequest")
+    if seed:
+        # Printable ASCII without '|' (the seed is joined with '|' in the fairness proof).
+        seed["properties"]["client_seed"]["pattern"] = r"^[ -{}~]*$"
+    reject = schemas.get("RejectRequest")
+    if reject:
+        reject["properties"]["reason"]["pattern"] = r"\S"
+
+
+# Where the id of a table created by ``createTable`` leads: schemathesis follows these links in its
+# stateful phase, and clients generated from the document learn what to do next.
+TABLE_LINKS = (
+    "getTable",
+    "joinTable",
+    "addBot",
+    "startTable",
+    "postAction",
+    "listEvents",
+    "listHands",
+    "leaveTable",
+    "setClientSeed",
+    "getReplay",
+)
+
+
+def _links(paths: dict[str, Any]) -> None:
+    by_id = {op["operationId"]: op for item in paths.values() for op in item.values()}
+    created = by_id.get("createTable", {}).get("responses", {}).get("201")
+    if created is not None:
+        created["links"] = {
+            name: {"operationId": name, "parameters": {"table_id": "$response.body#/id"}}
+            for name in TABLE_LINKS
+            if name in by_id
+        }
+    payouts = by_id.get("listPayouts", {}).get("responses", {}).get("200")
+    if payouts is not None:
+        payouts["links"] = {
+            name: {"operationId": name, "parameters": {"payout_id": "$response.body#/results/0/id"}}
+            for name in ("approvePayout", "rejectPayout")
+        }
+
+
+def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
+    _nullable_31(result)
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    _game_components(schemas)
+    _wire(schemas)
+    _requests(schemas)
+    result["tags"] = TAGS
+    for path, operations in result.get("paths", {}).items():
+        for method, operation in operations.items():
+            named = OPERATIONS.get((path, method))
+            if named:
+                operation["operationId"], tag = named
+                operation["tags"] = [tag]
+            responses = operation.setdefault("responses", {})
+            for status in _errors_for(path, method, operation):
+                if status not in responses:
+                    responses[status] = _error_response(status)
+        # Server-sent events: the stream's media type, each event's data a JSON text.
+        if path.endswith("/stream/") and "get" in operations:
+            ok = operations["get"]["responses"].get("200", {})
+            ok["content"] = {"text/event-stream": {"schema": {"type": "string"}}}
+    _links(result.get("paths", {}))
+    return result

@@ -1,0 +1,84 @@
+"""Five-Card Draw's wire shapes, as types: its legal actions (the betting package's
+``Legal.as_dicts`` and ``decide.draw_limits``) and the top-level keys of its view (``view.py``).
+``games.engine.contract`` makes them schemas. A bet or raise is sent with an ``amount`` between
+``min`` and ``max``; a draw with the cards to ``discard`` (and an ace to ``show``)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal, NotRequired, Required, TypedDict
+
+
+class Fold(TypedDict):
+    type: Literal["fold"]
+
+
+class Check(TypedDict):
+    type: Literal["check"]
+
+
+class Call(TypedDict):
+    type: Literal["call"]
+    amount: int
+
+
+class Bet(TypedDict):
+    type: Literal["bet"]
+    min: int
+    max: int
+    amount: NotRequired[int]
+
+
+class Raise(TypedDict):
+    type: Literal["raise"]
+    min: int
+    max: int
+    amount: NotRequired[int]
+
+
+class AllIn(TypedDict):
+    type: Literal["all_in"]
+    amount: int
+
+
+class Draw(TypedDict):
+    type: Literal["draw"]
+    min: int
+    max: int
+    show: NotRequired[list[str] | str]
+    discard: NotRequired[list[str]]
+
+
+class EndTable(TypedDict):
+    """The owner ends a cash game after this hand (owner only)."""
+
+    type: Literal["end_table"]
+
+
+ACTIONS: tuple[type, ...] = (Fold, Check, Call, Bet, Raise, AllIn, Draw, EndTable)
+
+
+class FiveCardDrawView(TypedDict, total=False):
+    status: str
+    seat: int | None
+    format: str
+    variant: Required[str]
+    betting: Required[str]
+    forced_bets: str
+    opening: str
+    ace_rule: str
+    wild: Any
+    shotgun: Any
+    high_low: Any
+    hand_no: int
+    button: int | None
+    pot: int
+    players: list[dict[str, Any]]
+    to_act: list[int]
+    hand: dict[str, Any] | None
+    last_hand: dict[str, Any] | None
+    end_requested: bool
+    winners: list[int]
+    end_reason: str | None
+
+
+VIEW: type = FiveCardDrawView

@@ -1,0 +1,44 @@
+"""Guerra's wire shapes, as types: its legal actions (``decide.legal_actions``) and the top-level
+keys of its view (``view.py``). ``games.engine.contract`` makes them schemas."""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Required, TypedDict
+
+
+class Throw(TypedDict):
+    type: Literal["throw"]
+
+
+class Leave(TypedDict):
+    type: Literal["leave"]
+
+
+ACTIONS: tuple[type, ...] = (Throw, Leave)
+
+
+class GuerraView(TypedDict, total=False):
+    status: str
+    seat: int | None
+    hand_no: int
+    deck: Required[str]
+    jokers: bool
+    auto_play: bool
+    max_rounds: int
+    rounds_played: Required[int]
+    next_round_size: int
+    players: list[dict[str, Any]]
+    table: list[Any]
+    awaiting: list[int]
+    last_round: dict[str, Any] | None
+    ambushes: int
+    forfeited_cards: int
+    winners: list[int]
+    end_reason: str | None
+    commitment: str | None
+    next_commitment: str | None
+    client_seed: str
+    server_seed: str | None
+
+
+VIEW: type = GuerraView

@@ -1,0 +1,80 @@
+"""The API document as a test oracle: every answer a test client receives is checked against
+``/api/schema/`` (the operation, its status, its content type and its body's schema)."""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from rest_framework.test import APIClient
+
+
+@cache
+def document() -> dict[str, Any]:
+    response = APIClient().get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert response.status_code == 200, response.content[:500]
+    return json.loads(response.content)
+
+
+@cache
+def _routes() -> list[tuple[re.Pattern[str], str]]:
+    routes = []
+    for template in document()["paths"]:
+        pattern = re.sub(r"\\\{[a-z_]+\\\}", "[^/]+", re.escape(template))
+        routes.append((re.compile(f"^{pattern}$"), template))
+    return routes
+
+
+def operation(path: str, method: str) -> tuple[str, dict[str, Any]]:
+    path = path.split("?")[0]
+    for pattern, template in _routes():
+        if pattern.match(path):
+            operations = document()["paths"][template]
+            assert method.lower() in operations, f"{method} {template} is not in the document"
+            return template, operations[method.lower()]
+    raise AssertionError(f"{path} is not in the document")
+
+
+def check(method: str, path: str, response: Any) -> None:
+    """The response is one the document declares for this operation, body included."""
+    template, op = operation(path, method)
+    status = str(response.status_code)
+    declared = op["responses"].get(status)
+    assert declared is not None, f"{method} {template} answered {status}, which is not declared"
+    content = declared.get("content")
+    if not content:
+        return
+    media = response.get("Content-Type", "").split(";")[0].strip()
+    assert media in content, f"{method} {template} {status}: content type {media!r} is not one of {list(content)}"
+    schema = content[media].get("schema")
+    if schema is None or not media.endswith("json"):
+        return
+    body = json.loads(response.content)
+    validator = Draft202012Validator(
+        {"$id": "urn:contract", "components": document()["components"], **schema},
+        format_checker=Draft202012Validator.FORMAT_CHECKER,
+    )
+    errors = sorted(validator.iter_errors(body), key=lambda e: list(e.absolute_path))
+    if errors:
+        first = errors[0]
+        where = "/".join(str(p) for p in first.absolute_path)
+        raise AssertionError(
+            f"{method} {template} {status}: the body does not match the document at /{where}: {first.message[:500]}"
+        )
+
+
+class ContractClient(APIClient):
+    """An ``APIClient`` whose every answer to an ``/api/v1/`` request is checked by ``check``."""
+
+    checked = 0
+
+    def request(self, **kwargs: Any) -> Any:
+        response = super().request(**kwargs)
+        path = kwargs.get("PATH_INFO", "")
+        if path.startswith("/api/v1/"):
+            check(kwargs.get("REQUEST_METHOD", "GET"), path, response)
+            ContractClient.checked += 1
+        return response

@@ -1,0 +1,161 @@
+"""The contract is the truth: whole games of every game played through HTTP, every answer (status,
+content type, body) validated against the document ``/api/schema/`` serves; the errors too."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.core.cache import cache
+from rest_framework.throttling import SimpleRateThrottle
+
+from api.schema import OPERATIONS
+from games.engine import registry
+from games.engine.contract import prefix_of
+from tests.api import draw, play
+from tests.api.contract import ContractClient, check, document
+from tests.api.play import Game, _run_due_system_command, set_up
+
+pytestmark = pytest.mark.django_db
+
+GAMES = {
+    "la-viuda": Game("la-viuda", 4, people=(0, 2), stake={"currency": "MXN", "chip_value": "5.00"}),
+    "whiskey-poker": Game(
+        "whiskey-poker",
+        3,
+        people=(0, 2),
+        options={"scoring": "pot", "chips_per_player": 3},
+        stake={"currency": "MXN", "chip_value": "2.00"},
+    ),
+    "euchre": Game(
+        "euchre", 4, people=(0, 1), options={"target_points": 3}, stake={"currency": "MXN", "amount": "10.00"}
+    ),
+    "guerra": Game(
+        "guerra", 3, people=(0, 1), options={"max_rounds": 30}, stake={"currency": "MXN", "amount": "10.00"}
+    ),
+    "five_card_draw": Game(
+        "five_card_draw",
+        3,
+        people=(0, 2),
+        options={"format": "tournament", "starting_stack": 10, "forced_bets": "blinds"},
+        stake={"currency": "MXN", "amount": "10.00"},
+    ),
+}
+
+
+@pytest.fixture(autouse=True)
+def contract_clients(monkeypatch):
+    """Every client ``play`` makes checks its answers against the document; no throttling."""
+    monkeypatch.setattr(play, "APIClient", ContractClient)
+    monkeypatch.setattr(SimpleRateThrottle, "allow_request", lambda self, request, view: True)
+    cache.clear()
+
+
+def _choose(game: str, view: dict, rng: random.Random) -> dict:
+    if game == "five_card_draw":
+        return draw.choose(view, rng)
+    return rng.choice(view["legal_actions"])
+
+
+def _play(spec: Game, table_id: str, clients: dict, task_queue, rng: random.Random) -> dict:
+    watcher = next(c for c in clients.values() if c is not None)
+    for _ in range(20_000):
+        task_queue.run_until_idle()
+        view = watcher.get(f"/api/v1/tables/{table_id}/").json()
+        watcher.get(f"/api/v1/tables/{table_id}/events/", {"after": max(view["version"] - 5, 0)})
+        if view["status"] == "finished":
+            return view
+        people = [seat for seat in view["to_act"] if clients.get(seat) is not None]
+        if not people:
+            if not task_queue.published:
+                _run_due_system_command(table_id)
+            continue
+        client = clients[rng.choice(people)]
+        mine = client.get(f"/api/v1/tables/{table_id}/").json()
+        if not mine["legal_actions"]:
+            continue
+        response = client.post(
+            f"/api/v1/tables/{table_id}/actions/",
+            {"action": _choose(spec.game, mine, rng), "expected_version": mine["version"]},
+            format="json",
+        )
+        assert response.status_code == 200, response.json()
+    pytest.fail("the game did not finish")
+
+
+def test_every_operation_is_named_and_tagged():
+    ops = {(path, method) for path, item in document()["paths"].items() for method in item}
+    assert ops == set(OPERATIONS)
+    assert document()["openapi"].startswith("3.1")
+
+
+def test_every_game_is_typed():
+    schemas = document()["components"]["schemas"]
+    for decider in registry.all_games():
+        prefix = prefix_of(decider.slug)
+        for suffix in ("Event", "LegalAction", "View"):
+            assert prefix + suffix in schemas, prefix + suffix
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_whole_game_answers_as_documented(game, task_queue):
+    spec = GAMES[game]
+    owner, staff = play.person("alice"), play.person("sam", staff=True)
+    table_id, clients = set_up(spec, owner, staff)
+    final = _play(spec, table_id, clients, task_queue, random.Random(7))
+    assert final["status"] == "finished"
+    owner.get("/api/v1/tables/")
+    owner.get(f"/api/v1/tables/{table_id}/events/")
+    hands = owner.get(f"/api/v1/tables/{table_id}/hands/")
+    for hand in hands.json()["results"][:2]:
+        number = hand["hand_no"]
+        owner.get(f"/api/v1/tables/{table_id}/hands/{number}/audit/")
+        owner.get(f"/api/v1/tables/{table_id}/hands/{number}/verify/")
+        owner.get(f"/api/v1/tables/{table_id}/hands/{number}/history.txt")
+        owner.get(f"/api/v1/tables/{table_id}/hands/{number}/history.phh")  # a 404 but at Five-Card Draw
+    owner.get(f"/api/v1/tables/{table_id}/replay/")
+    owner.get("/api/v1/wallets/me/")
+    owner.get("/api/v1/ledger/transactions/")
+    payouts = staff.get("/api/v1/payouts/").json()["results"]
+    if payouts:
+        staff.post(f"/api/v1/payouts/{payouts[0]['id']}/approve/", {}, format="json")
+
+
+def test_errors_answer_as_documented(task_queue):
+    owner, staff = play.person("alice"), play.person("sam", staff=True)
+    stranger = ContractClient()
+    assert stranger.get("/api/v1/games/").status_code == 200
+    # 401: no credentials.
+    assert stranger.get("/api/v1/tables/").status_code == 401
+    # 404: no such table.
+    missing = owner.get("/api/v1/tables/00000000-0000-4000-8000-000000000000/")
+    assert missing.status_code == 404
+    body = missing.json()
+    assert body["code"] == "not_found" and body["status"] == 404 and body["type"].endswith(":not_found")
+    # 400 with fields.
+    bad = owner.post("/api/v1/tables/", {"game": "euchre", "seats": "many"}, format="json")
+    assert bad.status_code == 400 and "seats" in bad.json()["fields"]
+    # 409 and 422 at a running table.
+    table_id, _ = set_up(GAMES["guerra"], owner, staff)
+    view = owner.get(f"/api/v1/tables/{table_id}/").json()
+    stale = owner.post(
+        f"/api/v1/tables/{table_id}/actions/", {"action": {"type": "throw"}, "expected_version": 0}, format="json"
+    )
+    assert stale.status_code == 409 and "current_version" in stale.json()
+    illegal = owner.post(
+        f"/api/v1/tables/{table_id}/actions/",
+        {"action": {"type": "knock"}, "expected_version": view["version"]},
+        format="json",
+    )
+    assert illegal.status_code == 422 and "legal_actions" in illegal.json()
+
+
+def test_a_throttled_answer_is_documented(monkeypatch):
+    monkeypatch.undo()
+    cache.clear()
+    client = ContractClient()
+    answers = [client.post("/api/v1/auth/token/", {"username": "x", "password": "y"}, format="json") for _ in range(12)]
+    throttled = [a for a in answers if a.status_code == 429]
+    assert throttled and "retry_after" in throttled[0].json()
+    check("POST", "/api/v1/auth/token/", throttled[0])
