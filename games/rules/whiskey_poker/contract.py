@@ -3,9 +3,9 @@ keys of its view (``view.py``). ``games.engine.contract`` makes them schemas."""
 
 from __future__ import annotations
 
-from typing import Any, Literal, Required, TypedDict
+from typing import Literal, Required, TypedDict
 
-from games.rules.widow.contract import EXCHANGE_ACTIONS
+from games.rules.widow.contract import EXCHANGE_ACTIONS, WidowView
 
 
 class EndMatch(TypedDict):
@@ -17,26 +17,9 @@ class EndMatch(TypedDict):
 ACTIONS: tuple[type, ...] = (*EXCHANGE_ACTIONS, EndMatch)
 
 
-class WhiskeyPokerView(TypedDict, total=False):
+class WhiskeyPokerView(WidowView, total=False):
     game: Required[Literal["whiskey-poker"]]
-    seat: int | None
-    hand_no: int
-    started: bool
-    finished: bool
-    seats: int
-    dealer: int
-    turn: int | None
-    phase: int | None
-    hand: list[str] | None
-    widow: list[str] | None
-    widow_face_up: bool
-    chips: list[int]
     points: list[int]
-    pot: int
-    order: list[int]
-    out: list[bool]
-    knocks: list[int]
-    first_knocker: int | None
     winners: list[int]
     losers: list[int]
     scoring: str
@@ -44,12 +27,6 @@ class WhiskeyPokerView(TypedDict, total=False):
     end_requested: bool
     reduced_pack: bool
     pack_lowest_rank: str
-    last_showdown: dict[str, Any] | None
-    chip_value: int
-    currency: str | None
-    flush_by_suit: bool
-    phase2_turns: int
-    turns_before_forced_knock: int | None
 
 
 VIEW: type = WhiskeyPokerView

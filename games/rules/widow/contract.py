@@ -1,10 +1,11 @@
 """The wire shapes of the widow games' turns (La Viuda, Whiskey Poker), as types: what
 ``exchange.legal_moves`` offers. ``games.engine.contract`` turns these into the API document's
-schemas, and tests/api/test_contract.py checks real legal actions against them."""
+schemas, and tests/api/test_contract.py checks real legal actions against them; and the view keys
+both games' views share (``widow.view``), which each game's own view type extends."""
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from typing import Any, Literal, TypedDict
 
 
 class Pass(TypedDict):
@@ -28,3 +29,31 @@ class Knock(TypedDict):
 
 
 EXCHANGE_ACTIONS: tuple[type, ...] = (Pass, ExchangeAll, ExchangeOne, Knock)
+
+
+class WidowView(TypedDict, total=False):
+    """The keys of the view both widow games build with ``games.rules.widow.view``."""
+
+    seat: int | None
+    hand_no: int
+    started: bool
+    finished: bool
+    seats: int
+    dealer: int
+    turn: int | None
+    phase: int | None
+    hand: list[str] | None
+    widow: list[str] | None
+    widow_face_up: bool
+    chips: list[int]
+    pot: int
+    order: list[int]
+    out: list[bool]
+    knocks: list[int]
+    first_knocker: int | None
+    last_showdown: dict[str, Any] | None
+    chip_value: int
+    currency: str | None
+    flush_by_suit: bool
+    phase2_turns: int
+    turns_before_forced_knock: int | None
