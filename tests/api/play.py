@@ -75,14 +75,25 @@ def set_up(spec: Game, owner: APIClient, staff: APIClient) -> tuple[str, dict[in
 
 
 def play_to_the_end(
-    table_id: str, clients: dict[int, APIClient | None], task_queue, rng: random.Random, *, limit: int = 20_000
+    table_id: str,
+    clients: dict[int, APIClient | None],
+    task_queue,
+    rng: random.Random,
+    *,
+    limit: int = 20_000,
+    choose=None,
+    read_events: bool = False,
 ) -> dict:
     """Random legal clients act whenever one of them is awaited; queued tasks (bots, and with
-    ``run_timers`` the timed commands) run in between. Returns the final table as the first person sees it."""
+    ``run_timers`` the timed commands) run in between. ``choose(view, rng)`` picks an action from a
+    person's view (any legal action by default); with ``read_events`` the first person also reads
+    the latest events after each step. Returns the final table as the first person sees it."""
     watcher = next(c for c in clients.values() if c is not None)
     for _ in range(limit):
         task_queue.run_until_idle()
         view = watcher.get(f"/api/v1/tables/{table_id}/").json()
+        if read_events:
+            watcher.get(f"/api/v1/tables/{table_id}/events/", {"after": max(view["version"] - 5, 0)})
         if view["status"] == "finished":
             return view
         people = [seat for seat in view["to_act"] if clients.get(seat) is not None]
@@ -96,7 +107,10 @@ def play_to_the_end(
             continue
         response = client.post(
             f"/api/v1/tables/{table_id}/actions/",
-            {"action": rng.choice(mine["legal_actions"]), "expected_version": mine["version"]},
+            {
+                "action": choose(mine, rng) if choose else rng.choice(mine["legal_actions"]),
+                "expected_version": mine["version"],
+            },
             format="json",
         )
         assert response.status_code == 200, response.json()

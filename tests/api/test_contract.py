@@ -14,7 +14,7 @@ from games.engine import registry
 from games.engine.contract import prefix_of
 from tests.api import draw, play
 from tests.api.contract import ContractClient, check, document
-from tests.api.play import Game, _run_due_system_command, set_up
+from tests.api.play import Game, set_up
 
 pytestmark = pytest.mark.django_db
 
@@ -58,29 +58,9 @@ def _choose(game: str, view: dict, rng: random.Random) -> dict:
 
 
 def _play(spec: Game, table_id: str, clients: dict, task_queue, rng: random.Random) -> dict:
-    watcher = next(c for c in clients.values() if c is not None)
-    for _ in range(20_000):
-        task_queue.run_until_idle()
-        view = watcher.get(f"/api/v1/tables/{table_id}/").json()
-        watcher.get(f"/api/v1/tables/{table_id}/events/", {"after": max(view["version"] - 5, 0)})
-        if view["status"] == "finished":
-            return view
-        people = [seat for seat in view["to_act"] if clients.get(seat) is not None]
-        if not people:
-            if not task_queue.published:
-                _run_due_system_command(table_id)
-            continue
-        client = clients[rng.choice(people)]
-        mine = client.get(f"/api/v1/tables/{table_id}/").json()
-        if not mine["legal_actions"]:
-            continue
-        response = client.post(
-            f"/api/v1/tables/{table_id}/actions/",
-            {"action": _choose(spec.game, mine, rng), "expected_version": mine["version"]},
-            format="json",
-        )
-        assert response.status_code == 200, response.json()
-    pytest.fail("the game did not finish")
+    return play.play_to_the_end(
+        table_id, clients, task_queue, rng, choose=lambda view, r: _choose(spec.game, view, r), read_events=True
+    )
 
 
 def test_every_operation_is_named_and_tagged():
