@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from games.engine.audit import AuditHooks
 from games.engine.options import Option
+from games.engine.presence import EVERYONE_HERE, Presence
 
 # A bot: what it does from its own seat's view and legal actions, with a seeded ``random.Random``.
 Policy = Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]], random.Random], dict[str, Any]]
@@ -169,6 +170,10 @@ class Decider(Protocol):
         """The game's bot: an action chosen from its own seat's view only, so it cannot cheat."""
         ...
 
+    def played_by_bot(self, state: Any) -> frozenset[int]:
+        """The seats of players who sat out or left, which the table's bot plays (CM-20)."""
+        ...
+
 
 def random_legal(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random) -> dict[str, Any]:
     """Any legal action, uniformly: the bot of a game without one of its own."""
@@ -209,6 +214,11 @@ class Rules:
     def bot(self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random) -> dict[str, Any]:
         """Any legal action."""
         return random_legal(view, legal, rng)
+
+    def played_by_bot(self, state: Any) -> frozenset[int]:
+        """The ``presence`` every game's state keeps (``games.engine.presence``)."""
+        presence: Presence = getattr(state, "presence", EVERYONE_HERE)
+        return presence.away
 
 
 def replay(decider: Decider, config: Mapping[str, Any], events: Iterable[Any], state: Any = None) -> Any:
