@@ -131,6 +131,9 @@ class SeatSerializer(serializers.Serializer):
     player = serializers.CharField(allow_null=True)
     bot = serializers.BooleanField()
     taken = serializers.BooleanField()
+    played_by_bot = serializers.BooleanField(
+        help_text="True when the table's bot plays this seat: a bot's seat, or a player's who sat out or left."
+    )
 
 
 class TableSerializer(serializers.Serializer):

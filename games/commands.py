@@ -25,7 +25,7 @@ from games.engine.decider import Context
 from games.engine.errors import IllegalAction
 from games.errors import Conflict, Illegal, NotFound
 from games.models import HandSeed, Table
-from games.selectors import seat_rows, table_uuid
+from games.selectors import bot_seats, seat_rows, table_uuid
 from ledger.rows import lock_clause, select_rows
 
 SYSTEM = "system"
@@ -254,7 +254,7 @@ def _next_row(table: Table, decider, state, version: int) -> tuple[dict[str, Any
         changes["status"] = Table.Status.FINISHED
     finished = changes.get("status", table.status) == Table.Status.FINISHED
     # Written with the version, so beat's sweep sees which tables wait for a bot (games.outbox).
-    bots = {s.number for s in seat_rows(table) if s.bot}
+    bots = bot_seats(table, decider, state)
     changes["awaits_bot"] = not finished and bool(bots.intersection(decider.to_act(state)))
     due = None if finished else decider.deadline(state, table.config)
     if due is None:

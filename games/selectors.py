@@ -66,7 +66,9 @@ def seat_rows(table: Table) -> list[Seat]:
     return rows
 
 
-def seats(table: Table) -> list[dict[str, Any]]:
+def seats(table: Table, played_by_bot: frozenset[int] = frozenset()) -> list[dict[str, Any]]:
+    """Who sits where; ``played_by_bot`` is true for a bot's seat and for the seat of a player who
+    sat out or left (CM-20)."""
     by_number = {s.number: s for s in seat_rows(table)}
     return [
         {
@@ -74,9 +76,15 @@ def seats(table: Table) -> list[dict[str, Any]]:
             "player": (by_number[n].user.username if by_number[n].user else None) if n in by_number else None,
             "bot": by_number[n].is_bot if n in by_number else False,
             "taken": n in by_number,
+            "played_by_bot": n in by_number and (by_number[n].is_bot or n in played_by_bot),
         }
         for n in range(table.seats)
     ]
+
+
+def bot_seats(table: Table, decider, state) -> set[int]:
+    """The seats the table's bot plays: bots' seats, and players' who sat out or left (CM-20)."""
+    return {s.number for s in seat_rows(table) if s.bot} | set(decider.played_by_bot(state))
 
 
 def table_summary(table: Table) -> dict[str, Any]:
@@ -115,7 +123,7 @@ def table_view(table: Table, seat: int | None, *, state=None, next_commitment: s
         "version": version,
         "owner": table.owner.username,
         "config": money_shown(table.config, table.currency or None),
-        "seats": seats(table),
+        "seats": seats(table, decider.played_by_bot(state) if started else frozenset()),
         "your_seat": seat,
         "state": money_shown(decider.view(state, seat), table.currency or None) if started else None,
         "to_act": to_act,

@@ -21,7 +21,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import commands, selectors, settlement, store, telemetry
-from games.engine import fairness, registry
+from games.engine import fairness, presence, registry
 from games.engine.errors import InvalidOptions
 from games.errors import (
     Conflict,
@@ -450,7 +450,7 @@ def play_bot_turn(*, table_id, expected_version: int) -> commands.Outcome | None
     state, version = store.load(table=table, decider=decider)
     if version != expected_version:
         return None
-    bots = set(Seat.objects.filter(table=table).exclude(bot="").values_list("number", flat=True))
+    bots = selectors.bot_seats(table, decider, state)
     waiting = [seat for seat in decider.to_act(state) if seat in bots]
     if not waiting:
         return None
@@ -464,7 +464,8 @@ def play_bot_turn(*, table_id, expected_version: int) -> commands.Outcome | None
 def choose_for(table: Table, decider, state, seat: int) -> dict[str, Any]:
     """The bot's choice for ``seat``, from that seat's view only; the rng is derived from the table
     and version so a retried task chooses the same."""
-    legal = decider.legal_actions(state, seat)
+    # Sitting out, sitting in and leaving are the player's to choose, never the bot's (CM-20).
+    legal = [action for action in decider.legal_actions(state, seat) if not presence.is_presence_action(action)]
     rng = random.Random(f"{table.pk}:{table.version}:{seat}")
     with telemetry.timing_bot(table.game):
         action = decider.bot(decider.view(state, seat), legal, rng)
