@@ -64,13 +64,17 @@ def history_text(hand: Hand) -> str:
         f"Server seed: {hand.server_seed.hex()}",
         f"Client seed: {hand.seed.client_seed!r}",
     ]
+    seat_names = [f"seat {number}" for number in range(table.seats)]
     for seat in Seat.objects.filter(table=table).select_related("user").order_by("number"):
-        who = seat.user.get_username() if seat.user else "bot"
+        who = seat.user.get_username() if seat.user else f"bot (seat {seat.number})"
+        seat_names[seat.number] = who
         lines.append(f"Seat {seat.number}: {who}")
     lines.append("")
     for row, event in zip(hand.rows, hand.events):
         actor = _actor(names, row.actor)
-        text = hand.hooks.history_line(event, actor) if hand.hooks is not None and event is not None else None
+        text = (
+            hand.hooks.history_line(event, actor, seat_names) if hand.hooks is not None and event is not None else None
+        )
         lines.append(f"#{row.seq} {text or generic_line(row, actor)}")
     return "\n".join(lines) + "\n"
 

@@ -51,10 +51,11 @@ class AuditHooks(Protocol):
         when no tie had to be broken). Empty list when nothing is shown."""
         ...
 
-    def history_line(self, event: Any, actor: str) -> str | None:
+    def history_line(self, event: Any, actor: str, names: Sequence[str]) -> str | None:
         """One line of the plain-text hand history for ``event`` (``actor`` is the name of who
-        caused it: a username, ``"bot (seat 2)"`` or ``"dealer"``), or ``None`` for the generic
-        line. The hand is over, so the line may show what was secret during it."""
+        caused it: a username, ``"bot (seat 2)"`` or ``"dealer"``; ``names[seat]`` is the name of
+        each seat's player, so a line names players rather than seat numbers), or ``None`` for the
+        generic line. The hand is over, so the line may show what was secret during it."""
         ...
 
     def phh(self, config: Mapping[str, Any], hand: Sequence[Any], players: Sequence[str]) -> str | None:
@@ -66,7 +67,7 @@ class AuditHooks(Protocol):
 class NoExports:
     """The two hooks most games leave to the audit: generic history lines and no PHH export."""
 
-    def history_line(self, event: Any, actor: str) -> str | None:
+    def history_line(self, event: Any, actor: str, names: Sequence[str]) -> str | None:
         """The generic line."""
         return None
 

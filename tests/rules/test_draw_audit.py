@@ -37,6 +37,9 @@ from games.rules.five_card_draw.events import (
 from games.rules.five_card_draw.state import State
 from tests.rules.playout_draw import TABLE_ID, context, hand_seed, play, random_action
 
+# The seats' players, as the hand history names them.
+NAMES = ("alice", "bob", "carol", "dave", "erin", "frank")
+
 AUDIT = DECIDER.audit
 DECKS = {"joker": "english_53", "jokers": "english_54"}
 VARIANTS: list[tuple[int, dict[str, Any]]] = [
@@ -361,17 +364,17 @@ def test_fd_19_every_event_type_has_a_line_in_words_showing_every_card() -> None
     lines: dict[str, list[str]] = {}
     for _, _, _, events in every_hand():
         for event in events:
-            line = AUDIT.history_line(event, "alice")
+            line = AUDIT.history_line(event, "alice", NAMES)
             assert line, event
             lines.setdefault(type(event).__name__, []).append(line)
     missing = {kind.__name__ for kind in EVENT_TYPES} - set(lines) - {"LeaveRequested"}
     assert not missing, missing
-    assert AUDIT.history_line(object(), "x") is None
+    assert AUDIT.history_line(object(), "x", NAMES) is None
     assert any(line.startswith("alice raises to ") for line in lines["PlayerActed"])
     assert any(line.startswith("alice draws ") and "discards" in line for line in lines["CardsDrawn"])
     assert any(": " in line and " shows " in line for line in lines["ShowdownHeld"])
     assert any(line.endswith("unshown") and "wins the main pot (" in line for line in lines["PotsAwarded"])
-    assert AUDIT.history_line(LeaveRequested(2), "bob") == (
+    assert AUDIT.history_line(LeaveRequested(2), "bob", NAMES) == (
         "bob asks to leave seat 2: their chips are cashed out when the hand is over"
     )
 

@@ -26,6 +26,9 @@ from games.rules.euchre.events import (
 )
 from tests.rules.playout_euchre import FAKE_TABLE_ID, hand_seed, play_match
 
+# The seats' players, as the hand history names them.
+NAMES = ("alice", "bob", "carol", "dave", "erin", "frank")
+
 VARIANTS = [
     (4, {}),
     (4, {"stick_the_dealer": True, "no_trump": True, "deal_pattern": "3-2"}),
@@ -257,13 +260,13 @@ def test_history_lines_read_as_play():
     for _, _, hands in playouts():
         for events in hands.values():
             for event in events:
-                line = DECIDER.audit.history_line(event, "alice")
+                line = DECIDER.audit.history_line(event, "alice", NAMES)
                 assert line, event
                 seen.add(type(event))
     assert TrickTaken in seen and HandEnded in seen
     made = TrumpMade(seat=1, round=1, suit="h", alone=False, makers=(1, 3), sitting_out=-1, dealer_picks_up=True)
-    assert DECIDER.audit.history_line(made, "alice") == "alice orders up hearts"
+    assert DECIDER.audit.history_line(made, "alice", NAMES) == "alice orders up hearts"
     named = dataclasses.replace(made, round=2, suit="s", alone=True, sitting_out=3, dealer_picks_up=False)
-    assert DECIDER.audit.history_line(named, "alice") == "alice names spades alone"
-    assert DECIDER.audit.history_line(CardPlayed(seat=2, card="Jh"), "bot (seat 2)") == "bot (seat 2) plays Jh"
+    assert DECIDER.audit.history_line(named, "alice", NAMES) == "alice names spades alone"
+    assert DECIDER.audit.history_line(CardPlayed(seat=2, card="Jh"), "bot (seat 2)", NAMES) == "bot (seat 2) plays Jh"
     assert len(seen) >= len(EVENT_TYPES) - 4  # the playouts reach nearly every event type

@@ -184,6 +184,6 @@ class EuchreAudit(NoExports):
         """Every seat's cards, side and result once the hand is over (EU-20)."""
         return showdown(config, hand)
 
-    def history_line(self, event: Any, actor: str) -> str | None:
+    def history_line(self, event: Any, actor: str, names: Sequence[str]) -> str | None:
         """The event in words: "alice orders up hearts", "bot (seat 2) plays Jh"."""
         return history_line(event, actor)

@@ -203,7 +203,7 @@ class FiveCardDrawAudit:
         """Every hand shown, with its category, description and the pots (or halves) it took."""
         return showdown(config, hand)
 
-    def history_line(self, event: Any, actor: str) -> str | None:
+    def history_line(self, event: Any, actor: str, names: Sequence[str]) -> str | None:
         """The event in words: "alice raises to 12", "bob draws 3", "seat 2 shows …"."""
         return history_line(event, actor)
 

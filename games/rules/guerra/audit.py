@@ -118,7 +118,7 @@ class GuerraAudit(NoExports):
             )
         return shown
 
-    def history_line(self, event: Any, actor: str) -> str | None:
+    def history_line(self, event: Any, actor: str, names: Sequence[str]) -> str | None:
         """Rounds in words: throws, battles and who took the cards."""
         if isinstance(event, CardsThrown):
             return f"Round {event.round_no}: seat {event.seat} throws {' '.join(event.cards)}"
