@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from games.engine.errors import IllegalAction
 from games.engine.words import T
@@ -43,6 +43,28 @@ class LeftTable:
 
 
 EVENT_TYPES: tuple[type, ...] = (SatOut, SatIn, LeftTable)
+
+
+class SitOut(TypedDict):
+    """The legal action of sitting out (``games.engine.contract`` makes it a schema)."""
+
+    type: Literal["sit_out"]
+
+
+class SitIn(TypedDict):
+    """The legal action of sitting in again."""
+
+    type: Literal["sit_in"]
+
+
+class Leave(TypedDict):
+    """The legal action of leaving the table."""
+
+    type: Literal["leave"]
+
+
+# Every game's ``action_types`` ends with these.
+ACTIONS: tuple[type, ...] = (SitOut, SitIn, Leave)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
