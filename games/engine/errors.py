@@ -18,3 +18,12 @@ class IllegalAction(Exception):
 
 class InvalidOptions(ValueError):
     """Table options that are out of range or refused in combination; the message names them."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        # The message itself, so that ``str(exc)`` keeps a ``Text``'s message id and values for the
+        # edge to translate (``Exception.__str__`` would copy it into a plain ``str``).
+        return self.message

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.engine.errors import InvalidOptions
+from games.engine.words import N, T, Text
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -35,20 +36,31 @@ class Option:
         return data
 
 
-def _refusal(spec: Option, value: Any) -> str | None:
+def _refusal(spec: Option, value: Any) -> Text | None:
     if spec.type == "int":
         if isinstance(value, bool) or not isinstance(value, int):
-            return f"Option '{spec.name}' must be a whole number, not {value!r}."
+            return T("Option '{option}' must be a whole number, not {value}.", option=spec.name, value=repr(value))
         if (spec.minimum is not None and value < spec.minimum) or (spec.maximum is not None and value > spec.maximum):
-            return f"Option '{spec.name}' must be between {spec.minimum} and {spec.maximum}, not {value}."
+            return T(
+                "Option '{option}' must be between {minimum} and {maximum}, not {value}.",
+                option=spec.name,
+                minimum=spec.minimum,
+                maximum=spec.maximum,
+                value=value,
+            )
     elif spec.type == "bool":
         if not isinstance(value, bool):
-            return f"Option '{spec.name}' must be true or false, not {value!r}."
+            return T("Option '{option}' must be true or false, not {value}.", option=spec.name, value=repr(value))
     elif spec.type == "choice":
         if value not in spec.choices:
-            return f"Option '{spec.name}' must be one of {', '.join(spec.choices)}, not {value!r}."
+            return T(
+                "Option '{option}' must be one of {choices}, not {value}.",
+                option=spec.name,
+                choices=list(spec.choices),
+                value=repr(value),
+            )
     elif spec.type == "str" and not isinstance(value, str):
-        return f"Option '{spec.name}' must be a string, not {value!r}."
+        return T("Option '{option}' must be a string, not {value}.", option=spec.name, value=repr(value))
     return None
 
 
@@ -58,7 +70,15 @@ def validate_options(specs: Sequence[Option], given: Mapping[str, Any] | None) -
     known = {spec.name: spec for spec in specs}
     unknown = sorted(set(given) - set(known))
     if unknown:
-        raise InvalidOptions(f"Unknown option(s): {', '.join(unknown)}. Known: {', '.join(sorted(known))}.")
+        raise InvalidOptions(
+            N(
+                "Unknown option: {unknown}. Known: {known}.",
+                "Unknown options: {unknown}. Known: {known}.",
+                len(unknown),
+                unknown=unknown,
+                known=sorted(known),
+            )
+        )
     result: dict[str, Any] = {}
     for spec in specs:
         value = given.get(spec.name, spec.default)
