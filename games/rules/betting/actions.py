@@ -12,12 +12,13 @@ from typing import Any, Literal, TypeVar
 
 from games.engine.errors import IllegalAction
 from games.engine.replace import replace
+from games.engine.words import N, T, Text
 from games.rules.betting.limits import Legal, legal_actions, smallest_full
 from games.rules.betting.state import Round, next_to_act
 
 Kind = Literal["fold", "check", "call", "bet", "raise", "all_in"]
 KINDS: tuple[Kind, ...] = ("fold", "check", "call", "bet", "raise", "all_in")
-T = TypeVar("T")
+V = TypeVar("V")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -58,7 +59,7 @@ def apply_recorded(state: Round, kind: str, to: int) -> Round:
 def _target(state: Round, legal: Legal, action: Action) -> int | None:
     """The seat's bet this round after ``action`` (``None`` for a fold), or a refusal."""
     if state.over:
-        raise BettingRefused("The betting round is over.", legal)
+        raise BettingRefused(T("The betting round is over."), legal)
     bet = state.bets[state.to_act]
     kind = action.kind
     if kind == "fold":
@@ -74,25 +75,40 @@ def _target(state: Round, legal: Legal, action: Action) -> int | None:
         if span is not None and span.minimum <= action.amount <= span.maximum:
             return action.amount
         if span is not None:
-            word = "bet" if kind == "bet" else "raise to"
-            raise BettingRefused(f"You may {word} from {span.minimum} to {span.maximum} chips.", legal)
+            if kind == "bet":
+                raise BettingRefused(
+                    T("You may bet from {minimum} to {maximum} chips.", minimum=span.minimum, maximum=span.maximum),
+                    legal,
+                )
+            raise BettingRefused(
+                T(
+                    "You may raise to anything from {minimum} to {maximum} chips.",
+                    minimum=span.minimum,
+                    maximum=span.maximum,
+                ),
+                legal,
+            )
     raise BettingRefused(_why(kind, legal), legal)
 
 
-def _why(kind: str, legal: Legal) -> str:
+def _why(kind: str, legal: Legal) -> Text:
     if kind not in KINDS:
-        return f"{kind!r} is not a betting action."
+        return T("{kind} is not a betting action.", kind=repr(kind))
     if kind == "check":
-        return f"You cannot check: there are {legal.call} chips to call."
+        return N(
+            "You cannot check: there is {count} chip to call.",
+            "You cannot check: there are {count} chips to call.",
+            legal.call or 0,
+        )
     if kind == "call":
-        return "There is nothing to call: you may check."
+        return T("There is nothing to call: you may check.")
     if kind == "bet" and legal.raise_ is not None:
-        return "There is already a bet: you may raise."
+        return T("There is already a bet: you may raise.")
     if kind == "raise" and legal.bet is not None:
-        return "There is no bet to raise: you may bet."
+        return T("There is no bet to raise: you may bet.")
     if kind == "all_in":
-        return "You may not go all-in here: it would be more than you may bet or raise."
-    return f"You may not {'bet' if kind == 'bet' else 'raise'} now."
+        return T("You may not go all-in here: it would be more than you may bet or raise.")
+    return T("You may not bet now.") if kind == "bet" else T("You may not raise now.")
 
 
 def _put_in(state: Round, target: int) -> Round:
@@ -124,5 +140,5 @@ def _after(state: Round, *, folded: bool = False) -> Round:
     return replace(state, {"to_act": next_to_act(state, i)})
 
 
-def _set(values: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
+def _set(values: tuple[V, ...], i: int, value: V) -> tuple[V, ...]:
     return (*values[:i], value, *values[i + 1 :])
