@@ -9,6 +9,7 @@ from typing import Any
 from games.engine import fairness
 from games.engine.decider import Context
 from games.engine.errors import IllegalAction
+from games.engine.words import T
 from games.rules.la_viuda import tiebreak
 from games.rules.la_viuda.cards import DRAW_PACK, PACK, wild_cards, wild_rank
 from games.rules.la_viuda.events import (
@@ -42,11 +43,13 @@ def decide(state: State, command: Mapping[str, Any], ctx: Context) -> list[Any]:
     if kind in TURN_COMMANDS:
         if state.offer != NOBODY:
             raise IllegalAction(
-                f"Seat {state.offer} must first answer the offer of La Viuda.",
+                T("Seat {seat} must first answer the offer of La Viuda.", seat=state.offer),
                 legal=legal_actions(state, command.get("seat", NOBODY)),
             )
         return _turn(state, command, ctx)
-    raise IllegalAction(f"Unknown action {kind!r}.", legal=legal_actions(state, command.get("seat", NOBODY)))
+    raise IllegalAction(
+        T("Unknown action {action}.", action=repr(kind)), legal=legal_actions(state, command.get("seat", NOBODY))
+    )
 
 
 def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
@@ -168,9 +171,9 @@ def _answer_offer(state: State, command: Mapping[str, Any], ctx: Context) -> lis
     seat: Any = command.get("seat")  # as sent: the service adds it, a system command has none
     kind = command.get("type")
     if state.offer == NOBODY:
-        raise IllegalAction("Nobody has been offered La Viuda.", legal=legal_actions(state, seat))
+        raise IllegalAction(T("Nobody has been offered La Viuda."), legal=legal_actions(state, seat))
     if seat != state.offer:
-        raise IllegalAction(f"The offer of La Viuda is for seat {state.offer}, not you.", legal=[])
+        raise IllegalAction(T("The offer of La Viuda is for seat {seat}, not you.", seat=state.offer), legal=[])
     events: list[Any]
     if kind == "buy_widow":
         events = [WidowBought(seat, 2 * state.chip_value)]

@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 from games.engine.decider import Context, Movement
 from games.engine.errors import InvalidOptions
 from games.engine.options import Option, validate_options
+from games.engine.words import T
 from games.rules.la_viuda import bot, contract, decide, settlements, view
 from games.rules.la_viuda.audit import LaViudaAudit
 from games.rules.la_viuda.events import EVENT_TYPES
@@ -25,18 +26,18 @@ class LaViuda(WidowTable):
     slug: ClassVar[str] = view.GAME
     action_types: ClassVar[tuple[type, ...]] = contract.ACTIONS
     view_type: ClassVar[type | None] = contract.VIEW
-    name: ClassVar[str] = "La Viuda"
+    name: ClassVar[str] = T("La Viuda")
     min_players: ClassVar[int] = 4
     max_players: ClassVar[int] = 7
     options: ClassVar[tuple[Option, ...]] = (
-        Option("chips_per_player", "int", 3, 1, 10, help="Chips each player buys (LV-2)."),
-        Option("widow_offer_seconds", "int", 60, 5, 3600, help="Time to answer the offer of La Viuda (LV-10)."),
+        Option("chips_per_player", "int", 3, 1, 10, help=T("Chips each player buys (LV-2).")),
+        Option("widow_offer_seconds", "int", 60, 5, 3600, help=T("Time to answer the offer of La Viuda (LV-10).")),
         *EXCHANGE_OPTIONS,
     )
     event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES
     state_type: ClassVar[type] = State
     audit = LaViudaAudit()
-    refused_combinations: ClassVar[tuple[str, ...]] = ("chip_value above 0 without a currency",)
+    refused_combinations: ClassVar[tuple[str, ...]] = (T("chip_value above 0 without a currency"),)
 
     def configure(self, seats: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """Validated config: the options, ``seats``, and the stake (``chip_value`` in minor units,
@@ -44,7 +45,12 @@ class LaViuda(WidowTable):
         given = dict(options or {})
         if bad_seats(seats, self.min_players, self.max_players):
             raise InvalidOptions(
-                f"La Viuda needs 'seats' between {self.min_players} and {self.max_players}, not {seats!r} (LV-1)."
+                T(
+                    "La Viuda needs 'seats' between {minimum} and {maximum}, not {seats} (LV-1).",
+                    minimum=self.min_players,
+                    maximum=self.max_players,
+                    seats=repr(seats),
+                )
             )
         chip_value, currency = stake(given)
         config = validate_options(self.options, given)

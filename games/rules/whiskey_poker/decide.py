@@ -8,6 +8,7 @@ from typing import Any
 
 from games.engine.decider import Context
 from games.engine.errors import IllegalAction
+from games.engine.words import T
 from games.rules.whiskey_poker.cards import NO_WILD, lowest_rank, pack_for
 from games.rules.whiskey_poker.events import (
     AntesPaid,
@@ -39,7 +40,9 @@ def decide(state: State, command: Mapping[str, Any], ctx: Context) -> list[Any]:
         return _end_match(state)
     if kind in TURN_COMMANDS:
         return _turn(state, command, ctx)
-    raise IllegalAction(f"Unknown action {kind!r}.", legal=legal_actions(state, command.get("seat", NOBODY)))
+    raise IllegalAction(
+        T("Unknown action {action}.", action=repr(kind)), legal=legal_actions(state, command.get("seat", NOBODY))
+    )
 
 
 def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
@@ -72,9 +75,9 @@ def split_pot(pot: int, best: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
 def _end_match(state: State) -> list[Any]:
     """WP-6: the table's owner ends a pot-scoring match after the hand in play."""
     if state.scoring != POT:
-        raise IllegalAction("Only a pot-scoring match can be ended by the table's owner (WP-6).")
+        raise IllegalAction(T("Only a pot-scoring match can be ended by the table's owner (WP-6)."))
     if state.end_requested:
-        raise IllegalAction("The match already ends after this hand.")
+        raise IllegalAction(T("The match already ends after this hand."))
     return [MatchEndRequested()]
 
 

@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 from games.engine.decider import Context, Movement
 from games.engine.errors import InvalidOptions
 from games.engine.options import Option, validate_options
+from games.engine.words import T
 from games.rules.whiskey_poker import bot, contract, decide, settlements, view
 from games.rules.whiskey_poker.audit import WhiskeyPokerAudit
 from games.rules.whiskey_poker.events import EVENT_TYPES
@@ -25,33 +26,39 @@ class WhiskeyPoker(WidowTable):
     slug: ClassVar[str] = view.GAME
     action_types: ClassVar[tuple[type, ...]] = contract.ACTIONS
     view_type: ClassVar[type | None] = contract.VIEW
-    name: ClassVar[str] = "Whiskey Poker"
+    name: ClassVar[str] = T("Whiskey Poker")
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 9
     options: ClassVar[tuple[Option, ...]] = (
         Option(
-            "scoring", "choice", POT, choices=(POT, LOSER_PAYS, POINTS), help="How hands are scored (WP-5, WP-7, WP-8)."
+            "scoring",
+            "choice",
+            POT,
+            choices=(POT, LOSER_PAYS, POINTS),
+            help=T("How hands are scored (WP-5, WP-7, WP-8)."),
         ),
-        Option("chips_per_player", "int", 10, 1, 100, help="Chips each player buys, pot scoring (WP-6)."),
-        Option("lives", "int", 5, 1, 20, help="Chips without money value, loser_pays scoring (WP-7)."),
+        Option("chips_per_player", "int", 10, 1, 100, help=T("Chips each player buys, pot scoring (WP-6).")),
+        Option("lives", "int", 5, 1, 20, help=T("Chips without money value, loser_pays scoring (WP-7).")),
         Option(
             "reduced_pack",
             "bool",
             False,
-            help="Ten up for 2 players, one rank lower per extra player; 2-7 players; implies points (WP-8).",
+            help=T("Ten up for 2 players, one rank lower per extra player; 2-7 players; implies points (WP-8)."),
         ),
-        Option("target_points", "int", 5, 1, 50, help="Points that win, points scoring (WP-8)."),
+        Option("target_points", "int", 5, 1, 50, help=T("Points that win, points scoring (WP-8).")),
         *EXCHANGE_OPTIONS,
     )
     # Sent by the table's owner, seated or not, rather than by a seat (WP-6).
     owner_commands: ClassVar[frozenset[str]] = frozenset({"end_match"})
     refused_combinations: ClassVar[tuple[str, ...]] = (
-        "reduced_pack with more than 7 seats (WP-8)",
-        "reduced_pack with scoring other than points (WP-8: it implies points)",
-        "chip_value above 0 with scoring other than pot (only pot chips have money value)",
-        "chips_per_player with scoring other than pot; lives with scoring other than loser_pays; "
-        "target_points with scoring other than points",
-        "chip_value above 0 without a currency",
+        T("reduced_pack with more than 7 seats (WP-8)"),
+        T("reduced_pack with scoring other than points (WP-8: it implies points)"),
+        T("chip_value above 0 with scoring other than pot (only pot chips have money value)"),
+        T(
+            "chips_per_player with scoring other than pot; lives with scoring other than loser_pays; "
+            "target_points with scoring other than points"
+        ),
+        T("chip_value above 0 without a currency"),
     )
     event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES
     state_type: ClassVar[type] = State
@@ -63,23 +70,38 @@ class WhiskeyPoker(WidowTable):
         belong to another scoring are refused rather than silently ignored."""
         given = dict(options or {})
         if bad_seats(seats, self.min_players, self.max_players):
-            raise InvalidOptions(f"Whiskey Poker needs 'seats' between 2 and 9, not {seats!r} (WP-1).")
+            raise InvalidOptions(
+                T("Whiskey Poker needs 'seats' between 2 and 9, not {seats} (WP-1).", seats=repr(seats))
+            )
         chip_value, currency = stake(given)
         if given.get("reduced_pack"):
             if seats > 7:
-                raise InvalidOptions(f"Option 'reduced_pack' is for 2 to 7 players, not {seats} (WP-8).")
+                raise InvalidOptions(T("Option 'reduced_pack' is for 2 to 7 players, not {seats} (WP-8).", seats=seats))
             if given.setdefault("scoring", POINTS) != POINTS:
                 raise InvalidOptions(
-                    f"Option 'reduced_pack' implies scoring 'points', not {given['scoring']!r} (WP-8)."
+                    T(
+                        "Option 'reduced_pack' implies scoring 'points', not {scoring} (WP-8).",
+                        scoring=repr(given["scoring"]),
+                    )
                 )
         config = validate_options(self.options, given)
         scoring = config["scoring"]
         for option, mode in (("chips_per_player", POT), ("lives", LOSER_PAYS), ("target_points", POINTS)):
             if option in given and scoring != mode:
-                raise InvalidOptions(f"Option '{option}' applies only to scoring '{mode}', not {scoring!r}.")
+                raise InvalidOptions(
+                    T(
+                        "Option '{option}' applies only to scoring '{mode}', not {scoring}.",
+                        option=option,
+                        mode=mode,
+                        scoring=repr(scoring),
+                    )
+                )
         if chip_value and scoring != POT:
             raise InvalidOptions(
-                f"A 'chip_value' (money) applies only to scoring 'pot'; {scoring!r} chips have no money value."
+                T(
+                    "A 'chip_value' (money) applies only to scoring 'pot'; {scoring} chips have no money value.",
+                    scoring=repr(scoring),
+                )
             )
         config.update(seats=seats, chip_value=chip_value, currency=currency)
         return config

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine.errors import IllegalAction
+from games.engine.words import T
 from games.rules.widow.state import TableState
 
 # The commands of a turn of the exchange (WX-2..WX-7); ``timeout`` is the turn timer's.
@@ -15,9 +16,9 @@ def refuse_out_of_time(state: TableState, kind: Any) -> None:
     """``IllegalAction`` for any command once the game is over, for ``start`` once it has started
     and for any other command before it has."""
     if state.finished:
-        raise IllegalAction("The game is over.", code="game_over")
+        raise IllegalAction(T("The game is over."), code="game_over")
     if kind == "start":
         if state.started:
-            raise IllegalAction("The game has already started.")
+            raise IllegalAction(T("The game has already started."))
     elif not state.started:
-        raise IllegalAction("The game has not started yet.", code="not_started")
+        raise IllegalAction(T("The game has not started yet."), code="not_started")

@@ -17,6 +17,7 @@ from games.engine import seats as table_seats
 from games.engine.codec import secret_field
 from games.engine.errors import IllegalAction
 from games.engine.replace import replacer
+from games.engine.words import N, T, Text
 
 HAND_SIZE = 5
 OVER = -1
@@ -192,27 +193,31 @@ def normalise_card(code: Any) -> str:
 def check_turn(ex: Exchange | None, seat: Any) -> int:
     """The acting seat if it is its turn, else ``IllegalAction`` saying whose turn it is."""
     if ex is None or ex.turn == OVER:
-        raise IllegalAction("No hand is being played now.")
+        raise IllegalAction(T("No hand is being played now."))
     if seat != ex.turn:
-        raise IllegalAction(f"It is seat {ex.turn}'s turn, not yours.", legal=[])
+        raise IllegalAction(T("It is seat {seat}'s turn, not yours.", seat=ex.turn), legal=[])
     acting: int = seat
     return acting
 
 
-def why_not(ex: Exchange, seat: int, action: Mapping[str, Any], max_orbits: int, command: Mapping[str, Any]) -> str:
+def why_not(ex: Exchange, seat: int, action: Mapping[str, Any], max_orbits: int, command: Mapping[str, Any]) -> Text:
     """The sentence a player reads when ``action`` (``command`` as sent) is not among their legal moves."""
     kind = action["type"]
     if kind not in ("pass", "knock", "exchange_all", "exchange_one"):
-        return f"Unknown action {kind!r}."
+        return T("Unknown action {action}.", action=repr(kind))
     if must_knock(ex, max_orbits):
-        return f"{max_orbits} orbits have passed with the widow face up and nobody knocking: you must knock."
+        return N(
+            "{count} orbit has passed with the widow face up and nobody knocking: you must knock.",
+            "{count} orbits have passed with the widow face up and nobody knocking: you must knock.",
+            max_orbits,
+        )
     if kind == "pass":
-        return "There is no pass once the widow is face up: exchange or knock."
+        return T("There is no pass once the widow is face up: exchange or knock.")
     if not ex.face_up:
-        return "The widow is face down: you may only take it whole (exchange_all)."
+        return T("The widow is face down: you may only take it whole (exchange_all).")
     if action.get("give") not in ex.hands[seat]:
-        return f"You do not hold {command.get('give')!r}."
-    return f"The widow does not hold {command.get('take')!r}."
+        return T("You do not hold {card}.", card=repr(command.get("give")))
+    return T("The widow does not hold {card}.", card=repr(command.get("take")))
 
 
 def turn_events(ex: Exchange | None, command: Mapping[str, Any], max_orbits: int) -> list[Any]:

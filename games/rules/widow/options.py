@@ -7,16 +7,17 @@ from typing import Any
 
 from games.engine.errors import InvalidOptions
 from games.engine.options import Option
+from games.engine.words import T
 
 # Last in both games' option lists.
 EXCHANGE_OPTIONS: tuple[Option, ...] = (
-    Option("max_orbits", "int", 6, 1, 50, help="Orbits of phase 2 without a knock before one is forced (WX-7)."),
-    Option("turn_seconds", "int", 60, 5, 3600, help="Turn time; a timeout passes or knocks (WX-7)."),
+    Option("max_orbits", "int", 6, 1, 50, help=T("Orbits of phase 2 without a knock before one is forced (WX-7).")),
+    Option("turn_seconds", "int", 60, 5, 3600, help=T("Turn time; a timeout passes or knocks (WX-7).")),
     Option(
         "flush_by_suit",
         "bool",
         False,
-        help="Flushes compare by suit first: spades, hearts, diamonds, clubs (LV-12).",
+        help=T("Flushes compare by suit first: spades, hearts, diamonds, clubs (LV-12)."),
     ),
 )
 
@@ -31,7 +32,9 @@ def stake(given: dict[str, Any]) -> tuple[int, str | None]:
     chip_value = given.pop("chip_value", 0) or 0
     currency = given.pop("currency", None)
     if isinstance(chip_value, bool) or not isinstance(chip_value, int) or chip_value < 0:
-        raise InvalidOptions(f"'chip_value' must be a whole number of minor units, 0 or more, not {chip_value!r}.")
+        raise InvalidOptions(
+            T("'chip_value' must be a whole number of minor units, 0 or more, not {value}.", value=repr(chip_value))
+        )
     if chip_value and not currency:
-        raise InvalidOptions("A 'chip_value' above 0 needs a 'currency'.")
+        raise InvalidOptions(T("A 'chip_value' above 0 needs a 'currency'."))
     return chip_value, currency if chip_value else None
