@@ -9,6 +9,7 @@ from typing import Any
 from games.engine.decider import Context
 from games.engine.errors import IllegalAction
 from games.engine.fairness import commitment, shuffled
+from games.engine.words import T
 from games.rules.euchre.cards import DECK, deal_hands, draw_first_dealer, parse_card, trick_winner
 from games.rules.euchre.events import (
     AceNoFaceDeclared,
@@ -37,12 +38,12 @@ def decide(state: EuchreState, command: Mapping[str, Any], ctx: Context) -> list
         return _start(state, ctx)
     seat = command.get("seat")
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats:
-        raise IllegalAction(f"There is no seat {seat!r} at this table.")
+        raise IllegalAction(T("There is no seat {seat} at this table.", seat=repr(seat)))
     if kind == "set_deal_pattern":
         return [_deal_pattern(state, seat, command)]
     if kind == "timeout":
         if seat not in to_act(state):
-            raise IllegalAction(f"Seat {seat} is not awaited; nothing timed out.", code="stale_timeout")
+            raise IllegalAction(T("Seat {seat} is not awaited; nothing timed out.", seat=seat), code="stale_timeout")
         command = {**timeout_action(state, seat), "seat": seat}
     sentence = refusal(state, seat, command)
     if sentence is not None:
@@ -54,7 +55,7 @@ def _deal_pattern(state: EuchreState, seat: int, command: dict[str, Any]) -> Dea
     """A seat may change how it deals at any time while the match is on (EU-3)."""
     pattern = command.get("pattern")
     if state.phase == "finished" or pattern not in ("2-3", "3-2"):
-        raise IllegalAction("Choose a deal pattern '2-3' or '3-2' while the match is on.")
+        raise IllegalAction(T("Choose a deal pattern '2-3' or '3-2' while the match is on."))
     return DealPatternChosen(seat=seat, pattern=pattern)
 
 
@@ -64,7 +65,7 @@ def _deal_pattern(state: EuchreState, seat: int, command: dict[str, Any]) -> Dea
 def _start(state: EuchreState, ctx: Context) -> list[Any]:
     """The first dealer drawn (CM-19) and hand 1 dealt."""
     if state.phase != "waiting":
-        raise IllegalAction("The match has already started.")
+        raise IllegalAction(T("The match has already started."))
     if ctx.server_seed is None:
         raise ValueError("Starting deals hand 1: the context must carry its server_seed.")
     cards = shuffled(DECK, ctx.server_seed, ctx.table_id, 1, ctx.client_seed, "first-dealer")

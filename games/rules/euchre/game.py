@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from games.engine.decider import Context, Movement, Rules
 from games.engine.errors import InvalidOptions
 from games.engine.options import Option, validate_options
+from games.engine.words import T
 from games.rules.euchre import bot, contract
 from games.rules.euchre.audit import EuchreAudit
 from games.rules.euchre.decide import decide
@@ -19,14 +20,14 @@ from games.rules.euchre.state import EuchreState, evolve
 from games.rules.euchre.view import view, view_event
 
 OPTIONS = (
-    Option("turn_seconds", "int", 60, 5, 3600, help="Seconds a seat has to act before EU-22 plays for it."),
-    Option("target_points", "int", 10, 1, 100, help="Points that win the match (EU-14)."),
-    Option("deal_pattern", "choice", "2-3", choices=("2-3", "3-2"), help="Packets of the deal (EU-3)."),
-    Option("stick_the_dealer", "bool", False, help="The dealer may not pass in the second round (EU-15)."),
-    Option("farmers_hand", "bool", False, help="A hand of nines and tens may swap with the kitty (EU-16)."),
-    Option("ace_no_face", "bool", False, help="An ace with only nines and tens may ask for a redeal (EU-17)."),
-    Option("no_trump", "bool", False, help="A stuck dealer may call no trump; needs stick_the_dealer (EU-18)."),
-    Option("cutthroat", "bool", False, help="3 or 4 players, each on their own (EU-19)."),
+    Option("turn_seconds", "int", 60, 5, 3600, help=T("Seconds a seat has to act before EU-22 plays for it.")),
+    Option("target_points", "int", 10, 1, 100, help=T("Points that win the match (EU-14).")),
+    Option("deal_pattern", "choice", "2-3", choices=("2-3", "3-2"), help=T("Packets of the deal (EU-3).")),
+    Option("stick_the_dealer", "bool", False, help=T("The dealer may not pass in the second round (EU-15).")),
+    Option("farmers_hand", "bool", False, help=T("A hand of nines and tens may swap with the kitty (EU-16).")),
+    Option("ace_no_face", "bool", False, help=T("An ace with only nines and tens may ask for a redeal (EU-17).")),
+    Option("no_trump", "bool", False, help=T("A stuck dealer may call no trump; needs stick_the_dealer (EU-18).")),
+    Option("cutthroat", "bool", False, help=T("3 or 4 players, each on their own (EU-19).")),
 )
 
 
@@ -36,7 +37,7 @@ class Euchre(Rules):
     slug: ClassVar[str] = "euchre"
     action_types: ClassVar[tuple[type, ...]] = contract.ACTIONS
     view_type: ClassVar[type | None] = contract.VIEW
-    name: ClassVar[str] = "Euchre"
+    name: ClassVar[str] = T("Euchre")
     # A stake per player (``amount``); the winning side shares the prize.
     money: ClassVar[str] = "stake"
     min_players: ClassVar[int] = 3
@@ -51,11 +52,13 @@ class Euchre(Rules):
         EU-19), and no trump needs stick the dealer (EU-18)."""
         config = validate_options(OPTIONS, options)
         if config["cutthroat"] and seats not in (3, 4):
-            raise InvalidOptions(f"Option 'cutthroat' plays with 3 or 4 players, not {seats}.")
+            raise InvalidOptions(T("Option 'cutthroat' plays with 3 or 4 players, not {seats}.", seats=seats))
         if not config["cutthroat"] and seats != 4:
-            raise InvalidOptions(f"Euchre in partnerships needs 4 players, not {seats}; option 'cutthroat' allows 3.")
+            raise InvalidOptions(
+                T("Euchre in partnerships needs 4 players, not {seats}; option 'cutthroat' allows 3.", seats=seats)
+            )
         if config["no_trump"] and not config["stick_the_dealer"]:
-            raise InvalidOptions("Option 'no_trump' needs option 'stick_the_dealer'.")
+            raise InvalidOptions(T("Option 'no_trump' needs option 'stick_the_dealer'."))
         return {**config, "seats": seats}
 
     def initial_state(self, config: Mapping[str, Any]) -> EuchreState:

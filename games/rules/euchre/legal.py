@@ -9,6 +9,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
+from games.engine.words import T, Text
 from games.rules.euchre.cards import (
     SUIT_NAMES,
     SUIT_ORDER,
@@ -27,12 +28,20 @@ PHASE_VERBS = {
     "discard": ("discard",),
     "play": ("play",),
 }
-PHASE_SENTENCES = {
-    "claims": "the farmer's hand and ace-no-face claims are being offered",
-    "bidding": "trump is being made",
-    "discard": "the dealer is discarding",
-    "play": "the hand is being played",
-}
+# The suits in a sentence; a sentence's first word is capitalised, which another language may not do.
+SUIT_WORDS = {"c": T("clubs"), "d": T("diamonds"), "h": T("hearts"), "s": T("spades")}
+SUIT_WORDS_FIRST = {"c": T("Clubs"), "d": T("Diamonds"), "h": T("Hearts"), "s": T("Spades")}
+
+
+def _wrong_phase(phase: str, kind: Any) -> Text:
+    """Why ``kind`` is not a move of ``phase``: each phase a whole sentence, to translate whole."""
+    if phase == "claims":
+        return T("You cannot {action} now: the farmer's hand and ace-no-face claims are being offered.", action=kind)
+    if phase == "bidding":
+        return T("You cannot {action} now: trump is being made.", action=kind)
+    if phase == "discard":
+        return T("You cannot {action} now: the dealer is discarding.", action=kind)
+    return T("You cannot {action} now: the hand is being played.", action=kind)
 
 
 def to_act(state: EuchreState) -> tuple[int, ...]:
@@ -70,9 +79,9 @@ def parse_suit(value: object) -> str | None:
 def _alone_refusal(state: EuchreState, command: dict[str, Any]) -> str | None:
     alone = command.get("alone", False)
     if not isinstance(alone, bool):
-        return "'alone' must be true or false."
+        return T("'alone' must be true or false.")
     if alone and state.cutthroat:
-        return "In cutthroat the maker always plays alone against everyone; leave 'alone' out."
+        return T("In cutthroat the maker always plays alone against everyone; leave 'alone' out.")
     return None
 
 
@@ -84,36 +93,36 @@ def claim_refusal(state: EuchreState, seat: int, command: dict[str, Any]) -> str
         return None
     if kind == "ace_no_face":
         if not state.ace_no_face:
-            return "This table does not play ace-no-face."
+            return T("This table does not play ace-no-face.")
         if not ace_no_face(hand):
-            return "Ace-no-face needs at least one ace and otherwise only nines and tens."
+            return T("Ace-no-face needs at least one ace and otherwise only nines and tens.")
         return None
     if not state.farmers_hand:
-        return "This table does not play the farmer's hand."
+        return T("This table does not play the farmer's hand.")
     if state.farmer_swapped:
-        return "The farmer's hand was already claimed this deal; only one swap per deal."
+        return T("The farmer's hand was already claimed this deal; only one swap per deal.")
     if not only_nines_and_tens(hand):
-        return "A farmer's hand has only nines and tens."
+        return T("A farmer's hand has only nines and tens.")
     cards = command.get("cards")
     parsed = [parse_card(card) for card in cards] if isinstance(cards, list) else []
     if len(parsed) != 3 or len(set(parsed)) != 3 or not all(card in hand for card in parsed):
-        return "Give three different cards from your hand in 'cards'."
+        return T("Give three different cards from your hand in 'cards'.")
     return None
 
 
 def _pass_refusal(state: EuchreState, seat: int, command: dict[str, Any]) -> str | None:
     if forced_to_call(state, seat):
-        return "Stick the dealer: everyone else passed, so you must name a suit."
+        return T("Stick the dealer: everyone else passed, so you must name a suit.")
     return None
 
 
 def _turned_card_refusal(state: EuchreState, seat: int, command: dict[str, Any]) -> str | None:
     """Ordering up or picking up the turned card: the first round only (EU-4)."""
     if state.bidding_round != 1:
-        turned = SUIT_NAMES[state.turned_card[1]]
-        return f"The turned card was turned down: name a suit other than {turned}, or pass."
+        turned = SUIT_WORDS[state.turned_card[1]]
+        return T("The turned card was turned down: name a suit other than {suit}, or pass.", suit=turned)
     if command["type"] == "pick_up" and seat != state.dealer:
-        return "Only the dealer picks up; you may order it up."
+        return T("Only the dealer picks up; you may order it up.")
     return None
 
 
@@ -121,21 +130,21 @@ def _naming_refusal(state: EuchreState, seat: int, command: dict[str, Any]) -> s
     """Naming a suit: the second round only, never the suit turned down (EU-5)."""
     turned_suit = state.turned_card[1]
     if state.bidding_round != 2:
-        return f"In the first round you may only order up {SUIT_NAMES[turned_suit]} or pass."
+        return T("In the first round you may only order up {suit} or pass.", suit=SUIT_WORDS[turned_suit])
     suit = parse_suit(command.get("suit"))
     if suit is None:
-        return "Name a suit: clubs, diamonds, hearts or spades."
+        return T("Name a suit: clubs, diamonds, hearts or spades.")
     if suit == turned_suit:
-        return f"{SUIT_NAMES[suit].capitalize()} was turned down; name another suit."
+        return T("{suit} was turned down; name another suit.", suit=SUIT_WORDS_FIRST[suit])
     return None
 
 
 def _no_trump_refusal(state: EuchreState, seat: int, command: dict[str, Any]) -> str | None:
     """No trump is a house rule for the stuck dealer only (EU-18)."""
     if not state.no_trump:
-        return "This table does not play no trump."
+        return T("This table does not play no trump.")
     if not forced_to_call(state, seat):
-        return "Only a dealer forced to call (stick the dealer) may declare no trump."
+        return T("Only a dealer forced to call (stick the dealer) may declare no trump.")
     return None
 
 
@@ -158,7 +167,7 @@ def discard_refusal(state: EuchreState, seat: int, command: dict[str, Any]) -> s
     """The dealer discards one card of their six (EU-4)."""
     card = parse_card(command.get("card"))
     if card is None or card not in state.hands[seat]:
-        return f"You do not hold {command.get('card')!r}."
+        return T("You do not hold {card}.", card=repr(command.get("card")))
     return None
 
 
@@ -167,7 +176,7 @@ def play_refusal(state: EuchreState, seat: int, command: dict[str, Any]) -> str 
     card = parse_card(command.get("card"))
     hand = state.hands[seat]
     if card is None or card not in hand:
-        return f"You do not hold {command.get('card')!r}."
+        return T("You do not hold {card}.", card=repr(command.get("card")))
     if not state.trick:
         return None
     trump = state.trump
@@ -177,16 +186,26 @@ def play_refusal(state: EuchreState, seat: int, command: dict[str, Any]) -> str 
     followers = [held for held in hand if effective_suit(held, trump) == led]
     if not followers:
         return None
-    name = SUIT_NAMES[led]
-    sentence = f"You must follow {name}: {name} were led and you hold {', '.join(followers)}."
+    name = SUIT_WORDS[led]
     bower = left_bower(trump)
     if card == bower:
-        sentence += (
-            f" {card} is the left bower: this hand it is a {SUIT_NAMES[trump]} card, not a {SUIT_NAMES[card[1]]} one."  # type: ignore[index]
+        return T(
+            "You must follow {suit}: {suit} were led and you hold {cards}."
+            " {card} is the left bower: this hand it is a {trump} card, not a {own} one.",
+            suit=name,
+            cards=followers,
+            card=card,
+            trump=SUIT_WORDS[trump],  # type: ignore[index]
+            own=SUIT_WORDS[card[1]],
         )
-    elif bower in followers:
-        sentence += f" ({bower}, the left bower, counts as {name}.)"
-    return sentence
+    if bower in followers:
+        return T(
+            "You must follow {suit}: {suit} were led and you hold {cards}. ({bower}, the left bower, counts as {suit}.)",
+            suit=name,
+            cards=followers,
+            bower=bower,
+        )
+    return T("You must follow {suit}: {suit} were led and you hold {cards}.", suit=name, cards=followers)
 
 
 REFUSALS = {
@@ -200,16 +219,20 @@ REFUSALS = {
 def refusal(state: EuchreState, seat: int, command: dict[str, Any]) -> str | None:
     """Why ``seat`` may not send ``command`` now, or ``None`` if it may."""
     if state.phase == "waiting":
-        return "The match has not started."
+        return T("The match has not started.")
     if state.phase == "finished":
-        return "The match is over."
+        return T("The match is over.")
     if seat == state.sitting_out:
-        return "You are sitting out this hand: your partner is playing alone."
+        return T("You are sitting out this hand: your partner is playing alone.")
     if seat != state.turn or state.phase not in PHASE_VERBS:
-        return f"It is seat {state.turn}'s turn, not yours." if state.turn >= 0 else "Nobody is to act now."
+        return (
+            T("It is seat {seat}'s turn, not yours.", seat=state.turn)
+            if state.turn >= 0
+            else T("Nobody is to act now.")
+        )
     kind = command.get("type")
     if kind not in PHASE_VERBS[state.phase]:
-        return f"You cannot {kind} now: {PHASE_SENTENCES[state.phase]}."
+        return _wrong_phase(state.phase, kind)
     return REFUSALS[state.phase](state, seat, command)
 
 
