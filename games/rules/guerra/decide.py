@@ -10,6 +10,7 @@ from typing import Any
 from games.engine import fairness
 from games.engine.decider import Context
 from games.engine.errors import IllegalAction
+from games.engine.words import N, T
 from games.rules.guerra.cards import deal, match_deck
 from games.rules.guerra.events import MatchStarted, ThrowSent
 from games.rules.guerra.round import Round
@@ -33,16 +34,16 @@ def decide(state: State, command: Mapping[str, Any], ctx: Context) -> list[Any]:
     elif kind == "leave":
         _leave(play, seat)
     else:
-        _refuse(state, seat, f"Unknown action {kind!r}; Guerra Chevichona knows throw and leave.")
+        _refuse(state, seat, T("Unknown action {action}; Guerra Chevichona knows throw and leave.", action=repr(kind)))
     return play.events
 
 
 def start(state: State, ctx: Context) -> list[Any]:
     """Shuffle and deal the deck with the seed of hand 1 (GC-2, CM-5); the whole match is hand 1."""
     if state.hand_no:
-        raise IllegalAction("The match has already started.")
+        raise IllegalAction(T("The match has already started."))
     if ctx.server_seed is None or ctx.hand_no != 1:
-        raise IllegalAction("Starting the match needs the seed of hand 1 (GC-2).", code="missing_seed")
+        raise IllegalAction(T("Starting the match needs the seed of hand 1 (GC-2)."), code="missing_seed")
     cards = fairness.shuffled(
         match_deck(state.match.deck, state.match.jokers),
         ctx.server_seed,
@@ -84,7 +85,7 @@ def _timeout(play: Round, seat: Any) -> None:
     refusal = match_refusal(state)
     waiting = awaited(state)
     if not refusal and not waiting:
-        refusal = "No player is awaited."
+        refusal = T("No player is awaited.")
     _refuse(state, seat, refusal)
     for absent in waiting:
         play.emit(ThrowSent(state.round_no + 1, absent, True))
@@ -95,7 +96,7 @@ def _play_round(play: Round, seat: Any) -> None:
     state = play.state
     refusal = match_refusal(state)
     if not refusal and not state.match.auto_play:
-        refusal = "Rounds play themselves only with auto_play."
+        refusal = T("Rounds play themselves only with auto_play.")
     _refuse(state, seat, refusal)
     play.advance(force=True)
 
@@ -141,9 +142,9 @@ def deadline(state: State, config: Mapping[str, Any]) -> tuple[float, dict[str, 
 def match_refusal(state: State) -> str | None:
     """Why no command but ``start`` can be played now, or ``None``."""
     if not state.hand_no:
-        return "The match has not started."
+        return T("The match has not started.")
     if state.finished:
-        return "The match is over."
+        return T("The match is over.")
     return None
 
 
@@ -153,9 +154,14 @@ def throw_refusal(state: State, seat: Any) -> str | None:
     if refusal:
         return refusal
     if state.thrown[seat]:
-        return "You have already thrown for this round."
+        return T("You have already thrown for this round.")
     if len(state.piles[seat]) < state.size:
-        return f"You have {len(state.piles[seat])} card(s) for a {state.size}-card round; you will be out when it is played."
+        return N(
+            "You have {count} card for a {size}-card round; you will be out when it is played.",
+            "You have {count} cards for a {size}-card round; you will be out when it is played.",
+            len(state.piles[seat]),
+            size=state.size,
+        )
     return None
 
 
@@ -167,9 +173,9 @@ def leave_refusal(state: State, seat: Any) -> str | None:
 def seat_refusal(state: State, seat: Any) -> str | None:
     """Why ``seat`` is not a player in the match, or ``None``."""
     if not seat_ok(state, seat):
-        return f"There is no seat {seat!r} at this table."
+        return T("There is no seat {seat} at this table.", seat=repr(seat))
     if state.out[seat]:
-        return "You are out of the match."
+        return T("You are out of the match.")
     return None
 
 

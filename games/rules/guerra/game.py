@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 from games.engine.decider import Context, Movement, Rules
 from games.engine.errors import InvalidOptions
 from games.engine.options import Option, validate_options
+from games.engine.words import T
 from games.rules.guerra import bot, contract
 from games.rules.guerra.audit import GuerraAudit
 from games.rules.guerra.cards import DECKS
@@ -26,29 +27,33 @@ class Guerra(Rules):
     slug: ClassVar[str] = "guerra"
     action_types: ClassVar[tuple[type, ...]] = contract.ACTIONS
     view_type: ClassVar[type | None] = contract.VIEW
-    name: ClassVar[str] = "Guerra Chevichona"
+    name: ClassVar[str] = T("Guerra Chevichona")
     # A stake per player (``amount``), not chips: the cards are what the players win and lose.
     money: ClassVar[str] = "stake"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 8
     options: ClassVar[tuple[Option, ...]] = (
         Option(
-            "deck", "choice", "english", choices=DECKS, help="52 English cards or a 40- or 48-card Spanish deck (GC-1)."
+            "deck",
+            "choice",
+            "english",
+            choices=DECKS,
+            help=T("52 English cards or a 40- or 48-card Spanish deck (GC-1)."),
         ),
-        Option("jokers", "bool", False, help="Add X1 and X2, above every card (GC-1)."),
+        Option("jokers", "bool", False, help=T("Add X1 and X2, above every card (GC-1).")),
         Option(
             "max_rounds",
             "int",
             2000,
             minimum=10,
             maximum=100_000,
-            help="Most cards win after this many rounds (GC-12).",
+            help=T("Most cards win after this many rounds (GC-12)."),
         ),
         Option(
-            "turn_seconds", "int", 60, minimum=5, maximum=3600, help="The server throws for absent players (GC-12)."
+            "turn_seconds", "int", 60, minimum=5, maximum=3600, help=T("The server throws for absent players (GC-12).")
         ),
-        Option("auto_play", "bool", False, help="The server plays every round every round_seconds."),
-        Option("round_seconds", "int", 2, minimum=0, maximum=3600, help="Seconds between rounds with auto_play."),
+        Option("auto_play", "bool", False, help=T("The server plays every round every round_seconds.")),
+        Option("round_seconds", "int", 2, minimum=0, maximum=3600, help=T("Seconds between rounds with auto_play.")),
     )
     event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES
     state_type: ClassVar[type] = State
@@ -57,7 +62,7 @@ class Guerra(Rules):
     def configure(self, seats: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """Validated options with defaults, plus ``seats`` (GC-1: 2 to 8 players)."""
         if isinstance(seats, bool) or not isinstance(seats, int) or not self.min_players <= seats <= self.max_players:
-            raise InvalidOptions(f"Guerra Chevichona is for 2 to 8 players, not {seats!r} (seats).")
+            raise InvalidOptions(T("Guerra Chevichona is for 2 to 8 players, not {seats} (seats).", seats=repr(seats)))
         config = validate_options(self.options, options)
         config["seats"] = seats
         return config
