@@ -11,6 +11,7 @@ from games.engine import fairness
 from games.engine.decider import Context
 from games.engine.errors import IllegalAction
 from games.engine.seats import left_of, next_seat, turn_order
+from games.engine.words import N, T
 from games.rules.betting.actions import KINDS, Action, BettingRefused, Kind, act
 from games.rules.betting.limits import legal_actions as betting_legal
 from games.rules.five_card_draw import cards, showdown
@@ -63,14 +64,16 @@ def decide(state: State, command: Mapping[str, Any], ctx: Context) -> list[Any]:
     """The events of one command with every automatic consequence; ``IllegalAction`` if refused."""
     kind = command.get("type")
     if state.finished:
-        raise IllegalAction("The table is over.", code="game_over")
+        raise IllegalAction(T("The table is over."), code="game_over")
     if kind == "start":
         return _start(state, command, ctx)
     if not state.started:
-        raise IllegalAction("The table has not started yet.", code="not_started")
+        raise IllegalAction(T("The table has not started yet."), code="not_started")
     handler = _HANDLERS.get(str(kind))
     if handler is None:
-        raise IllegalAction(f"Unknown action {kind!r}.", legal=_legal_of(state, command.get("seat")))
+        raise IllegalAction(
+            T("Unknown action {action}.", action=repr(kind)), legal=_legal_of(state, command.get("seat"))
+        )
     log = _Log(state)
     handler(log, command, ctx)
     _advance(log, ctx)
@@ -84,7 +87,7 @@ def _start(state: State, command: Mapping[str, Any], ctx: Context) -> list[Any]:
     """FD-13: everyone buys in (cash: each seat's buy-in from ``ctx.extra["buy_ins"]``; a
     tournament's ``starting_stack`` each), the first button is drawn (CM-19) and hand 1 dealt."""
     if state.started:
-        raise IllegalAction("The table has already started.")
+        raise IllegalAction(T("The table has already started."))
     settings = state.settings
     seats = range(settings.seats)
     if settings.format == TOURNAMENT:
@@ -123,17 +126,19 @@ def _bet(log: _Log, command: Mapping[str, Any], ctx: Context) -> None:
     seat = _acting_seat(state, command)
     hand = _hand(state)
     if hand.phase != BETTING or hand.round is None:
-        raise IllegalAction("It is not a betting round: it is the draw.", legal=legal_actions(state, seat))
+        raise IllegalAction(T("It is not a betting round: it is the draw."), legal=legal_actions(state, seat))
     kind = str(command["type"])
     amount = command.get("amount", 0)
     if kind in ("bet", "raise") and (isinstance(amount, bool) or not isinstance(amount, int)):
         raise IllegalAction(
-            f"A {kind} needs 'amount', a whole number of chips (your whole bet this round).",
+            T("A bet needs 'amount', a whole number of chips (your whole bet this round).")
+            if kind == "bet"
+            else T("A raise needs 'amount', a whole number of chips (your whole bet this round)."),
             legal=legal_actions(state, seat),
         )
     if _needs_openers(state, hand) and kind in ("bet", "all_in", "raise") and not _has_openers(state, hand, seat):
         raise IllegalAction(
-            "You need a pair of jacks or better to open the betting (FD-6); you may check or fold.",
+            T("You need a pair of jacks or better to open the betting (FD-6); you may check or fold."),
             legal=legal_actions(state, seat),
             code="no_openers",
         )
@@ -165,10 +170,14 @@ def _acting_seat(state: State, command: Mapping[str, Any]) -> int:
     seat = command.get("seat")
     waiting = to_act(state)
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.settings.seats:
-        raise IllegalAction(f"No such seat: {seat!r}.")
+        raise IllegalAction(T("No such seat: {seat}.", seat=repr(seat)))
     if seat not in waiting:
-        whose = f"seat {waiting[0]}'s" if waiting else "nobody's"
-        raise IllegalAction(f"It is {whose} turn, not seat {seat}'s.", legal=[], code="not_your_turn")
+        whose = (
+            T("It is seat {turn}'s turn, not seat {seat}'s.", turn=waiting[0], seat=seat)
+            if waiting
+            else T("It is nobody's turn, not seat {seat}'s.", seat=seat)
+        )
+        raise IllegalAction(whose, legal=[], code="not_your_turn")
     return seat
 
 
@@ -195,7 +204,7 @@ def _draw(log: _Log, command: Mapping[str, Any], ctx: Context) -> None:
     seat = _acting_seat(state, command)
     hand = _hand(state)
     if hand.phase != DRAWING:
-        raise IllegalAction("It is a betting round, not the draw.", legal=legal_actions(state, seat))
+        raise IllegalAction(T("It is a betting round, not the draw."), legal=legal_actions(state, seat))
     discard = _discards(state, hand, seat, command)
     _take(log, ctx, seat, discard, command.get("show"), timeout=False)
 
@@ -204,29 +213,49 @@ def _discards(state: State, hand: Hand, seat: int, command: Mapping[str, Any]) -
     legal = legal_actions(state, seat)
     given = command.get("discard", [])
     if not isinstance(given, list) or not all(isinstance(card, str) for card in given):
-        raise IllegalAction('\'discard\' is a list of the card codes you throw away, e.g. ["7c", "2d"].', legal=legal)
+        raise IllegalAction(
+            T('\'discard\' is a list of the card codes you throw away, e.g. ["7c", "2d"].'), legal=legal
+        )
     holding = hand.cards[seat]
     strange = [card for card in given if card not in holding]
     if strange:
-        raise IllegalAction(f"You do not hold {', '.join(strange)}; your cards are {' '.join(holding)}.", legal=legal)
+        raise IllegalAction(
+            T("You do not hold {cards}; your cards are {holding}.", cards=strange, holding=" ".join(holding)),
+            legal=legal,
+        )
     if len(set(given)) != len(given):
-        raise IllegalAction("A card can be discarded only once.", legal=legal)
+        raise IllegalAction(T("A card can be discarded only once."), legal=legal)
     show = command.get("show")
     most = max(option["max"] for option in draw_limits(state, seat) if "show" not in option)
     if len(given) <= most:
         if show is not None:
-            raise IllegalAction(f"Show an ace only to discard more than {most} cards (FD-7).", legal=legal)
+            raise IllegalAction(
+                N(
+                    "Show an ace only to discard more than {count} card (FD-7).",
+                    "Show an ace only to discard more than {count} cards (FD-7).",
+                    most,
+                ),
+                legal=legal,
+            )
         return tuple(given)
     rule = state.settings.ace_rule
     if state.settings.variant == TRIPLE_DRAW or rule == "none":
-        raise IllegalAction(f"You may discard at most {most} cards (FD-7).", legal=legal)
+        raise IllegalAction(
+            N("You may discard at most {count} card (FD-7).", "You may discard at most {count} cards (FD-7).", most),
+            legal=legal,
+        )
     if not isinstance(show, str) or show not in holding or show[0] != "A":
         raise IllegalAction(
-            f"To discard more than {most} cards, show an ace you hold: 'show': \"As\" (FD-7).", legal=legal
+            N(
+                "To discard more than {count} card, show an ace you hold: 'show': \"As\" (FD-7).",
+                "To discard more than {count} cards, show an ace you hold: 'show': \"As\" (FD-7).",
+                most,
+            ),
+            legal=legal,
         )
     if rule == "four_with_ace" and (len(given) > 4 or show in given):
         raise IllegalAction(
-            "With four_with_ace you may discard four cards and keep the ace you show (FD-7).", legal=legal
+            T("With four_with_ace you may discard four cards and keep the ace you show (FD-7)."), legal=legal
         )
     return tuple(given)
 
@@ -283,15 +312,15 @@ def _leave(log: _Log, command: Mapping[str, Any], ctx: Context) -> None:
     seat = command.get("seat")
     if state.settings.format == TOURNAMENT:
         raise IllegalAction(
-            "A tournament is played until one player holds every chip; the turn timer plays for an absent player.",
+            T("A tournament is played until one player holds every chip; the turn timer plays for an absent player."),
             code="cannot_leave",
         )
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.settings.seats:
-        raise IllegalAction(f"No such seat: {seat!r}.")
+        raise IllegalAction(T("No such seat: {seat}.", seat=repr(seat)))
     if not state.present[seat]:
-        raise IllegalAction("You are no longer at this table.", code="cannot_leave")
+        raise IllegalAction(T("You are no longer at this table."), code="cannot_leave")
     if state.leaving[seat]:
-        raise IllegalAction("You are already leaving: your chips are cashed out when this hand is over.")
+        raise IllegalAction(T("You are already leaving: your chips are cashed out when this hand is over."))
     log.add(LeaveRequested(seat))
 
 
@@ -299,9 +328,9 @@ def _end_table(log: _Log, command: Mapping[str, Any], ctx: Context) -> None:
     """FD-13: the owner ends a cash table; it ends, and everyone cashes out, when the hand is over."""
     state = log.state
     if state.settings.format == TOURNAMENT:
-        raise IllegalAction("A tournament ends when one player holds every chip.", code="cannot_end")
+        raise IllegalAction(T("A tournament ends when one player holds every chip."), code="cannot_end")
     if state.end_requested:
-        raise IllegalAction("The table already ends when this hand is over.")
+        raise IllegalAction(T("The table already ends when this hand is over."))
     log.add(TableEndRequested())
 
 
@@ -495,7 +524,7 @@ def deadline(state: State, config: Mapping[str, Any]) -> tuple[float, dict[str, 
 
 def _hand(state: State) -> Hand:
     if state.hand is None:
-        raise IllegalAction("No hand is being played.")
+        raise IllegalAction(T("No hand is being played."))
     return state.hand
 
 

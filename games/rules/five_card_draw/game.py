@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 from games.engine.decider import Context, Movement, Rules
 from games.engine.errors import InvalidOptions
 from games.engine.options import Option, validate_options
+from games.engine.words import T
 from games.rules.five_card_draw import bot, contract, decide, settlements, view
 from games.rules.five_card_draw.audit import FiveCardDrawAudit
 from games.rules.five_card_draw.cards import WILD_CHOICES
@@ -20,15 +21,15 @@ from games.rules.five_card_draw.state import initial_state as empty_table
 CHIPS = 1_000_000
 
 REFUSED = (
-    "variant triple_draw_27 with high_low (FD-18)",
-    "opening jacks_or_better with forced_bets blinds: the big blind opens (FD-6, FD-18)",
-    "opening jacks_or_better with variant triple_draw_27: no opening requirement (FD-14, FD-18)",
-    "any wild with variant triple_draw_27 or with high_low (FD-18)",
-    "ace_rule four_with_ace or five_with_ace with variant triple_draw_27 (FD-18)",
-    "min_buy_in above max_buy_in, or a buy-in smaller than the forced bet (FD-2, FD-13)",
-    "small_blind above big_blind (FD-2)",
-    "format tournament with a chip_value (a tournament's stake is an 'amount'), or cash options with it",
-    "chip_value above 0 without a currency",
+    T("variant triple_draw_27 with high_low (FD-18)"),
+    T("opening jacks_or_better with forced_bets blinds: the big blind opens (FD-6, FD-18)"),
+    T("opening jacks_or_better with variant triple_draw_27: no opening requirement (FD-14, FD-18)"),
+    T("any wild with variant triple_draw_27 or with high_low (FD-18)"),
+    T("ace_rule four_with_ace or five_with_ace with variant triple_draw_27 (FD-18)"),
+    T("min_buy_in above max_buy_in, or a buy-in smaller than the forced bet (FD-2, FD-13)"),
+    T("small_blind above big_blind (FD-2)"),
+    T("format tournament with a chip_value (a tournament's stake is an 'amount'), or cash options with it"),
+    T("chip_value above 0 without a currency"),
 )
 
 
@@ -38,7 +39,7 @@ class FiveCardDraw(Rules):
     slug: ClassVar[str] = view.GAME
     action_types: ClassVar[tuple[type, ...]] = contract.ACTIONS
     view_type: ClassVar[type | None] = contract.VIEW
-    name: ClassVar[str] = "Five-Card Draw"
+    name: ClassVar[str] = T("Five-Card Draw")
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 8
     options: ClassVar[tuple[Option, ...]] = (
@@ -47,38 +48,40 @@ class FiveCardDraw(Rules):
             "choice",
             "standard",
             choices=("standard", TRIPLE_DRAW),
-            help="Deuce-to-seven triple draw (FD-14).",
+            help=T("Deuce-to-seven triple draw (FD-14)."),
         ),
-        Option("betting", "choice", "no_limit", choices=("no_limit", "pot_limit", "fixed_limit"), help="FD-4."),
+        Option("betting", "choice", "no_limit", choices=("no_limit", "pot_limit", "fixed_limit"), help=T("FD-4.")),
         Option(
             "forced_bets",
             "choice",
             "ante",
             choices=("ante", "blinds"),
-            help="Antes, or blinds (triple draw's default) (FD-2).",
+            help=T("Antes, or blinds (triple draw's default) (FD-2)."),
         ),
-        Option("ante_amount", "int", 1, 1, CHIPS, help="Chips each player antes (FD-2)."),
-        Option("small_blind", "int", 1, 1, CHIPS, help="FD-2."),
-        Option("big_blind", "int", 2, 1, CHIPS, help="FD-2."),
-        Option("min_bet", "int", 0, 0, CHIPS, help="Smallest opening bet; 0: the big blind, or the ante (FD-2)."),
-        Option("small_bet", "int", 0, 0, CHIPS, help="Fixed limit's small bet; 0: the min_bet (FD-2, FD-4)."),
-        Option("big_bet", "int", 0, 0, CHIPS, help="Fixed limit's big bet; 0: twice the small bet (FD-2, FD-4)."),
+        Option("ante_amount", "int", 1, 1, CHIPS, help=T("Chips each player antes (FD-2).")),
+        Option("small_blind", "int", 1, 1, CHIPS, help=T("FD-2.")),
+        Option("big_blind", "int", 2, 1, CHIPS, help=T("FD-2.")),
+        Option("min_bet", "int", 0, 0, CHIPS, help=T("Smallest opening bet; 0: the big blind, or the ante (FD-2).")),
+        Option("small_bet", "int", 0, 0, CHIPS, help=T("Fixed limit's small bet; 0: the min_bet (FD-2, FD-4).")),
+        Option("big_bet", "int", 0, 0, CHIPS, help=T("Fixed limit's big bet; 0: twice the small bet (FD-2, FD-4).")),
         Option(
             "opening",
             "choice",
             "jacks_or_better",
             choices=("jacks_or_better", "anything_opens"),
-            help="Openers with antes; anything opens with blinds (FD-6).",
+            help=T("Openers with antes; anything opens with blinds (FD-6)."),
         ),
-        Option("ace_rule", "choice", "none", choices=("none", "four_with_ace", "five_with_ace"), help="FD-7."),
-        Option("wild", "choice", "none", choices=WILD_CHOICES, help="Wild cards (FD-15)."),
-        Option("shotgun", "bool", False, help="Each player's first card face up (FD-16)."),
-        Option("high_low", "bool", False, help="California high-low (FD-17)."),
-        Option("format", "choice", CASH, choices=(CASH, TOURNAMENT), help="FD-13."),
-        Option("min_buy_in", "int", 40, 1, CHIPS, help="Fewest chips a cash player buys (FD-13)."),
-        Option("max_buy_in", "int", 200, 1, CHIPS, help="Most chips a cash player buys; a bot buys this many (FD-13)."),
-        Option("starting_stack", "int", 100, 1, CHIPS, help="Every tournament player's chips (FD-13)."),
-        Option("turn_seconds", "int", 30, 5, 3600, help="The turn timer: check, else fold; stand pat (FD-21)."),
+        Option("ace_rule", "choice", "none", choices=("none", "four_with_ace", "five_with_ace"), help=T("FD-7.")),
+        Option("wild", "choice", "none", choices=WILD_CHOICES, help=T("Wild cards (FD-15).")),
+        Option("shotgun", "bool", False, help=T("Each player's first card face up (FD-16).")),
+        Option("high_low", "bool", False, help=T("California high-low (FD-17).")),
+        Option("format", "choice", CASH, choices=(CASH, TOURNAMENT), help=T("FD-13.")),
+        Option("min_buy_in", "int", 40, 1, CHIPS, help=T("Fewest chips a cash player buys (FD-13).")),
+        Option(
+            "max_buy_in", "int", 200, 1, CHIPS, help=T("Most chips a cash player buys; a bot buys this many (FD-13).")
+        ),
+        Option("starting_stack", "int", 100, 1, CHIPS, help=T("Every tournament player's chips (FD-13).")),
+        Option("turn_seconds", "int", 30, 5, 3600, help=T("The turn timer: check, else fold; stand pat (FD-21).")),
     )
     owner_commands: ClassVar[frozenset[str]] = frozenset({"end_table"})
     refused_combinations: ClassVar[tuple[str, ...]] = REFUSED
@@ -96,7 +99,7 @@ class FiveCardDraw(Rules):
         sense are refused with a message naming the conflict (FD-18)."""
         given = dict(options or {})
         if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= 8:
-            raise InvalidOptions(f"Five-Card Draw is for 2 to 8 players, not {seats!r} (FD-1).")
+            raise InvalidOptions(T("Five-Card Draw is for 2 to 8 players, not {seats} (FD-1).", seats=repr(seats)))
         chip_value = given.pop("chip_value", 0)
         currency = given.pop("currency", None) or None
         triple = given.get("variant") == TRIPLE_DRAW
@@ -110,9 +113,15 @@ class FiveCardDraw(Rules):
         config["small_bet"] = config["small_bet"] or config["min_bet"]
         config["big_bet"] = config["big_bet"] or 2 * config["small_bet"]
         if config["format"] == CASH and config["min_buy_in"] < bet:
-            raise InvalidOptions(f"'min_buy_in' ({config['min_buy_in']}) must cover the forced bet ({bet}) (FD-2).")
+            raise InvalidOptions(
+                T(
+                    "'min_buy_in' ({min_buy_in}) must cover the forced bet ({bet}) (FD-2).",
+                    min_buy_in=config["min_buy_in"],
+                    bet=bet,
+                )
+            )
         if chip_value and not currency:
-            raise InvalidOptions("A 'chip_value' needs a 'currency'.")
+            raise InvalidOptions(T("A 'chip_value' needs a 'currency'."))
         config.update(seats=seats, chip_value=chip_value, currency=currency)
         return config
 
@@ -183,43 +192,60 @@ def _refuse_combinations(config: Mapping[str, Any], given: Mapping[str, Any], ch
     """FD-18 and the money terms: each refusal names the conflict."""
     triple = config["variant"] == TRIPLE_DRAW
     conflicts = [
-        (triple and config["high_low"], "variant 'triple_draw_27' cannot be played 'high_low' (FD-18)."),
+        (triple and config["high_low"], T("variant 'triple_draw_27' cannot be played 'high_low' (FD-18).")),
         (
             config["opening"] == "jacks_or_better" and config["forced_bets"] == "blinds",
-            "opening 'jacks_or_better' needs antes: with 'blinds' the big blind is the opening bet (FD-6, FD-18).",
+            T("opening 'jacks_or_better' needs antes: with 'blinds' the big blind is the opening bet (FD-6, FD-18)."),
         ),
         (
             triple and config["opening"] == "jacks_or_better",
-            "opening 'jacks_or_better' does not apply to triple_draw_27, a lowball game with no opening "
-            "requirement (FD-14, FD-18).",
+            T(
+                "opening 'jacks_or_better' does not apply to triple_draw_27, a lowball game with no opening "
+                "requirement (FD-14, FD-18)."
+            ),
         ),
         (
             config["wild"] != "none" and (triple or config["high_low"]),
-            f"wild '{config['wild']}' cannot be played with {'triple_draw_27' if triple else 'high_low'} (FD-18).",
+            T(
+                "wild '{wild}' cannot be played with {option} (FD-18).",
+                wild=config["wild"],
+                option="triple_draw_27" if triple else "high_low",
+            ),
         ),
         (
             triple and config["ace_rule"] != "none",
-            f"ace_rule '{config['ace_rule']}' does not apply to triple_draw_27, which draws up to 5 (FD-18).",
+            T(
+                "ace_rule '{ace_rule}' does not apply to triple_draw_27, which draws up to 5 (FD-18).",
+                ace_rule=config["ace_rule"],
+            ),
         ),
         (
             config["min_buy_in"] > config["max_buy_in"],
-            f"'min_buy_in' ({config['min_buy_in']}) is above 'max_buy_in' ({config['max_buy_in']}).",
+            T(
+                "'min_buy_in' ({min_buy_in}) is above 'max_buy_in' ({max_buy_in}).",
+                min_buy_in=config["min_buy_in"],
+                max_buy_in=config["max_buy_in"],
+            ),
         ),
         (
             config["small_blind"] > config["big_blind"],
-            f"'small_blind' ({config['small_blind']}) is above 'big_blind' ({config['big_blind']}) (FD-2).",
+            T(
+                "'small_blind' ({small_blind}) is above 'big_blind' ({big_blind}) (FD-2).",
+                small_blind=config["small_blind"],
+                big_blind=config["big_blind"],
+            ),
         ),
         (
             config["format"] == TOURNAMENT and bool(chip_value),
-            "a tournament's stake is an 'amount' per player, not a 'chip_value' (FD-13).",
+            T("a tournament's stake is an 'amount' per player, not a 'chip_value' (FD-13)."),
         ),
         (
             config["format"] == TOURNAMENT and bool({"min_buy_in", "max_buy_in"} & set(given)),
-            "'min_buy_in' and 'max_buy_in' are for cash tables; a tournament has a 'starting_stack' (FD-13).",
+            T("'min_buy_in' and 'max_buy_in' are for cash tables; a tournament has a 'starting_stack' (FD-13)."),
         ),
         (
             config["format"] == CASH and "starting_stack" in given,
-            "'starting_stack' is for tournaments; cash players choose a buy-in (FD-13).",
+            T("'starting_stack' is for tournaments; cash players choose a buy-in (FD-13)."),
         ),
     ]
     for refused, message in conflicts:
