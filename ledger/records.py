@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 
+from games.engine.words import T
 from ledger.errors import InvalidRequest
 from ledger.models import FollowUp, Payout, PayoutDecision, Posting, Transaction
 from ledger.times import rfc3339
@@ -45,7 +46,10 @@ def payouts(*, status: str | None = None) -> QuerySet[Payout]:
     rows = Payout.objects.select_related("user").prefetch_related("decisions__by").order_by("-created_at", "-pk")
     if status:
         if status not in STATUSES:
-            raise InvalidRequest(f"status must be one of {', '.join(STATUSES)}, not {status!r}.", field="status")
+            raise InvalidRequest(
+                T("status must be one of {statuses}, not {status}.", statuses=list(STATUSES), status=repr(status)),
+                field="status",
+            )
         rows = rows.filter(status=status)
     return rows
 
