@@ -83,16 +83,22 @@ def open_payout(*, table_id: uuid.UUID, seat: int, user: User | None, currency: 
         approvals_needed=2 if amount > two_person_limit() else 1,
     )
     if user is None:
-        _decide_by_rule(payout, "A bot's winnings go back to the house's bot bankroll.", keys.house_bots_key(currency))
+        # Stored in English, as every decision's reason; ledger.records says it in the reader's language.
+        _decide_by_rule(
+            payout, T("A bot's winnings go back to the house's bot bankroll."), keys.house_bots_key(currency)
+        )
     elif amount < auto_approve_below():
         limit = format_amount(auto_approve_below(), currency)
         _decide_by_rule(
-            payout, f"Approved automatically: below {limit} {currency}.", keys.wallet_key(user.pk, currency)
+            payout,
+            T("Approved automatically: below {limit} {currency}.", limit=limit, currency=currency),
+            keys.wallet_key(user.pk, currency),
         )
     return payout
 
 
 def _decide_by_rule(payout: Payout, reason: str, destination: str) -> None:
+    reason = str(reason)
     PayoutDecision.objects.create(payout=payout, by=None, decision=PayoutDecision.Decision.APPROVE, reason=reason)
     payout.automatic = True
     _move(payout, destination, PAID, Payout.Status.APPROVED, by=None, memo=reason)
