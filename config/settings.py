@@ -181,9 +181,10 @@ LANGUAGES = [("en", "English"), ("es-mx", "Español (México)"), ("fa", "فار�
 # Each game's catalogue sits in its own package and the engine's in the engine, found by listing the
 # folders, so a new game's words need no change here. The Django apps' own locale/ folders are found
 # by Django itself. The .po files are compiled to .mo by `manage.py compile_catalogues`.
-LOCALE_PATHS = [BASE_DIR / "games" / "engine" / "locale"] + sorted(
-    folder for folder in (BASE_DIR / "games" / "rules").glob("*/locale") if folder.is_dir()
-)
+LOCALE_PATHS = [
+    BASE_DIR / "games" / "engine" / "locale",
+    *sorted(folder for folder in (BASE_DIR / "games" / "rules").glob("*/locale") if folder.is_dir()),
+]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
