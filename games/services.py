@@ -23,7 +23,7 @@ from django.utils import timezone
 from games import commands, selectors, settlement, store, telemetry
 from games.engine import fairness, presence, registry
 from games.engine.errors import InvalidOptions
-from games.engine.words import T
+from games.engine.words import T, Text
 from games.errors import (
     Conflict,
     Forbidden,
@@ -305,7 +305,7 @@ def once(
             if replay is not None:
                 return replay
             raise
-        return status, stored, False
+        return status, _with_words(response, stored), False
 
 
 def _replay(user: AbstractBaseUser, key: str, request_hash: str) -> tuple[int, dict[str, Any], bool] | None:
@@ -318,6 +318,19 @@ def _replay(user: AbstractBaseUser, key: str, request_hash: str) -> tuple[int, d
             T("This Idempotency-Key was already used with a different request; use a new key for a new request.")
         )
     return previous.status_code, previous.response, True
+
+
+def _with_words(answer: Any, stored: Any) -> Any:
+    """The stored answer with the words of the first answer put back: the record keeps their English,
+    and the answer given now is said in the reader's language. A replay (later, maybe to another
+    reader) answers the stored English."""
+    if isinstance(answer, Text) and stored == answer:
+        return answer
+    if isinstance(answer, dict) and isinstance(stored, dict):
+        return {key: _with_words(answer.get(key), value) for key, value in stored.items()}
+    if isinstance(answer, list | tuple) and isinstance(stored, list) and len(answer) == len(stored):
+        return [_with_words(item, value) for item, value in zip(answer, stored)]
+    return stored
 
 
 def _store_command_record(
