@@ -89,6 +89,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # The reader's language from Accept-Language (a signed-in person's preference replaces it when
+    # DRF authenticates them), with Content-Language and Vary on every answer, the error pages made
+    # by the middleware below included.
+    "api.languages.LanguageMiddleware",
     # Any HTML error page Django makes under /api/ becomes problem details (api/errors.py).
     "api.errors.JsonErrorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
@@ -102,9 +106,6 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    # The reader's language from Accept-Language (a signed-in user's preference is applied when DRF
-    # authenticates them), with Content-Language and Vary on every answer.
-    "api.languages.LanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
