@@ -14,6 +14,7 @@ Both are marked ``translations`` (``pytest -m translations``)."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -63,6 +64,7 @@ def package_of(path: Path) -> str:
     return parts[0]
 
 
+@functools.cache
 def messages() -> dict[tuple[str, str | None, str | None], set[str]]:
     """(msgid, plural, context) -> the packages that send it."""
     found: dict[tuple[str, str | None, str | None], set[str]] = defaultdict(set)
