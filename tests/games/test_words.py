@@ -109,3 +109,48 @@ def test_strict_mode_refuses_a_message_without_translation_but_not_english():
 
 def test_placeholders_are_the_names_in_braces():
     assert placeholders("{a} and {b.c} but not {{d}}") == {"a", "b"}
+
+
+def test_a_catalogue_compiles_in_pure_python_and_only_when_its_po_is_newer(tmp_path):
+    """make run and make test compile the catalogues first; an unchanged one is left alone."""
+    import os
+
+    from babel.messages.mofile import read_mo
+
+    from games.management.commands.compile_catalogues import compile_po
+
+    po = tmp_path / "django.po"
+    po.write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        'msgid "Seat {seat} is taken."\nmsgstr "El asiento {seat} está ocupado."\n\n'
+        '#, fuzzy\nmsgid "open"\nmsgstr "abierta"\n',
+        encoding="utf-8",
+    )
+    assert compile_po(po) is True
+    with (tmp_path / "django.mo").open("rb") as compiled_file:
+        catalog = read_mo(compiled_file)
+    assert catalog.get("Seat {seat} is taken.").string == "El asiento {seat} está ocupado."
+    # A fuzzy entry is a guess awaiting review: never served.
+    assert catalog.get("open") is None
+    assert compile_po(po) is False
+    os.utime(po, (po.stat().st_mtime + 10, po.stat().st_mtime + 10))
+    assert compile_po(po) is True
+
+
+def test_an_idempotent_commands_first_answer_keeps_its_words():
+    """The record keeps the answer's English (JSON); the first answer gets its Text back, so it is
+    said in the reader's language."""
+    import json
+
+    from games.services import _with_words
+
+    answer = {"detail": T("Seat {seat} is taken.", seat=1), "seats": [{"note": T("open")}, {"note": "x"}], "n": 2}
+    stored = json.loads(json.dumps(answer))
+    again = _with_words(answer, stored)
+    assert again == stored
+    assert say_all(again, "es-mx") == {
+        "detail": "El asiento 1 está ocupado.",
+        "seats": [{"note": "abierta"}, {"note": "x"}],
+        "n": 2,
+    }
+    assert say_all(stored, "es-mx")["detail"] == "Seat 1 is taken."
