@@ -47,7 +47,7 @@ messages: $(STAMP)
 		pot="$$(mktemp)"; \
 		$(BIN)/pybabel -q extract --no-default-keywords -k T -k N:1,2 -k _ -k gettext -k gettext_lazy \
 			-k ngettext:1,2 -k ngettext_lazy:1,2 -k pgettext:1c,2 -k pgettext_lazy:1c,2 \
-			--ignore-dirs="$$ignore" --sort-by-file --no-wrap --project=game-ledger -o "$$pot" "$$package" || exit 1; \
+			--ignore-dirs="$$ignore" --sort-by-file --no-wrap --project=game-ledger --version=1 -o "$$pot" "$$package" || exit 1; \
 		if grep -q '^msgid "[^"]' "$$pot"; then \
 			for language in $(MESSAGE_LANGUAGES); do \
 				$(BIN)/pybabel -q update --init-missing --no-wrap -N -i "$$pot" -d "$$package/locale" -D django -l $$language || exit 1; \
