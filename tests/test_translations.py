@@ -232,20 +232,30 @@ def _staff():
 
 
 def histories(table_id: str, language: str) -> list[str]:
-    """The hand histories of the first hands said in strict mode: the message of each refusal."""
+    """The hand histories of the first hands said in strict mode (the message of each refusal), and
+    each line that reads the same in English and in ``language``: a plain English string."""
     from games import audit
     from games.models import Table
     from games.words import Untranslated, strict
 
     table = Table.objects.get(pk=table_id)
-    refused = []
+    found = []
     for hand_no in audit.finished_hand_numbers(table)[:3]:
         with translation.override(language), strict():
             try:
                 audit.hand_history(table, hand_no)
             except Untranslated as missing:
-                refused.append(f"history of hand {hand_no}: Text {missing.msgid!r} (the first of its lines)")
-    return refused
+                found.append(f"history of hand {hand_no}: Text {missing.msgid!r} (the first of its lines)")
+        with translation.override(ENGLISH):
+            english = audit.hand_history(table, hand_no).splitlines()
+        with translation.override(language):
+            said = audit.hand_history(table, hand_no).splitlines()
+        found += [
+            f"history of hand {hand_no}: line in English {line[:60]!r}"
+            for line, other in zip(english, said)
+            if line == other and LETTERS.search(line)
+        ]
+    return found
 
 
 # A whole game of each: long (CI, or LONG_TESTS=1), so that a plain make test stays quick.
@@ -272,11 +282,12 @@ def test_issue_15_a_played_table_says_every_word(game, task_queue):
         # The same word at many places is one finding: indices and numbers folded, places counted.
         found = Counter(
             re.sub(r"\[\d+\]|\b\d+\b", "#", line, count=2)
-            for where, data in records.items()
-            for line in unsaid(data, language, where)
+            for line in [
+                *(line for where, data in records.items() for line in unsaid(data, language, where)),
+                *histories(table_id, language),
+            ]
         )
         lines = [f"{line} (x{times})" if times > 1 else line for line, times in sorted(found.items())]
-        lines += histories(table_id, language)
         if lines:
             report[language] = lines
     summary = "\n".join(f"{language}: {len(lines)}\n    " + "\n    ".join(lines) for language, lines in report.items())
