@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint format migrate superuser clean
+.PHONY: run test bench lint format migrate superuser clean catalogues messages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,9 +29,37 @@ LOCAL_ENV = export DEBUG="$${DEBUG:-true}"; \
 migrate: $(STAMP)
 	@$(LOCAL_ENV) $(BIN)/python manage.py migrate --noinput
 
+# The translation catalogues (.po, committed) compiled to .mo (built, not committed), in pure Python.
+# Only a catalogue newer than its .mo is compiled again.
+catalogues: $(STAMP)
+	@$(LOCAL_ENV) $(BIN)/python manage.py compile_catalogues --verbosity 0
+
+# The messages of each package (T and N of games/engine/words.py, Django's gettext) extracted into
+# its own catalogues, for every language but English (docs/translations.md). The engine and each
+# game keep their catalogue in their own package, the Django apps in theirs.
+MESSAGE_LANGUAGES := es_MX fa
+MESSAGE_PACKAGES := games api ledger games/engine $(wildcard games/rules/*)
+messages: $(STAMP)
+	@for package in $(MESSAGE_PACKAGES); do \
+		[ -d "$$package" ] && [ "$$(basename $$package)" != "__pycache__" ] || continue; \
+		ignore="migrations locale __pycache__"; \
+		[ "$$package" = games ] && ignore="$$ignore engine rules"; \
+		pot="$$(mktemp)"; \
+		$(BIN)/pybabel -q extract --no-default-keywords -k T -k N:1,2 -k _ -k gettext -k gettext_lazy \
+			-k ngettext:1,2 -k ngettext_lazy:1,2 -k pgettext:1c,2 -k pgettext_lazy:1c,2 \
+			--ignore-dirs="$$ignore" --sort-by-file --no-wrap --project=game-ledger --version=1 -o "$$pot" "$$package" || exit 1; \
+		if grep -q '^msgid "[^"]' "$$pot"; then \
+			for language in $(MESSAGE_LANGUAGES); do \
+				$(BIN)/pybabel -q update --init-missing --no-wrap -N -i "$$pot" -d "$$package/locale" -D django -l $$language || exit 1; \
+			done; \
+		fi; \
+		rm -f "$$pot"; \
+	done
+	@$(MAKE) --no-print-directory catalogues
+
 # Web server, Celery worker and beat in one command (config/Procfile); Ctrl-C stops all three, and
 # so does any one of them exiting. The static files are collected first, as in production.
-run: migrate
+run: migrate catalogues
 	@$(LOCAL_ENV) $(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	@# honcho sets PORT for each process itself, so the web port travels as WEB_PORT.
 	@# The three processes share their metrics through files, so /metrics shows the worker's too;
@@ -42,7 +70,7 @@ run: migrate
 		echo "serving on http://$$HOST:$$WEB_PORT"; \
 		PATH="$(abspath $(BIN)):$$PATH" $(BIN)/honcho --procfile config/Procfile --app-root . start
 
-test: $(STAMP)
+test: $(STAMP) catalogues
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 bench: $(STAMP)

@@ -13,6 +13,7 @@ from api import audit_serializers as a
 from api import pagination
 from api import serializers as s
 from games import audit, selectors
+from games.engine.words import T
 
 HANDS_DEFAULT_LIMIT = 10
 
@@ -84,7 +85,9 @@ class ReplayView(APIView):
         if raw is not None and not raw.lstrip("-").isdigit():
             from games.errors import InvalidRequest
 
-            raise InvalidRequest(f"'version' must be a whole number, not {raw!r}.", field="version")
+            raise InvalidRequest(
+                T("'version' must be a whole number, not {version}.", version=repr(raw)), field="version"
+            )
         table = selectors.get_table(table_id)
         return Response(audit.replay_view(table, request.user, int(raw) if raw is not None else None))
 

@@ -15,14 +15,15 @@ from django.utils import timezone
 from drf_spectacular.utils import extend_schema, inline_serializer
 from knox.models import AuthToken
 from rest_framework import serializers, status
-from rest_framework.authentication import SessionAuthentication
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api import limits
 from api import serializers as s
+from api.authentication import SessionAuthentication
 from api.models import TokenDevice
+from games.engine.words import T
 from games.errors import InvalidRequest, NotFound, ServiceError
 
 # A token's public id: the start of the hash knox stores (never the token, nor any part of it).
@@ -60,7 +61,7 @@ def issue_token(request, user, device: str) -> dict:
 def _check_password(request, username: str, password: str):
     user = authenticate(request._request, username=username, password=password)
     if user is None:
-        raise ServiceError("Wrong username or password.", code="authentication_failed")
+        raise ServiceError(T("Wrong username or password."), code="authentication_failed")
     return user
 
 
@@ -113,7 +114,7 @@ class LogoutView(APIView):
         """Revoke the token this request was made with; the device's other tokens stay valid."""
         if not isinstance(request.auth, AuthToken):
             raise InvalidRequest(
-                "This request was not made with a token; a browser session ends with DELETE auth/session/."
+                T("This request was not made with a token; a browser session ends with DELETE auth/session/.")
             )
         request.auth.delete()
         user_logged_out.send(sender=request.user.__class__, request=request._request, user=request.user)
@@ -170,7 +171,7 @@ class TokenItemView(APIView):
             else []
         )
         if len(found) != 1:
-            raise NotFound(f"You have no token {token_id}; auth/tokens/ lists yours.")
+            raise NotFound(T("You have no token {token}; auth/tokens/ lists yours.", token=token_id))
         found[0].delete()
         return Response(status=status.HTTP_204_NO_CONTENT)
 

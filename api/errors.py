@@ -28,6 +28,8 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from games import telemetry
+from games.engine.words import T
+from games.words import say, say_all
 from ledger.errors import ServiceError
 
 logger = logging.getLogger("django.request")
@@ -97,10 +99,13 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 def _handle(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, ServiceError):
         return Response(_own_business_only(exc, context), status=exc.status_code)
+    # DRF keeps a detail as a plain string: a Text is said now, in the request's language.
     if isinstance(exc, Http404):
-        exc = exceptions.NotFound(str(exc) or "Not found.")
+        exc = exceptions.NotFound(say(exc.args[0]) if exc.args and exc.args[0] else say(T("Not found.")))
     elif isinstance(exc, DjangoPermissionDenied):
-        exc = exceptions.PermissionDenied(str(exc) or "You may not do this.")
+        exc = exceptions.PermissionDenied(
+            say(exc.args[0]) if exc.args and exc.args[0] else say(T("You may not do this."))
+        )
     response = drf_exception_handler(exc, context)
     if response is None:
         return _crash(exc, context)
@@ -132,7 +137,7 @@ def _own_business_only(exc: ServiceError, context: dict[str, Any]) -> dict[str, 
         return body
     return {
         "code": exc.code,
-        "detail": "Another player's wallet does not hold enough for this; they have to add money first.",
+        "detail": T("Another player's wallet does not hold enough for this; they have to add money first."),
     }
 
 
@@ -147,7 +152,7 @@ def _crash(exc: Exception, context: dict[str, Any]) -> Response:
         return Response(
             {
                 "code": "service_unavailable",
-                "detail": f"The {unreachable} could not be reached; try again in a few seconds.",
+                "detail": unreachable,
                 "retry_after": UNAVAILABLE_RETRY_AFTER,
             },
             status=503,
@@ -157,17 +162,20 @@ def _crash(exc: Exception, context: dict[str, Any]) -> Response:
 
 
 def _unreachable(exc: Exception) -> str | None:
-    """Which shared service a crash says is out of reach (the database, or Redis behind the cache
-    that throttles count in), or ``None``: those are worth a retry, not a bug report."""
+    """What to say when a crash says a shared service is out of reach (the database, or Redis behind
+    the cache that throttles count in), or ``None``: those are worth a retry, not a bug report."""
     if isinstance(exc, (OperationalError, InterfaceError)):
-        return "database"
+        return T("The database could not be reached; try again in a few seconds.")
     if isinstance(exc, (RedisConnectionError, RedisTimeoutError)):
-        return "cache"
+        return T("The cache could not be reached; try again in a few seconds.")
     return None
 
 
 def _server_error_body() -> dict[str, Any]:
-    body: dict[str, Any] = {"code": "server_error", "detail": "Something went wrong on our side; it has been logged."}
+    body: dict[str, Any] = {
+        "code": "server_error",
+        "detail": T("Something went wrong on our side; it has been logged."),
+    }
     request_id = telemetry.current_request_id()
     if request_id:
         # What to quote to the operator: the logs carry the same id.
@@ -180,20 +188,23 @@ def _server_error_body() -> dict[str, Any]:
 
 
 def _problem_response(request: HttpRequest, body: dict[str, Any], status: int) -> JsonResponse:
-    return JsonResponse(problem(body, status, request), status=status)
+    return JsonResponse(say_all(problem(body, status, request)), status=status)
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
-    return _problem_response(request, {"code": "malformed_request", "detail": "The request could not be read."}, 400)
+    return _problem_response(request, {"code": "malformed_request", "detail": T("The request could not be read.")}, 400)
 
 
 def permission_denied(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
-    body = {"code": "forbidden", "detail": str(exception or "") or "You may not do this."}
+    given = exception.args[0] if exception is not None and exception.args else None
+    body = {"code": "forbidden", "detail": given or T("You may not do this.")}
     return _problem_response(request, body, 403)
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
-    return _problem_response(request, {"code": "not_found", "detail": f"There is nothing at {request.path}."}, 404)
+    return _problem_response(
+        request, {"code": "not_found", "detail": T("There is nothing at {path}.", path=request.path)}, 404
+    )
 
 
 def server_error(request: HttpRequest) -> JsonResponse:
@@ -202,7 +213,8 @@ def server_error(request: HttpRequest) -> JsonResponse:
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> JsonResponse:
     """``CSRF_FAILURE_VIEW``: a browser session's unsafe request without its CSRF token."""
-    body = {"code": "csrf_failed", "detail": f"CSRF check failed: {reason or 'no valid token'}."}
+    # Django's reason is a fixed English sentence about the token: kept as it is, inside our words.
+    body = {"code": "csrf_failed", "detail": T("CSRF check failed: {reason}.", reason=reason or T("no valid token"))}
     return _problem_response(request, body, 403)
 
 

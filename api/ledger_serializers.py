@@ -12,6 +12,8 @@ from api.serializers import (
     ErrorSerializer,  # noqa: F401 - re-exported for the ledger views
     StrictSerializer,
 )
+from games.engine.words import T
+from games.words import say
 from ledger.errors import ServiceError
 from ledger.times import rfc3339
 from ledger.units import currency as currency_code
@@ -77,13 +79,13 @@ class DepositSerializer(StrictSerializer):
         try:
             unit = currency_code(attrs["currency"])
         except ServiceError as exc:
-            raise serializers.ValidationError({"currency": exc.detail}) from None
+            raise serializers.ValidationError({"currency": say(exc.detail)}) from None
         try:
             minor = parse_amount(attrs["amount"], unit)
         except ServiceError as exc:
-            raise serializers.ValidationError({"amount": exc.detail}) from None
+            raise serializers.ValidationError({"amount": say(exc.detail)}) from None
         if minor <= 0:
-            raise serializers.ValidationError({"amount": "A deposit must be more than zero."})
+            raise serializers.ValidationError({"amount": say(T("A deposit must be more than zero."))})
         return {"currency": unit, "amount_minor": minor}
 
 

@@ -18,6 +18,7 @@ from api.ledger_serializers import (
     WalletsSerializer,
 )
 from api.pagination import PARAMETERS, Cursor
+from games.engine.words import T
 from ledger import selectors, services
 from ledger.errors import NotFound
 from ledger.keys import wallet_key
@@ -72,7 +73,7 @@ class DepositView(APIView):
         body.is_valid(raise_exception=True)
         user = get_user_model().objects.filter(username=username).first()
         if user is None:
-            raise NotFound(f"No user named {username!r}.")
+            raise NotFound(T("No user named {username}.", username=repr(username)))
         currency, minor = body.validated_data["currency"], body.validated_data["amount_minor"]
         txn = services.deposit(
             user=user,

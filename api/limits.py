@@ -15,6 +15,7 @@ from django.conf import settings
 from django.core.cache import cache
 from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
 
+from games.engine.words import N
 from ledger.errors import ServiceError
 
 
@@ -68,7 +69,11 @@ def waiting_slot(user_id: int) -> Iterator[None]:
             break
     if held is None:
         raise TooManyWaiting(
-            f"You already have {limit} requests waiting for events; wait for one to answer, or ask without 'wait'.",
+            N(
+                "You already have {count} request waiting for events; wait for it to answer, or ask without 'wait'.",
+                "You already have {count} requests waiting for events; wait for one to answer, or ask without 'wait'.",
+                limit,
+            ),
             retry_after=1,
         )
     try:
@@ -103,7 +108,12 @@ def take_stream_slot(user_id: int) -> tuple[str, str]:
         if cache.add(key, token, timeout=_stream_slot_expiry()):
             return key, token
     raise TooManyStreams(
-        f"You already have {limit} live streams open; close one before opening another.", retry_after=5
+        N(
+            "You already have {count} live stream open; close it before opening another.",
+            "You already have {count} live streams open; close one before opening another.",
+            limit,
+        ),
+        retry_after=5,
     )
 
 

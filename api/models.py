@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 from knox.models import AuthToken
 
@@ -15,3 +16,16 @@ class TokenDevice(models.Model):
 
     def __str__(self) -> str:
         return self.name or "(unnamed device)"
+
+
+class LanguagePreference(models.Model):
+    """The language a person reads the API in (``me/language/``), before any ``Accept-Language``.
+    One of ``settings.LANGUAGES``' codes; no row: the request's header decides."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE, related_name="language_preference"
+    )
+    language = models.CharField(max_length=16)
+
+    def __str__(self) -> str:
+        return self.language

@@ -16,6 +16,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.pagination import CursorPagination
 from rest_framework.response import Response
 
+from games.engine.words import T
 from games.errors import InvalidRequest
 
 DEFAULT_LIMIT = 50
@@ -39,7 +40,10 @@ def limit_of(query_params, *, default: int = DEFAULT_LIMIT, maximum: int = MAX_L
     if raw is None:
         return default
     if not raw.isdigit() or not 1 <= int(raw) <= maximum:
-        raise InvalidRequest(f"'limit' must be a whole number from 1 to {maximum}, not {raw!r}.", field="limit")
+        raise InvalidRequest(
+            T("'limit' must be a whole number from 1 to {most}, not {limit}.", most=maximum, limit=repr(raw)),
+            field="limit",
+        )
     return int(raw)
 
 
@@ -54,7 +58,7 @@ def list_page(
     if cursor:
         positions = [position(item) for item in items]
         if cursor not in positions:
-            raise InvalidRequest(f"{cursor!r} is not a cursor of this list.", field="cursor")
+            raise InvalidRequest(T("{cursor} is not a cursor of this list.", cursor=repr(cursor)), field="cursor")
         start = positions.index(cursor) + 1
     page = items[start : start + limit]
     more = start + limit < len(items)
@@ -82,7 +86,11 @@ class Cursor(CursorPagination):
             return super().decode_cursor(request)
         except NotFound:
             raise InvalidRequest(
-                f"{request.query_params.get(self.cursor_query_param)!r} is not a cursor of this list.", field="cursor"
+                T(
+                    "{cursor} is not a cursor of this list.",
+                    cursor=repr(request.query_params.get(self.cursor_query_param)),
+                ),
+                field="cursor",
             ) from None
 
     def get_page_size(self, request) -> int:

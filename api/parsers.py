@@ -15,6 +15,7 @@ import re
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser, get_encoding
 
@@ -37,14 +38,17 @@ def _check_depth(text: str) -> None:
         if match.group() in "[{":
             depth += 1
             if depth > limit:
-                raise ParseError(f"JSON nested deeper than {limit} levels.")
+                raise ParseError(gettext("JSON nested deeper than %(limit)s levels.") % {"limit": limit})
         else:
             depth -= 1
 
 
 def _number(literal: str) -> str:
     if sum(ch.isdigit() for ch in literal) > max_digits():
-        raise ParseError(f"A JSON number has more than {max_digits()} digits; send long values as strings.")
+        raise ParseError(
+            gettext("A JSON number has more than %(digits)s digits; send long values as strings.")
+            % {"digits": max_digits()}
+        )
     return literal
 
 
@@ -55,12 +59,12 @@ def _int(literal: str) -> int:
 def _float(literal: str) -> float:
     value = float(_number(literal))
     if not math.isfinite(value):
-        raise ParseError(f"The JSON number {literal} is out of range.")
+        raise ParseError(gettext("The JSON number %(number)s is out of range.") % {"number": literal})
     return value
 
 
 def _constant(name: str) -> Any:
-    raise ParseError(f"{name} is not JSON.")
+    raise ParseError(gettext("%(name)s is not JSON.") % {"name": name})
 
 
 class StrictJSONParser(JSONParser):
@@ -72,9 +76,12 @@ class StrictJSONParser(JSONParser):
         try:
             text = codecs.getreader(encoding)(stream).read()
         except UnicodeError as exc:
-            raise ParseError(f"The body is not valid {encoding}: {exc}") from None
+            raise ParseError(
+                gettext("The body is not valid %(encoding)s: %(error)s") % {"encoding": encoding, "error": exc}
+            ) from None
         _check_depth(text)
         try:
             return json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant)
         except (ValueError, RecursionError) as exc:
-            raise ParseError(f"JSON parse error - {exc}") from None
+            # DRF's own message, which its catalogues translate too.
+            raise ParseError(gettext("JSON parse error - %(detail)s") % {"detail": exc}) from None

@@ -37,6 +37,9 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("/api/v1/tables/{table_id}/events/", "get"): ("listEvents", "play"),
     ("/api/v1/tables/{table_id}/stream/", "get"): ("streamTable", "play"),
     ("/api/v1/me/stream/", "get"): ("streamMyNotices", "play"),
+    ("/api/v1/me/language/", "get"): ("getMyLanguage", "languages"),
+    ("/api/v1/me/language/", "put"): ("setMyLanguage", "languages"),
+    ("/api/v1/languages/", "get"): ("listLanguages", "languages"),
     ("/api/v1/tables/{table_id}/hands/", "get"): ("listHands", "hands"),
     ("/api/v1/tables/{table_id}/hands/{hand_no}/audit/", "get"): ("getHandAudit", "hands"),
     ("/api/v1/tables/{table_id}/hands/{hand_no}/verify/", "get"): ("verifyHand", "hands"),
@@ -61,6 +64,7 @@ TAGS = [
     {"name": "ledger", "description": "Wallets, transactions and deposits."},
     {"name": "payouts", "description": "Staff review of payouts."},
     {"name": "ops", "description": "Health and metrics."},
+    {"name": "languages", "description": "The languages answers come in, and the one you read them in."},
 ]
 
 ERROR_DESCRIPTIONS = {
@@ -286,6 +290,30 @@ def _links(paths: dict[str, Any]) -> None:
         }
 
 
+ACCEPT_LANGUAGE = {
+    "name": "Accept-Language",
+    "in": "header",
+    "required": False,
+    "schema": {"type": "string"},
+    "description": "The language of the answer's words (`en`, `es-mx`, `fa`; `es` and `es-ES` get `es-mx`). "
+    "A signed-in person's preference (`me/language/`) wins over it; neither: English.",
+}
+CONTENT_LANGUAGE = {
+    "description": "The language the answer's words are in (`en`, `es-mx` or `fa`).",
+    "schema": {"type": "string"},
+}
+
+
+def _languages(operation: dict[str, Any]) -> None:
+    """Every operation takes ``Accept-Language`` and every answer says ``Content-Language``
+    (api/languages.py): the header is read in one place for all of them."""
+    parameters = operation.setdefault("parameters", [])
+    if not any(p.get("in") == "header" and p.get("name") == "Accept-Language" for p in parameters):
+        parameters.append(dict(ACCEPT_LANGUAGE))
+    for response in operation.get("responses", {}).values():
+        response.setdefault("headers", {})["Content-Language"] = dict(CONTENT_LANGUAGE)
+
+
 def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
     _nullable_31(result)
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
@@ -303,6 +331,8 @@ def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bo
             for status in _errors_for(path, method, operation):
                 if status not in responses:
                     responses[status] = _error_response(status)
+            if path.startswith("/api/"):
+                _languages(operation)
         # Server-sent events: the stream's media type, each event's data a JSON text.
         if path.endswith("/stream/") and "get" in operations:
             ok = operations["get"]["responses"].get("200", {})

@@ -7,6 +7,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils.translation import gettext, gettext_lazy
 from rest_framework import serializers
 
 EVENTS_MAX_LIMIT = 500
@@ -17,16 +18,16 @@ class StrictSerializer(serializers.Serializer):
 
     def to_internal_value(self, data: Any) -> Any:
         if not isinstance(data, dict):
-            raise serializers.ValidationError({"non_field_errors": ["Expected a JSON object."]})
+            raise serializers.ValidationError({"non_field_errors": [gettext("Expected a JSON object.")]})
         unknown = sorted(set(data) - set(self.fields))
         if unknown:
-            raise serializers.ValidationError({name: ["Unknown field."] for name in unknown})
+            raise serializers.ValidationError({name: [gettext("Unknown field.")] for name in unknown})
         return super().to_internal_value(data)
 
 
 class RegisterSerializer(StrictSerializer):
     username = serializers.RegexField(
-        r"^[A-Za-z0-9_.-]{3,30}$", error_messages={"invalid": "3 to 30 letters, digits, '_', '.' or '-'."}
+        r"^[A-Za-z0-9_.-]{3,30}$", error_messages={"invalid": gettext_lazy("3 to 30 letters, digits, '_', '.' or '-'.")}
     )
     password = serializers.CharField(write_only=True, min_length=8, max_length=128)
     email = serializers.EmailField(required=False, allow_blank=True)
@@ -34,7 +35,7 @@ class RegisterSerializer(StrictSerializer):
 
     def validate_username(self, value: str) -> str:
         if get_user_model().objects.filter(username__iexact=value).exists():
-            raise serializers.ValidationError("This username is taken.")
+            raise serializers.ValidationError(gettext("This username is taken."))
         return value
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -103,7 +104,9 @@ class ActionSerializer(StrictSerializer):
 
     def validate_action(self, value: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(value.get("type"), str) or not value["type"]:
-            raise serializers.ValidationError('An action needs a \'type\', e.g. {"type": "pass"}.')
+            raise serializers.ValidationError(
+                gettext("An action needs a 'type', e.g. %(example)s.") % {"example": '{"type": "pass"}'}
+            )
         return value
 
 

@@ -23,17 +23,20 @@ from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import InterfaceError, OperationalError, connection
 from django.http import StreamingHttpResponse
+from django.utils import translation
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.views import APIView
 
 from api import limits
 from api import serializers as s
 from games import notify, selectors
+from games.engine.words import T
 from games.errors import InvalidRequest
+from games.words import say_all
 
 log = logging.getLogger(__name__)
 
-T = TypeVar("T")
+R = TypeVar("R")
 READ_LIMIT = 500
 
 _executor: ThreadPoolExecutor | None = None
@@ -49,7 +52,7 @@ def _reader() -> ThreadPoolExecutor:
         return _executor
 
 
-def _guarded(fn: Callable[..., T], *args: Any) -> T:
+def _guarded(fn: Callable[..., R], *args: Any) -> R:
     try:
         try:
             return fn(*args)
@@ -62,7 +65,7 @@ def _guarded(fn: Callable[..., T], *args: Any) -> T:
             connection.close()
 
 
-async def _db(fn: Callable[..., T], *args: Any) -> T:
+async def _db(fn: Callable[..., R], *args: Any) -> R:
     loop = asyncio.get_running_loop()
     return await loop.run_in_executor(_reader(), functools.partial(_guarded, fn, *args))
 
@@ -123,9 +126,9 @@ def resume_point(request) -> int:  # type: ignore[no-untyped-def]
     try:
         after = int(raw)
     except ValueError:
-        raise InvalidRequest("Last-Event-ID and 'after' are event numbers (integers, 0 or more).") from None
+        raise InvalidRequest(T("Last-Event-ID and 'after' are event numbers (integers, 0 or more).")) from None
     if after < 0:
-        raise InvalidRequest("Last-Event-ID and 'after' are event numbers (integers, 0 or more).")
+        raise InvalidRequest(T("Last-Event-ID and 'after' are event numbers (integers, 0 or more)."))
     return after
 
 
@@ -149,16 +152,21 @@ class TableStreamView(_StreamView):
         table = selectors.get_table(table_id)
         slot = limits.take_stream_slot(request.user.pk)
         _let_go_of_connection()
-        return _stream(table_events(table.pk, request.user, after, slot))
+        # The stream outlives the request, and its language with it: each read is said in this one.
+        return _stream(table_events(table.pk, request.user, after, slot, translation.get_language()))
 
 
-def _read_events(table_id: Any, user: Any, after: int) -> list[dict[str, Any]]:
+def _read_events(table_id: Any, user: Any, after: int, language: str | None = None) -> list[dict[str, Any]]:
     table = selectors.get_table(table_id)
-    return selectors.events_view(table, selectors.seat_of(table, user), after=after, limit=READ_LIMIT)
+    events = selectors.events_view(table, selectors.seat_of(table, user), after=after, limit=READ_LIMIT)
+    return say_all(events, language)
 
 
-async def table_events(table_id: Any, user: Any, after: int, slot: tuple[str, str]) -> AsyncIterator[str]:
-    """Every event after ``after`` as ``user``'s seat sees it, then each new one as it commits."""
+async def table_events(
+    table_id: Any, user: Any, after: int, slot: tuple[str, str], language: str | None = None
+) -> AsyncIterator[str]:
+    """Every event after ``after`` as ``user``'s seat sees it, then each new one as it commits,
+    its words in ``language`` (the request's)."""
     waiter: notify.Waiter | None = None
     live: notify.Hub | None = None
     try:
@@ -169,7 +177,7 @@ async def table_events(table_id: Any, user: Any, after: int, slot: tuple[str, st
         while True:
             # Cleared before reading: a notice that lands during the read wakes the next wait.
             waiter.clear()
-            items = await _db(_read_events, table_id, user, after)
+            items = await _db(_read_events, table_id, user, after, language)
             for item in items:
                 yield _frame(item["type"], item, item["seq"])
                 after = item["seq"]

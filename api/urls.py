@@ -1,6 +1,6 @@
 from django.urls import path
 
-from api import auth_views, streams, views
+from api import auth_views, language_views, streams, views
 from api.audit_urls import urlpatterns as audit_urlpatterns
 from api.ledger_urls import urlpatterns as ledger_urlpatterns
 
@@ -25,6 +25,8 @@ urlpatterns = [
     path("tables/<str:table_id>/events/", views.EventsView.as_view(), name="table-events"),
     path("tables/<str:table_id>/stream/", streams.TableStreamView.as_view(), name="table-stream"),
     path("me/stream/", streams.MyStreamView.as_view(), name="my-stream"),
+    path("me/language/", language_views.MyLanguageView.as_view(), name="my-language"),
+    path("languages/", language_views.LanguagesView.as_view(), name="languages"),
     *ledger_urlpatterns,
     *audit_urlpatterns,
 ]

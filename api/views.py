@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 
+from django.utils import translation
 from django.utils.http import parse_etags
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -16,6 +17,7 @@ from api import limits, pagination
 from api import serializers as s
 from games import selectors, services
 from games.engine import registry
+from games.engine.words import T
 from games.errors import InvalidRequest
 
 ERRORS = {
@@ -41,7 +43,7 @@ def idempotency_key(request) -> str | None:
     """The request's ``Idempotency-Key``, if it sent one (at most 200 characters)."""
     key = request.headers.get("Idempotency-Key") or None
     if key is not None and len(key) > 200:
-        raise InvalidRequest("An Idempotency-Key is at most 200 characters.")
+        raise InvalidRequest(T("An Idempotency-Key is at most 200 characters."))
     return key
 
 
@@ -168,7 +170,9 @@ class TableView(APIView):
 
 def _table_etag(table, version: int, seat: int | None) -> str:
     seating = hashlib.sha256(json.dumps(selectors.seats(table), sort_keys=True).encode()).hexdigest()[:12]
-    return f'W/"{version}.{"-" if seat is None else seat}.{seating}"'
+    # The view's words are in the reader's language: one language's tag never matches another's answer.
+    language = translation.get_language() or "en"
+    return f'W/"{version}.{"-" if seat is None else seat}.{seating}.{language}"'
 
 
 def _matches(header: str | None, tag: str) -> bool:
@@ -182,7 +186,7 @@ def _matches(header: str | None, tag: str) -> bool:
 
 def _cache_headers(tag: str) -> dict[str, str]:
     # Each person's view differs: a shared cache keeps none, a browser asks again every time.
-    return {"ETag": tag, "Cache-Control": "private, no-cache", "Vary": "Authorization, Cookie"}
+    return {"ETag": tag, "Cache-Control": "private, no-cache", "Vary": "Authorization, Cookie, Accept-Language"}
 
 
 class JoinView(APIView):

@@ -89,6 +89,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # The reader's language from Accept-Language (a signed-in person's preference replaces it when
+    # DRF authenticates them), with Content-Language and Vary on every answer, the error pages made
+    # by the middleware below included.
+    "api.languages.LanguageMiddleware",
     # Any HTML error page Django makes under /api/ becomes problem details (api/errors.py).
     "api.errors.JsonErrorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
@@ -170,7 +174,18 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+# The languages a reader can choose (api/languages.py picks one per request: the user's preference,
+# else Accept-Language, else English). Mexican Spanish answers `es`, `es-ES` and `es-MX` alike, and
+# its catalogues fall back to Django's and DRF's own Spanish ones (gettext: es_MX, then es).
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("es-mx", "Español (México)"), ("fa", "فارسی")]
+# Each game's catalogue sits in its own package and the engine's in the engine, found by listing the
+# folders, so a new game's words need no change here. The Django apps' own locale/ folders are found
+# by Django itself. The .po files are compiled to .mo by `manage.py compile_catalogues`.
+LOCALE_PATHS = [
+    BASE_DIR / "games" / "engine" / "locale",
+    *sorted(folder for folder in (BASE_DIR / "games" / "rules").glob("*/locale") if folder.is_dir()),
+]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -191,10 +206,11 @@ REST_FRAMEWORK = {
         # First, so a request without credentials is answered 401 with WWW-Authenticate: Token.
         "api.authentication.TokenAuthentication",
         # A same-origin browser app logged in at auth/session/; writes need the CSRF token.
-        "rest_framework.authentication.SessionAuthentication",
+        "api.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # JSON with every word in the reader's language (api/languages.py).
+    "DEFAULT_RENDERER_CLASSES": ["api.languages.JSONRenderer"],
     # JSON with bounded nesting and number length (api/parsers.py).
     "DEFAULT_PARSER_CLASSES": ["api.parsers.StrictJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

@@ -23,6 +23,7 @@ from games.engine import fairness, registry
 from games.engine.codec import encode_event
 from games.engine.decider import Context
 from games.engine.errors import IllegalAction
+from games.engine.words import T
 from games.errors import Conflict, Illegal, NotFound
 from games.models import HandSeed, Table
 from games.selectors import bot_seats, seat_rows, table_uuid
@@ -63,7 +64,7 @@ def locked_table(table_id) -> Table:
     key = Table._meta.pk.get_db_prep_value(table_uuid(table_id), connection)
     found = select_rows(Table, f"a.id = %s{lock_clause()}", [key], related="owner")
     if not found:
-        raise NotFound(f"There is no table {table_id}.")
+        raise NotFound(T("There is no table {table}.", table=str(table_id)))
     return found[0]
 
 
@@ -190,7 +191,11 @@ def execute(
     ``(state, version)`` if the caller has loaded it under that lock already."""
     if table.version != expected_version:
         raise Conflict(
-            f"The table is at version {table.version}, not {expected_version}; reload and try again.",
+            T(
+                "The table is at version {version}, not {expected}; reload and try again.",
+                version=table.version,
+                expected=expected_version,
+            ),
             current_version=table.version,
         )
     decider = registry.get(table.game)
@@ -205,7 +210,7 @@ def execute(
         rows = store.append(table=table, expected_version=version, records=records, also=changes)
     except IntegrityError:
         raise Conflict(
-            "Another action reached the table first; reload and try again.", current_version=table.version
+            T("Another action reached the table first; reload and try again."), current_version=table.version
         ) from None
     settlement.post_movements(table, rows, movements)
     payouts.open_for_departures(table, movements)

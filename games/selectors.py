@@ -15,6 +15,7 @@ from games import actors, notify, store
 from games.engine import registry
 from games.engine.codec import decode_event
 from games.engine.decider import event_types_by_name
+from games.engine.words import T
 from games.errors import NotFound
 from games.models import HandSeed, Seat, Table
 from ledger.models import Payout
@@ -28,14 +29,14 @@ def table_uuid(table_id) -> uuid.UUID:
     try:
         return table_id if isinstance(table_id, uuid.UUID) else uuid.UUID(str(table_id))
     except ValueError:
-        raise NotFound(f"There is no table {table_id}.") from None
+        raise NotFound(T("There is no table {table}.", table=str(table_id))) from None
 
 
 def get_table(table_id) -> Table:
     try:
         return Table.objects.get(pk=table_uuid(table_id))
     except Table.DoesNotExist:
-        raise NotFound(f"There is no table {table_id}.") from None
+        raise NotFound(T("There is no table {table}.", table=str(table_id))) from None
 
 
 def tables_for(user, *, status: str | None = None, game: str | None = None) -> QuerySet[Table]:

@@ -23,6 +23,7 @@ from django.utils import timezone
 from games import commands, selectors, settlement, store, telemetry
 from games.engine import fairness, presence, registry
 from games.engine.errors import InvalidOptions
+from games.engine.words import T, Text
 from games.errors import (
     Conflict,
     Forbidden,
@@ -37,12 +38,19 @@ from games.models import CommandRecord, Seat, Table
 # --- creating and seating ---------------------------------------------------------------------
 
 
+def _status_word(status: str):
+    """A table's status in words (the ``status`` field itself stays the code)."""
+    return {"open": T("open"), "running": T("running"), "finished": T("finished")}.get(status, status)
+
+
 def _decider(slug: str):
     try:
         return registry.get(slug)
     except KeyError:
-        known = ", ".join(d.slug for d in registry.all_games()) or "none"
-        raise InvalidRequest(f"Unknown game '{slug}'. Known games: {known}.", field="game") from None
+        known = [d.slug for d in registry.all_games()]
+        raise InvalidRequest(
+            T("Unknown game '{game}'. Known games: {known}.", game=slug, known=known), field="game"
+        ) from None
 
 
 def create_table(
@@ -57,18 +65,25 @@ def create_table(
     decider = _decider(game)
     if not decider.min_players <= seats <= decider.max_players:
         raise InvalidRequest(
-            f"{decider.name} takes {decider.min_players} to {decider.max_players} players, not {seats}.", field="seats"
+            T(
+                "{game} takes {fewest} to {most} players, not {seats}.",
+                game=decider.name,
+                fewest=decider.min_players,
+                most=decider.max_players,
+                seats=seats,
+            ),
+            field="seats",
         )
     options = dict(options or {})
     money = settlement.parse_stake(stake, decider, options)
     reserved = sorted(set(options) & settlement.MONEY_KEYS)
     if reserved:
-        raise InvalidRequest(f"Money goes in 'stake', not in options: {', '.join(reserved)}.", field="options")
+        raise InvalidRequest(T("Money goes in 'stake', not in options: {options}.", options=reserved), field="options")
     try:
         # A chip game checks its money terms with its other options (money only with pot scoring).
         config = decider.configure(seats, {**options, **money.as_options()} if money.chip_value else options)
     except InvalidOptions as exc:
-        raise InvalidRequest(str(exc), field="options") from None
+        raise InvalidRequest(exc.args[0] if exc.args else str(exc), field="options") from None
     config = {**config, **money.as_config()}
     with transaction.atomic():
         table = Table.objects.create(
@@ -91,13 +106,13 @@ def join_table(*, table_id, user: AbstractBaseUser, seat: int | None = None, chi
         table = commands.locked_table(table_id)
         if table.status != Table.Status.OPEN:
             raise Conflict(
-                "This table has already started; you can no longer join.",
+                T("This table has already started; you can no longer join."),
                 code="table_not_open",
                 current_version=table.version,
             )
         if Seat.objects.filter(table=table, user=user).exists():
             raise Conflict(
-                "You already have a seat at this table.", code="already_seated", current_version=table.version
+                T("You already have a seat at this table."), code="already_seated", current_version=table.version
             )
         number = _free_seat(table, seat)
         chips = settlement.chosen_chips(table, chips)
@@ -109,13 +124,15 @@ def _free_seat(table: Table, wanted: int | None) -> int:
     taken = set(Seat.objects.filter(table=table).values_list("number", flat=True))
     if wanted is not None:
         if not 0 <= wanted < table.seats:
-            raise InvalidRequest(f"Seat must be between 0 and {table.seats - 1}, not {wanted}.", field="seat")
+            raise InvalidRequest(
+                T("Seat must be between 0 and {last}, not {seat}.", last=table.seats - 1, seat=wanted), field="seat"
+            )
         if wanted in taken:
-            raise Conflict(f"Seat {wanted} is taken.", code="seat_taken", current_version=table.version)
+            raise Conflict(T("Seat {seat} is taken.", seat=wanted), code="seat_taken", current_version=table.version)
         return wanted
     free = [n for n in range(table.seats) if n not in taken]
     if not free:
-        raise Conflict("Every seat at this table is taken.", code="table_full", current_version=table.version)
+        raise Conflict(T("Every seat at this table is taken."), code="table_full", current_version=table.version)
     return free[0]
 
 
@@ -124,9 +141,9 @@ def add_bot(*, table_id, user: AbstractBaseUser, seat: int | None = None) -> Sea
     with transaction.atomic():
         table = commands.locked_table(table_id)
         if table.owner_id != user.pk:
-            raise Forbidden("Only the table's owner can add bots.")
+            raise Forbidden(T("Only the table's owner can add bots."))
         if table.status != Table.Status.OPEN:
-            raise Conflict("This table has already started.", code="table_not_open", current_version=table.version)
+            raise Conflict(T("This table has already started."), code="table_not_open", current_version=table.version)
         number = _free_seat(table, seat)
         return Seat.objects.create(table=table, number=number, bot=table.game)
 
@@ -138,13 +155,13 @@ def leave_table(*, table_id, user: AbstractBaseUser) -> commands.Outcome | None:
         table = commands.locked_table(table_id)
         seat = Seat.objects.filter(table=table, user=user).first()
         if seat is None:
-            raise Forbidden("You have no seat at this table.")
+            raise Forbidden(T("You have no seat at this table."))
         if table.status == Table.Status.OPEN:
             settlement.release_buy_in(table, user.pk)
             seat.delete()
             return None
         if table.status == Table.Status.FINISHED:
-            raise Conflict("This table has finished.", code="table_finished", current_version=table.version)
+            raise Conflict(T("This table has finished."), code="table_finished", current_version=table.version)
         return commands.execute(
             table, {"type": "leave", "seat": seat.number}, expected_version=table.version, actor=f"user:{user.pk}"
         )
@@ -153,12 +170,12 @@ def leave_table(*, table_id, user: AbstractBaseUser) -> commands.Outcome | None:
 def set_client_seed(*, table_id, user: AbstractBaseUser, client_seed: str) -> Seat:
     """Set the seat's client seed for the hands that start from now on (CM-6)."""
     if not fairness.valid_client_seed(client_seed):
-        raise InvalidRequest("A client seed is 0 to 64 printable ASCII characters without '|'.", field="client_seed")
+        raise InvalidRequest(T("A client seed is 0 to 64 printable ASCII characters without '|'."), field="client_seed")
     with transaction.atomic():
         table = commands.locked_table(table_id)
         seat = Seat.objects.filter(table=table, user=user).first()
         if seat is None:
-            raise Forbidden("You have no seat at this table.")
+            raise Forbidden(T("You have no seat at this table."))
         seat.client_seed = client_seed
         seat.save(update_fields=["client_seed"])
         return seat
@@ -169,13 +186,17 @@ def start_table(*, table_id, user: AbstractBaseUser) -> commands.Outcome:
     with transaction.atomic():
         table = commands.locked_table(table_id)
         if table.owner_id != user.pk:
-            raise Forbidden("Only the table's owner can start it.")
+            raise Forbidden(T("Only the table's owner can start it."))
         if table.status != Table.Status.OPEN:
-            raise Conflict("This table has already started.", code="already_started", current_version=table.version)
+            raise Conflict(T("This table has already started."), code="already_started", current_version=table.version)
         taken = Seat.objects.filter(table=table).count()
         if taken != table.seats:
             raise Conflict(
-                f"The table has {taken} of {table.seats} seats taken; fill them (add bots) before starting.",
+                T(
+                    "The table has {taken} of {seats} seats taken; fill them (add bots) before starting.",
+                    taken=taken,
+                    seats=table.seats,
+                ),
                 code="table_not_full",
                 current_version=table.version,
             )
@@ -195,16 +216,16 @@ def remove_seat(*, table_id, user: AbstractBaseUser, seat: int) -> Table:
     with transaction.atomic():
         table = commands.locked_table(table_id)
         if table.owner_id != user.pk:
-            raise Forbidden("Only the table's owner can remove a seat.")
+            raise Forbidden(T("Only the table's owner can remove a seat."))
         if table.status != Table.Status.OPEN:
             raise Conflict(
-                "This table has already started; seats can be removed only before the start.",
+                T("This table has already started; seats can be removed only before the start."),
                 code="table_not_open",
                 current_version=table.version,
             )
         taken = Seat.objects.filter(table=table, number=seat).first()
         if taken is None:
-            raise NotFound(f"Seat {seat} of this table is free.")
+            raise NotFound(T("Seat {seat} of this table is free.", seat=seat))
         if taken.user_id is not None:
             settlement.release_buy_in(table, taken.user_id)
         taken.delete()
@@ -284,7 +305,7 @@ def once(
             if replay is not None:
                 return replay
             raise
-        return status, stored, False
+        return status, _with_words(response, stored), False
 
 
 def _replay(user: AbstractBaseUser, key: str, request_hash: str) -> tuple[int, dict[str, Any], bool] | None:
@@ -294,9 +315,22 @@ def _replay(user: AbstractBaseUser, key: str, request_hash: str) -> tuple[int, d
         return None
     if previous.request_hash != request_hash:
         raise IdempotencyMismatch(
-            "This Idempotency-Key was already used with a different request; use a new key for a new request."
+            T("This Idempotency-Key was already used with a different request; use a new key for a new request.")
         )
     return previous.status_code, previous.response, True
+
+
+def _with_words(answer: Any, stored: Any) -> Any:
+    """The stored answer with the words of the first answer put back: the record keeps their English,
+    and the answer given now is said in the reader's language. A replay (later, maybe to another
+    reader) answers the stored English."""
+    if isinstance(answer, Text) and stored == answer:
+        return answer
+    if isinstance(answer, dict) and isinstance(stored, dict):
+        return {key: _with_words(answer.get(key), value) for key, value in stored.items()}
+    if isinstance(answer, list | tuple) and isinstance(stored, list) and len(answer) == len(stored):
+        return [_with_words(item, value) for item, value in zip(answer, stored)]
+    return stored
 
 
 def _store_command_record(
@@ -319,7 +353,7 @@ def _store_command_record(
             )
     except IntegrityError:
         raise Conflict(
-            "This Idempotency-Key is being used by another request right now; use a new key for a new request.",
+            T("This Idempotency-Key is being used by another request right now; use a new key for a new request."),
             code="idempotency_key_in_use",
         ) from None
     return stored
@@ -363,24 +397,30 @@ def _command_of(
     for the Decider, and the state if checking the action's fields loaded it."""
     if table.status != Table.Status.RUNNING:
         raise Conflict(
-            f"The table is {table.status}, not running.", code="table_not_running", current_version=table.version
+            T("The table is {status}, not running.", status=_status_word(table.status)),
+            code="table_not_running",
+            current_version=table.version,
         )
     seat = next((s for s in selectors.seat_rows(table) if s.user_id == user.pk), None)
     decider = registry.get(table.game)
     if action.get("type") in decider.owner_commands:
         # Commands of the table's owner rather than of a seat (ending a Whiskey Poker match).
         if table.owner_id != user.pk:
-            raise Forbidden(f"Only the table's owner can send '{action['type']}'.")
+            raise Forbidden(T("Only the table's owner can send '{action}'.", action=action["type"]))
         return (seat.number if seat else None), {"type": action["type"]}, None
     if seat is None:
-        raise Forbidden("You have no seat at this table.")
+        raise Forbidden(T("You have no seat at this table."))
     if "seat" in action and action["seat"] != seat.number:
-        raise Forbidden("You can act only for your own seat.")
+        raise Forbidden(T("You can act only for your own seat."))
     if expected_version != table.version:
         # A stale version answers 409 whatever else is wrong with the action: the sender has to
         # reload first, and the action's fields are judged against the state they then see.
         raise Conflict(
-            f"The table is at version {table.version}, not {expected_version}; reload and try again.",
+            T(
+                "The table is at version {version}, not {expected}; reload and try again.",
+                version=table.version,
+                expected=expected_version,
+            ),
             current_version=table.version,
         )
     loaded = store.load(table=table, decider=decider)
@@ -403,9 +443,13 @@ def _check_player_command(table: Table, decider, state, seat: int, command: dict
     others = {option.get("type") for number in range(table.seats) for option in decider.legal_actions(state, number)}
     if command["type"] in others or seat in decider.to_act(state):
         commands.refuse_if_illegal(table, decider, state, command)
-    offered = ", ".join(sorted({str(option.get("type")) for option in legal})) or "nothing"
+    offered = sorted({str(option.get("type")) for option in legal})
     raise Illegal(
-        f"'{command['type']}' is not an action of your seat now; you may send: {offered}.",
+        T(
+            "'{action}' is not an action of your seat now; you may send: {offered}.",
+            action=command["type"],
+            offered=offered or T("nothing"),
+        ),
         legal_actions=legal,
         current_version=table.version,
     )
@@ -422,7 +466,8 @@ def _check_action_fields(table: Table, action: Mapping[str, Any], state) -> None
     unknown = sorted(set(action) - known)
     if unknown and len(known) > 2:
         raise InvalidRequest(
-            f"Unknown field(s) in action: {', '.join(unknown)}. Known: {', '.join(sorted(known))}.", field="action"
+            T("Unknown field(s) in action: {unknown}. Known: {known}.", unknown=unknown, known=sorted(known)),
+            field="action",
         )
 
 

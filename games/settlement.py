@@ -10,6 +10,7 @@ from typing import Any
 
 from games.engine import registry
 from games.engine.decider import Movement
+from games.engine.words import T
 from games.errors import InsufficientFunds, InvalidRequest, ServiceError
 from games.models import Event, Seat, Table
 from games.selectors import seat_rows
@@ -41,33 +42,45 @@ def parse_stake(body: Mapping[str, Any] | None, decider, options: Mapping[str, A
         return Stake()
     if not isinstance(body, Mapping):
         raise InvalidRequest(
-            '\'stake\' must be an object like {"currency": "MXN", "chip_value": "5.00"}.', field="stake"
+            T("'stake' must be an object like {example}.", example='{"currency": "MXN", "chip_value": "5.00"}'),
+            field="stake",
         )
     kind = decider.money_of(options)
     wanted = "chip_value" if kind == "chips" else "amount"
     unknown = sorted(set(body) - {"currency", wanted})
     if unknown:
         raise InvalidRequest(
-            f"{decider.name} takes a stake of 'currency' and '{wanted}'; unexpected: {', '.join(unknown)}.",
+            T(
+                "{game} takes a stake of 'currency' and '{wanted}'; unexpected: {unknown}.",
+                game=decider.name,
+                wanted=wanted,
+                unknown=unknown,
+            ),
             field="stake",
         )
     given = body.get(wanted, "")
     if not isinstance(given, str):
         # A JSON number would pass through a float on some client's way here; only text is exact.
         raise InvalidRequest(
-            f"'stake.{wanted}' must be a decimal string such as \"5.00\", not a JSON {_json_kind(given)}.",
+            T(
+                "'stake.{wanted}' must be a decimal string such as \"5.00\", not a JSON {kind}.",
+                wanted=wanted,
+                kind=_json_kind(given),
+            ),
             field="stake",
         )
     try:
         currency = units.currency(str(body.get("currency", "")))
     except ServiceError as exc:
-        raise InvalidRequest(f"'stake.currency': {exc.detail}", field="stake") from None
+        raise InvalidRequest(T("'stake.currency': {problem}", problem=exc.detail), field="stake") from None
     try:
         amount = units.parse_amount(given, currency)
     except ServiceError as exc:
-        raise InvalidRequest(f"'stake.{wanted}': {exc.detail}", field="stake") from None
+        raise InvalidRequest(
+            T("'stake.{wanted}': {problem}", wanted=wanted, problem=exc.detail), field="stake"
+        ) from None
     if amount <= 0:
-        raise InvalidRequest(f"'{wanted}' must be more than zero.", field="stake")
+        raise InvalidRequest(T("'{wanted}' must be more than zero.", wanted=wanted), field="stake")
     return Stake(currency=currency, chip_value=amount if kind == "chips" else 0, stake=amount if kind != "chips" else 0)
 
 
@@ -85,13 +98,23 @@ def chosen_chips(table: Table, chips: Any) -> int | None:
     span = registry.get(table.game).buy_in_range(table.config)
     if span is None:
         if chips is not None:
-            raise InvalidRequest("At this table everyone gets the same chips; 'chips' cannot be chosen.", field="chips")
+            raise InvalidRequest(
+                T("At this table everyone gets the same chips; 'chips' cannot be chosen."), field="chips"
+            )
         return None
     fewest, most = span
     if chips is None:
         return most
     if isinstance(chips, bool) or not isinstance(chips, int) or not fewest <= chips <= most:
-        raise InvalidRequest(f"'chips' must be a whole number from {fewest} to {most}, not {chips!r}.", field="chips")
+        raise InvalidRequest(
+            T(
+                "'chips' must be a whole number from {fewest} to {most}, not {chips}.",
+                fewest=fewest,
+                most=most,
+                chips=repr(chips),
+            ),
+            field="chips",
+        )
     return chips
 
 
@@ -115,8 +138,12 @@ def check_can_buy_in(table: Table, user, chips: int | None = None) -> None:
     have = selectors.balance_of(key=keys.wallet_key(user.pk, table.currency))
     if have < needed:
         raise InsufficientFunds(
-            f"This table needs {units.format_amount(needed, table.currency)} {table.currency} to sit down; "
-            f"your wallet holds {units.format_amount(have, table.currency)}.",
+            T(
+                "This table needs {needed} {currency} to sit down; your wallet holds {balance}.",
+                needed=units.format_amount(needed, table.currency),
+                currency=table.currency,
+                balance=units.format_amount(have, table.currency),
+            ),
             needed=units.format_amount(needed, table.currency),
             balance=units.format_amount(have, table.currency),
         )

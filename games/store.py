@@ -35,6 +35,7 @@ from django.utils import timezone
 
 from games.engine.codec import decode_event, decode_state, encode_event, encode_state
 from games.engine.decider import Decider, event_types_by_name
+from games.engine.words import T
 from games.errors import Conflict
 from games.models import Event, Snapshot, Table
 
@@ -202,7 +203,7 @@ def append(
         # for the same reason the current version cannot be read here.
         transaction.set_rollback(True)
         raise Conflict(
-            "Another writer recorded events on this table first. Reload the table and try again.",
+            T("Another writer recorded events on this table first. Reload the table and try again."),
             current_version=None,
         ) from error
     if events is None:
@@ -210,8 +211,12 @@ def append(
         if current is None:
             raise Table.DoesNotExist(f"No table {table.pk}.")
         raise Conflict(
-            f"The table has moved on to version {current}; you acted on version {expected_version}. "
-            "Reload the table and try again.",
+            T(
+                "The table has moved on to version {version}; you acted on version {expected}. "
+                "Reload the table and try again.",
+                version=current,
+                expected=expected_version,
+            ),
             current_version=current,
         )
     table.version = expected_version + len(records)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
+from games.engine.words import T
 from ledger.errors import ServiceError, UnknownAccount
 from ledger.units import CHIP, currency
 
@@ -106,7 +107,7 @@ def parse_key(key: str) -> AccountSpec:
     try:
         return _parse(key)
     except (ValueError, ServiceError):  # a malformed uuid or an unknown currency inside the key
-        raise UnknownAccount(f"{key!r} is not a ledger account key.", key=key) from None
+        raise UnknownAccount(T("{key} is not a ledger account key.", key=repr(key)), key=key) from None
 
 
 def _parse(key: str) -> AccountSpec:
@@ -134,7 +135,7 @@ def _parse(key: str) -> AccountSpec:
             return AccountSpec(key, Kind.PENDING_DEPOSIT, currency(unit))
         case ["payout", payout_id, unit] if payout_id:
             return AccountSpec(key, Kind.PAYOUT, currency(unit), payout_id=payout_id)
-    raise UnknownAccount(key)
+    raise UnknownAccount(T("{key} is not a ledger account key.", key=repr(key)), key=key)
 
 
 def _uuid(text: str) -> uuid.UUID:

@@ -23,6 +23,7 @@ from django.db.models import Sum
 from django.dispatch import Signal
 from django.utils import timezone
 
+from games.engine.words import T
 from ledger import keys
 from ledger.errors import Forbidden, InvalidRequest, NotFound, PayoutDecided, SecondApproverNeeded
 from ledger.models import Account, FollowUp, Payout, PayoutDecision, Posting
@@ -82,16 +83,22 @@ def open_payout(*, table_id: uuid.UUID, seat: int, user: User | None, currency: 
         approvals_needed=2 if amount > two_person_limit() else 1,
     )
     if user is None:
-        _decide_by_rule(payout, "A bot's winnings go back to the house's bot bankroll.", keys.house_bots_key(currency))
+        # Stored in English, as every decision's reason; ledger.records says it in the reader's language.
+        _decide_by_rule(
+            payout, T("A bot's winnings go back to the house's bot bankroll."), keys.house_bots_key(currency)
+        )
     elif amount < auto_approve_below():
         limit = format_amount(auto_approve_below(), currency)
         _decide_by_rule(
-            payout, f"Approved automatically: below {limit} {currency}.", keys.wallet_key(user.pk, currency)
+            payout,
+            T("Approved automatically: below {limit} {currency}.", limit=limit, currency=currency),
+            keys.wallet_key(user.pk, currency),
         )
     return payout
 
 
 def _decide_by_rule(payout: Payout, reason: str, destination: str) -> None:
+    reason = str(reason)
     PayoutDecision.objects.create(payout=payout, by=None, decision=PayoutDecision.Decision.APPROVE, reason=reason)
     payout.automatic = True
     _move(payout, destination, PAID, Payout.Status.APPROVED, by=None, memo=reason)
@@ -126,33 +133,43 @@ def _locked(payout_id: int) -> Payout:
     # second sees the first one's decision (and the money already moved), so it pays once.
     payout = Payout.objects.select_for_update().filter(pk=payout_id).first()
     if payout is None:
-        raise NotFound(f"There is no payout {payout_id}.")
+        raise NotFound(T("There is no payout {payout}.", payout=payout_id))
     return payout
 
 
 def _check_reviewer(payout: Payout, by: User) -> None:
     if not getattr(by, "is_staff", False):
-        raise Forbidden("Only staff can decide payouts.")
+        raise Forbidden(T("Only staff can decide payouts."))
     # Everyone who sat at a money table paid in from their wallet, so the books know who played.
     if Posting.objects.filter(transaction__table_id=payout.table_id, account__user=by).exists():
-        raise Forbidden("You played at this table, so you cannot decide its payouts; ask another staff member.")
+        raise Forbidden(T("You played at this table, so you cannot decide its payouts; ask another staff member."))
 
 
 def _check_pending(payout: Payout) -> None:
     if payout.status == Payout.Status.PENDING:
         return
     last = payout.decisions.order_by("-at", "-pk").first()
-    who = (last.by.get_username() if last.by else "automatically") if last else "earlier"
-    when = payout.decided_at.isoformat() if payout.decided_at else "earlier"
+    who: str = (last.by.get_username() if last.by else T("automatically")) if last else T("earlier")
+    when: str = payout.decided_at.isoformat() if payout.decided_at else T("earlier")
     if payout.status == Payout.Status.REJECTED:
         raise PayoutDecided(
-            f"Payout {payout.pk} was rejected ({who}, {when}); a rejected payout cannot be approved or rejected again. "
-            "Its money is back in the table's escrow, for follow-up.",
+            T(
+                "Payout {payout} was rejected ({who}, {when}); a rejected payout cannot be approved or rejected again. "
+                "Its money is back in the table's escrow, for follow-up.",
+                payout=payout.pk,
+                who=who,
+                when=when,
+            ),
             payout_id=payout.pk,
             payout_status=payout.status,
         )
     raise PayoutDecided(
-        f"Payout {payout.pk} was already approved ({who}, {when}) and paid; it cannot be decided again.",
+        T(
+            "Payout {payout} was already approved ({who}, {when}) and paid; it cannot be decided again.",
+            payout=payout.pk,
+            who=who,
+            when=when,
+        ),
         payout_id=payout.pk,
         payout_status=payout.status,
     )
@@ -166,9 +183,13 @@ def approve(*, payout_id: int, by: User, reason: str = "") -> Payout:
         _check_pending(payout)
         if payout.decisions.filter(by=by, decision=PayoutDecision.Decision.APPROVE).exists():
             raise SecondApproverNeeded(
-                f"You already approved payout {payout.pk}; above "
-                f"{format_amount(two_person_limit(), payout.currency)} {payout.currency} "
-                "a second, different staff member must approve it.",
+                T(
+                    "You already approved payout {payout}; above {limit} {currency} "
+                    "a second, different staff member must approve it.",
+                    payout=payout.pk,
+                    limit=format_amount(two_person_limit(), payout.currency),
+                    currency=payout.currency,
+                ),
                 payout_id=payout.pk,
             )
         PayoutDecision.objects.create(
@@ -187,7 +208,7 @@ def reject(*, payout_id: int, by: User, reason: str) -> Payout:
     """Refuse the payout: its money goes back to the table's escrow and the table is marked for follow-up."""
     reason = (reason or "").strip()
     if not reason:
-        raise InvalidRequest("Say why the payout is rejected (a reason is required).", field="reason")
+        raise InvalidRequest(T("Say why the payout is rejected (a reason is required)."), field="reason")
     with transaction.atomic():
         payout = _locked(payout_id)
         _check_reviewer(payout, by)

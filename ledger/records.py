@@ -3,10 +3,12 @@ payouts with every decision, and the trail of postings on a payout's pending acc
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 
+from games.engine.words import T
 from ledger.errors import InvalidRequest
 from ledger.models import FollowUp, Payout, PayoutDecision, Posting, Transaction
 from ledger.times import rfc3339
@@ -45,7 +47,10 @@ def payouts(*, status: str | None = None) -> QuerySet[Payout]:
     rows = Payout.objects.select_related("user").prefetch_related("decisions__by").order_by("-created_at", "-pk")
     if status:
         if status not in STATUSES:
-            raise InvalidRequest(f"status must be one of {', '.join(STATUSES)}, not {status!r}.", field="status")
+            raise InvalidRequest(
+                T("status must be one of {statuses}, not {status}.", statuses=list(STATUSES), status=repr(status)),
+                field="status",
+            )
         rows = rows.filter(status=status)
     return rows
 
@@ -79,12 +84,28 @@ def payout_record(payout: Payout) -> dict[str, Any]:
                 "decision": d.decision,
                 "by": d.by.get_username() if d.by else None,
                 "automatic": d.by is None,
-                "reason": d.reason,
+                "reason": automatic_reason(d.reason) if d.by is None else d.reason,
                 "at": rfc3339(d.at),
             }
             for d in payout.decisions.all()
         ],
     }
+
+
+# The reasons of the decisions made by rule (ledger.payouts), stored in English as they were made.
+BOT_WINNINGS = "A bot's winnings go back to the house's bot bankroll."
+_BELOW = re.compile(r"^Approved automatically: below (?P<limit>\S+) (?P<currency>[A-Z]{3})\.$")
+
+
+def automatic_reason(reason: str) -> str:
+    """A decision by rule's stored reason as words the reader's language can say; a person's own
+    reason stays as they wrote it."""
+    if reason == BOT_WINNINGS:
+        return T("A bot's winnings go back to the house's bot bankroll.")
+    below = _BELOW.match(reason)
+    if below:
+        return T("Approved automatically: below {limit} {currency}.", **below.groupdict())
+    return reason
 
 
 def _follow_up(payout: Payout) -> dict[str, Any] | None:

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import IntegrityError, connection
 from django.db import transaction as db_transaction
 
+from games.engine.words import T
 from ledger import keys
 from ledger.errors import (
     AlreadyReversed,
@@ -126,13 +127,19 @@ def reverse(*, transaction: Transaction, reason: str, by: User | None) -> Transa
     ``InsufficientFunds`` when the money has moved on (a wallet spent what is being taken back).
     """
     if not reason.strip():
-        raise InvalidRequest("Say why the transaction is reversed.")
+        raise InvalidRequest(T("Say why the transaction is reversed."))
     if transaction.reverses_id is not None:
         raise InvalidRequest(
-            f"Transaction {transaction.pk} is itself a reversal; post a new transaction instead.",
+            T(
+                "Transaction {transaction} is itself a reversal; post a new transaction instead.",
+                transaction=transaction.pk,
+            ),
             transaction_id=transaction.pk,
         )
-    already = AlreadyReversed(f"Transaction {transaction.pk} has already been reversed.", transaction_id=transaction.pk)
+    already = AlreadyReversed(
+        T("Transaction {transaction} has already been reversed.", transaction=transaction.pk),
+        transaction_id=transaction.pk,
+    )
     if Transaction.objects.filter(reverses=transaction).exists():
         raise already
     lines = [(p.account, p.unit, -p.amount) for p in transaction.postings.select_related("account").order_by("id")]
@@ -158,9 +165,9 @@ def deposit(
     ``idempotency_key`` is the client's key (e.g. the ``Idempotency-Key`` header), scoped to ``by``;
     without one, every call is a new deposit.
     """
-    _staff_only(by, "record deposits")
+    _staff_only(by, T("Only staff can record deposits."))
     if user.pk == by.pk:
-        raise Forbidden("Staff cannot record a deposit into their own wallet; ask another member of staff.")
+        raise Forbidden(T("Staff cannot record a deposit into their own wallet; ask another member of staff."))
     unit = currency_code(currency)
     _positive(amount_minor, unit)
     if amount_minor > deposit_two_person_limit():
@@ -206,21 +213,23 @@ def _pending_deposit(*, user: User, unit: str, amount_minor: int, by: User, idem
 def approve_deposit(*, deposit_id: str, by: User) -> Transaction:
     """A second member of staff approves a pending deposit: its money moves to the wallet, once.
     Not the member who recorded it, nor the person it is for."""
-    _staff_only(by, "approve deposits")
+    _staff_only(by, T("Only staff can approve deposits."))
     try:
         wanted = uuid.UUID(str(deposit_id))
     except ValueError:
-        raise NotFound(f"There is no pending deposit {deposit_id}.") from None
+        raise NotFound(T("There is no pending deposit {deposit}.", deposit=str(deposit_id))) from None
     with db_transaction.atomic():
         opened = Transaction.objects.filter(kind=PENDING_DEPOSIT, reference=f"deposit:{wanted}").first()
         if opened is None:
-            raise NotFound(f"There is no pending deposit {deposit_id}.")
+            raise NotFound(T("There is no pending deposit {deposit}.", deposit=str(deposit_id)))
         line = next(p for p in opened.postings.select_related("account") if p.amount > 0)
         user_id = int(line.account.key.split(":")[2])
         if by.pk in (opened.created_by_id, user_id):
             raise SecondApproverNeeded(
-                "A large deposit needs a second member of staff: neither the one who recorded it "
-                "nor the person it is for can approve it.",
+                T(
+                    "A large deposit needs a second member of staff: neither the one who recorded it "
+                    "nor the person it is for can approve it."
+                ),
                 deposit_id=str(wanted),
             )
         return post(
@@ -241,7 +250,7 @@ def withdraw(
 ) -> Transaction:
     """Staff record money paid out to ``user`` outside the service: wallet -> house cash.
     ``InsufficientFunds`` if the wallet holds less, however many withdrawals race."""
-    _staff_only(by, "record withdrawals")
+    _staff_only(by, T("Only staff can record withdrawals."))
     unit = currency_code(currency)
     _positive(amount_minor, unit)
     return post(
@@ -271,9 +280,9 @@ def _post(
     on_repeat: ServiceError | None = None,
 ) -> Transaction:
     if not key or len(key) > 200:
-        raise InvalidRequest("An idempotency key of 1 to 200 characters is required.")
+        raise InvalidRequest(T("An idempotency key of 1 to 200 characters is required."))
     if not kind or len(kind) > 32:
-        raise InvalidRequest("A transaction kind of 1 to 32 characters is required.")
+        raise InvalidRequest(T("A transaction kind of 1 to 32 characters is required."))
     lines = _checked(postings)
     normal: _Normal = tuple(sorted((account_key, unit, amount) for account_key, _, unit, amount in lines))
 
@@ -301,7 +310,14 @@ def _post(
             return _repeat(existing, kind, normal, on_repeat)
         for account_key, _, unit, _ in lines:
             if by_key[account_key].unit != unit:
-                raise UnbalancedTransaction(f"Account {account_key} holds {by_key[account_key].unit}, not {unit}.")
+                raise UnbalancedTransaction(
+                    T(
+                        "Account {account} holds {held}, not {unit}.",
+                        account=account_key,
+                        held=by_key[account_key].unit,
+                        unit=unit,
+                    )
+                )
 
         deltas: dict[int, int] = defaultdict(int)
         for account_key, _, _, amount in lines:
@@ -310,8 +326,13 @@ def _post(
             acc = locked[pk]
             if not acc.allow_negative and acc.balance + delta < 0:
                 raise InsufficientFunds(
-                    f"{_name(acc)} holds {format_amount(acc.balance, acc.unit)} {acc.unit}; "
-                    f"this needs {format_amount(-delta, acc.unit)} {acc.unit}.",
+                    T(
+                        "{account} holds {balance} {unit}; this needs {needed} {unit}.",
+                        account=_name(acc),
+                        balance=format_amount(acc.balance, acc.unit),
+                        needed=format_amount(-delta, acc.unit),
+                        unit=acc.unit,
+                    ),
                     account=acc.key,
                     unit=acc.unit,
                     balance=format_amount(acc.balance, acc.unit),
@@ -378,7 +399,7 @@ def _move_balances(changed: dict[int, int]) -> None:
 def _checked(postings: Sequence[PostingLine]) -> list[tuple[str, Account | None, str, int]]:
     """(account key, account object if given, unit, amount) per line, after the shape checks."""
     if len(postings) < 2:
-        raise UnbalancedTransaction("A transaction needs at least two postings.")
+        raise UnbalancedTransaction(T("A transaction needs at least two postings."))
     lines = []
     totals: dict[str, int] = defaultdict(int)
     for target, unit, amount in postings:
@@ -388,16 +409,18 @@ def _checked(postings: Sequence[PostingLine]) -> list[tuple[str, Account | None,
             account_key, given = target, None
             keys.parse_key(target)
         else:
-            raise UnknownAccount(f"{target!r} is neither an account nor an account key.")
+            raise UnknownAccount(T("{target} is neither an account nor an account key.", target=repr(target)))
         exponent(unit)
         if isinstance(amount, bool) or not isinstance(amount, int) or amount == 0 or abs(amount) > MAX_MINOR:
-            raise BadAmount(f"Posting amounts are non-zero integers of minor units, not {amount!r}.")
+            raise BadAmount(
+                T("Posting amounts are non-zero integers of minor units, not {amount}.", amount=repr(amount))
+            )
         totals[unit] += amount
         lines.append((account_key, given, unit, amount))
     off = {unit: total for unit, total in totals.items() if total}
     if off:
-        detail = ", ".join(f"{unit} by {total:+d}" for unit, total in sorted(off.items()))
-        raise UnbalancedTransaction(f"Postings must sum to zero in each unit; off in {detail}.", off=off)
+        detail = [T("{unit} by {total}", unit=unit, total=format(total, "+d")) for unit, total in sorted(off.items())]
+        raise UnbalancedTransaction(T("Postings must sum to zero in each unit; off in {units}.", units=detail), off=off)
     return lines
 
 
@@ -407,7 +430,10 @@ def _repeat(existing: Transaction, kind: str, normal: _Normal, on_repeat: Servic
     recorded = tuple(sorted((p.account.key, p.unit, p.amount) for p in existing.postings.select_related("account")))
     if existing.kind != kind or recorded != normal:
         raise IdempotencyMismatch(
-            f"Idempotency key {existing.idempotency_key!r} was already used for a different transaction.",
+            T(
+                "Idempotency key {key} was already used for a different transaction.",
+                key=repr(existing.idempotency_key),
+            ),
             transaction_id=existing.pk,
         )
     return existing
@@ -417,21 +443,21 @@ def _client_key(action: str, by: User, client_key: str | None) -> str:
     if client_key is None:
         return f"{action}:{uuid.uuid4()}"
     if not client_key or len(client_key) > MAX_CLIENT_KEY:
-        raise InvalidRequest(f"An idempotency key has 1 to {MAX_CLIENT_KEY} characters.")
+        raise InvalidRequest(T("An idempotency key has 1 to {most} characters.", most=MAX_CLIENT_KEY))
     return f"{action}:{by.pk}:{client_key}"
 
 
-def _staff_only(by: User, what: str) -> None:
+def _staff_only(by: User, refusal: str) -> None:
     if not getattr(by, "is_staff", False):
-        raise Forbidden(f"Only staff can {what}.")
+        raise Forbidden(refusal)
 
 
 def _positive(amount_minor: int, unit: str) -> None:
     if isinstance(amount_minor, bool) or not isinstance(amount_minor, int) or not 0 < amount_minor <= MAX_MINOR:
-        raise BadAmount(f"The amount must be more than 0 {unit}.")
+        raise BadAmount(T("The amount must be more than 0 {unit}.", unit=unit))
 
 
 def _name(acc: Account) -> str:
     if acc.kind == keys.Kind.WALLET:
-        return f"The {acc.unit} wallet"
-    return f"Account {acc.key}"
+        return T("The {unit} wallet", unit=acc.unit)
+    return T("Account {account}", account=acc.key)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from games.engine.words import N, T
 from ledger.errors import BadAmount, UnknownUnit
 
 CHIP = "CHIP"
@@ -48,15 +49,19 @@ def exponent(unit: str) -> int:
     try:
         return UNITS[unit]
     except KeyError:
-        known = ", ".join(sorted(UNITS))
-        raise UnknownUnit(f"Unknown unit {unit!r}; known units are {known}.", unit=unit) from None
+        known = sorted(UNITS)
+        raise UnknownUnit(
+            T("Unknown unit {unit}; known units are {known}.", unit=repr(unit), known=known), unit=unit
+        ) from None
 
 
 def currency(code: str) -> str:
     """``code`` if it is a currency (not ``CHIP``)."""
     if code not in CURRENCIES:
-        known = ", ".join(sorted(CURRENCIES))
-        raise UnknownUnit(f"Unknown currency {code!r}; known currencies are {known}.", unit=code)
+        known = sorted(CURRENCIES)
+        raise UnknownUnit(
+            T("Unknown currency {currency}; known currencies are {known}.", currency=repr(code), known=known), unit=code
+        )
     return code
 
 
@@ -65,20 +70,30 @@ def parse_amount(text: str, unit: str) -> int:
     the unit has, exponents, spaces and floats."""
     places = exponent(unit)
     if not isinstance(text, str):
-        raise BadAmount(f'Send the amount as a decimal string such as "100.00", not {type(text).__name__}.')
+        raise BadAmount(
+            T('Send the amount as a decimal string such as "100.00", not {kind}.', kind=type(text).__name__)
+        )
     if len(text) > MAX_AMOUNT_CHARS:
-        raise BadAmount(f"An amount of {len(text)} characters is larger than this service accepts.")
+        raise BadAmount(T("An amount of {length} characters is larger than this service accepts.", length=len(text)))
     match = _DECIMAL.fullmatch(text)
     if not match:
-        raise BadAmount(f'{text!r} is not a decimal amount; write it like "100.00".')
+        raise BadAmount(T('{amount} is not a decimal amount; write it like "100.00".', amount=repr(text)))
     sign, whole, fraction = match.groups()
     fraction = fraction or ""
     if len(fraction) > places:
-        allowed = f"{places} decimal places" if places else "no decimal places"
-        raise BadAmount(f"{text!r} has {len(fraction)} decimal places; {unit} allows {allowed}.")
+        allowed = N("{count} decimal place", "{count} decimal places", places) if places else T("no decimal places")
+        raise BadAmount(
+            T(
+                "{amount} has {places} decimal places; {unit} allows {allowed}.",
+                amount=repr(text),
+                places=len(fraction),
+                unit=unit,
+                allowed=allowed,
+            )
+        )
     minor = int(whole + fraction.ljust(places, "0"))
     if minor > MAX_MINOR:
-        raise BadAmount(f"{text!r} is larger than this service accepts.")
+        raise BadAmount(T("{amount} is larger than this service accepts.", amount=repr(text)))
     return -minor if sign else minor
 
 

@@ -30,6 +30,7 @@ from games.engine import fairness, registry
 from games.engine.cards import named_deck
 from games.engine.codec import decode_event, encode_state
 from games.engine.decider import event_types_by_name
+from games.engine.words import N, T
 from games.models import Event, Seat, Table
 from ledger.models import Posting
 
@@ -68,12 +69,12 @@ class Verification:
 
 def _check(name: str, differences: list[str], passed: str) -> Check:
     if differences:
-        return Check(name, FAIL, f"{len(differences)} difference(s)", tuple(differences))
+        return Check(name, FAIL, N("{count} difference", "{count} differences", len(differences)), tuple(differences))
     return Check(name, PASS, passed)
 
 
 def _where(row: Event) -> str:
-    return f"event {row.seq} ({row.type})"
+    return T("event {seq} ({event})", seq=row.seq, event=row.type)
 
 
 def check_commitment(hand: Hand) -> Check:
@@ -82,14 +83,34 @@ def check_commitment(hand: Hand) -> Check:
     seed_hex = hand.server_seed.hex()
     digest = hashlib.sha256(hand.server_seed).hexdigest()
     if digest != hand.seed.commitment:
-        differences.append(f"sha256 of the server seed is {digest}; the stored commitment is {hand.seed.commitment}")
+        differences.append(
+            T(
+                "sha256 of the server seed is {digest}; the stored commitment is {commitment}",
+                digest=digest,
+                commitment=hand.seed.commitment,
+            )
+        )
     for row in hand.rows:
         published = row.data.get("commitment")
         if published is not None and published != hand.seed.commitment:
-            differences.append(f"{_where(row)} published commitment {published}, not {hand.seed.commitment}")
+            differences.append(
+                T(
+                    "{where} published commitment {published}, not {commitment}",
+                    where=_where(row),
+                    published=published,
+                    commitment=hand.seed.commitment,
+                )
+            )
         revealed = row.data.get("server_seed") or row.secret.get("server_seed")
         if revealed and revealed != seed_hex:
-            differences.append(f"{_where(row)} records server seed {revealed}, not the stored {seed_hex}")
+            differences.append(
+                T(
+                    "{where} records server seed {revealed}, not the stored {seed}",
+                    where=_where(row),
+                    revealed=revealed,
+                    seed=seed_hex,
+                )
+            )
     if hand.hand_no > 1:
         announced = (
             Event.objects.filter(table=hand.table, hand_no=hand.hand_no - 1, data__has_key="next_commitment")
@@ -99,29 +120,51 @@ def check_commitment(hand: Hand) -> Check:
         )
         if announced and announced[1].get("next_commitment") not in (None, hand.seed.commitment):
             differences.append(
-                f"event {announced[0]} announced {announced[1]['next_commitment']} as this hand's commitment"
+                T(
+                    "event {seq} announced {commitment} as this hand's commitment",
+                    seq=announced[0],
+                    commitment=announced[1]["next_commitment"],
+                )
             )
-    return _check("commitment", differences, f"sha256(server_seed) = {digest}")
+    return _check("commitment", differences, T("sha256(server_seed) = {digest}", digest=digest))
 
 
 def check_client_seed(hand: Hand) -> Check:
     """``client_seed``: every client seed the events recorded is the hand's."""
     differences = [
-        f"{_where(row)} recorded client seed {row.data['client_seed']!r}, the hand's is {hand.seed.client_seed!r}"
+        T(
+            "{where} recorded client seed {recorded}, the hand's is {seed}",
+            where=_where(row),
+            recorded=repr(row.data["client_seed"]),
+            seed=repr(hand.seed.client_seed),
+        )
         for row in hand.rows
         if "client_seed" in row.data and row.data["client_seed"] != hand.seed.client_seed
     ]
-    return _check("client_seed", differences, f"client seed {hand.seed.client_seed!r}")
+    return _check("client_seed", differences, T("client seed {seed}", seed=repr(hand.seed.client_seed)))
 
 
 def check_deck(hand: Hand, deck: Deck) -> Check:
     """``deck``: the recomputed shuffle is a permutation of the named canonical deck."""
     if deck.name is None:
-        return Check("deck", SKIP, f"the game {hand.table.game!r} does not name the deck it shuffles (audit_deck)")
+        return Check(
+            "deck",
+            SKIP,
+            T("the game {game} does not name the deck it shuffles (audit_deck)", game=repr(hand.table.game)),
+        )
     if Counter(deck.cards) != Counter(named_deck(deck.name)):
-        return Check("deck", FAIL, "the recomputed deck is not a permutation of the canonical deck", (deck.name,))
+        return Check("deck", FAIL, T("the recomputed deck is not a permutation of the canonical deck"), (deck.name,))
     top = " ".join(deck.cards[:8])
-    return Check("deck", PASS, f"{deck.name}, {len(deck.cards)} cards recomputed with CM-7..CM-9; top: {top} …")
+    return Check(
+        "deck",
+        PASS,
+        T(
+            "{deck}, {cards} cards recomputed with CM-7..CM-9; top: {top} …",
+            deck=deck.name,
+            cards=len(deck.cards),
+            top=top,
+        ),
+    )
 
 
 def check_deal(hand: Hand, deck: Deck) -> Check:
@@ -136,34 +179,51 @@ def check_deal(hand: Hand, deck: Deck) -> Check:
     return _check(
         "deal",
         list(hand.hooks.audit_deal(hand.table.config, deck.cards, hand.decoded)),
-        "the dealt cards are the deck dealt in order",
+        T("the dealt cards are the deck dealt in order"),
     )
 
 
 def _deal_skipped(hand: Hand) -> Check:
-    return Check("deal", SKIP, f"the game {hand.table.game!r} does not describe its deal (audit_deal)")
+    return Check("deal", SKIP, T("the game {game} does not describe its deal (audit_deal)", game=repr(hand.table.game)))
 
 
 def _recorded_deck_matches(row: Event, recorded: list[str], deck: list[str]) -> Check:
     differences = [
-        f"{_where(row)}: deck position {i} is {card}, the seed gives {deck[i] if i < len(deck) else None}"
+        T(
+            "{where}: deck position {position} is {card}, the seed gives {expected}",
+            where=_where(row),
+            position=i,
+            card=card,
+            expected=deck[i] if i < len(deck) else None,
+        )
         for i, card in enumerate(recorded)
         if i >= len(deck) or card != deck[i]
     ]
     if len(recorded) != len(deck):
-        differences.append(f"{_where(row)}: {len(recorded)} cards recorded, the deck has {len(deck)}")
-    return _check("deal", differences, f"{_where(row)} recorded exactly the recomputed deck")
+        differences.append(
+            T(
+                "{where}: {recorded} cards recorded, the deck has {cards}",
+                where=_where(row),
+                recorded=len(recorded),
+                cards=len(deck),
+            )
+        )
+    return _check("deal", differences, T("{where} recorded exactly the recomputed deck", where=_where(row)))
 
 
 def check_outcome(hand: Hand) -> Check:
     """``outcome``: the game re-decides the recorded outcome, every random draw from the seed."""
     if hand.hooks is None:
-        return Check("outcome", SKIP, f"the game {hand.table.game!r} does not re-decide its outcomes (audit_outcome)")
+        return Check(
+            "outcome",
+            SKIP,
+            T("the game {game} does not re-decide its outcomes (audit_outcome)", game=repr(hand.table.game)),
+        )
     streams = fairness.streams(hand.server_seed, str(hand.table.pk), hand.hand_no, hand.seed.client_seed)
     return _check(
         "outcome",
         list(hand.hooks.audit_outcome(hand.table.config, hand.decoded, streams)),
-        "the recorded outcome re-decides the same, every random draw recomputed from the seed",
+        T("the recorded outcome re-decides the same, every random draw recomputed from the seed"),
     )
 
 
@@ -182,16 +242,24 @@ def _fold_through(hand: Hand) -> tuple[list[str], Any, dict[int, Any]]:
         try:
             event = decode_event(types, type_name, data, secret)
         except Exception as error:  # a tampered row may not even decode: name it
-            problems.append(f"event {seq} ({type_name}) does not decode: {type(error).__name__}: {error}")
+            problems.append(_broken(seq, type_name, error, applies=False))
             break
         if seq >= first:
             before[seq] = state
         try:
             state = decider.evolve(state, event)
         except Exception as error:
-            problems.append(f"event {seq} ({type_name}) does not apply: {type(error).__name__}: {error}")
+            problems.append(_broken(seq, type_name, error, applies=True))
             break
     return problems, state, before
+
+
+def _broken(seq: int, type_name: str, error: Exception, *, applies: bool) -> str:
+    """A tampered or broken event, named with the error it raised (its text as Python gave it)."""
+    error_text = f"{type(error).__name__}: {error}"
+    if applies:
+        return T("event {seq} ({event}) does not apply: {error}", seq=seq, event=type_name, error=error_text)
+    return T("event {seq} ({event}) does not decode: {error}", seq=seq, event=type_name, error=error_text)
 
 
 def check_replay(hand: Hand, problems: list[str], state: Any) -> Check:
@@ -203,10 +271,12 @@ def check_replay(hand: Hand, problems: list[str], state: Any) -> Check:
         loaded, _ = store.load(table=hand.table, decider=decider, at=last, cache=False)
         if store.canonical_json(encode_state(loaded)) != store.canonical_json(encode_state(state)):
             differences.append(
-                f"the state after event {last} differs between a replay from scratch and snapshot + tail"
+                T("the state after event {seq} differs between a replay from scratch and snapshot + tail", seq=last)
             )
     return _check(
-        "replay", differences, f"{len(hand.rows)} events of the hand replay through the rules from the table's start"
+        "replay",
+        differences,
+        T("{events} events of the hand replay through the rules from the table's start", events=len(hand.rows)),
     )
 
 
@@ -222,13 +292,19 @@ def check_hash_chain(hand: Hand) -> Check:
     rows = [[getattr(row, name) for name in store.CHAIN_FIELDS] for row in hand.rows]
     by_seq = {row.seq: row for row in hand.rows}
     differences = [
-        f"{_where(by_seq[problem.seq])}: {problem.what}"
+        T("{where}: {problem}", where=_where(by_seq[problem.seq]), problem=problem.what)
         for problem in store.chain_breaks(hand.table.pk, rows, previous)
     ]
     seqs = [row.seq for row in hand.rows]
     if seqs != list(range(seqs[0], seqs[0] + len(seqs))):
-        differences.append(f"the hand's events are not consecutive: {seqs[0]}..{seqs[-1]} with gaps")
-    return _check("hash_chain", differences, f"events {seqs[0]}..{seqs[-1]} chain from {first.prev_hash[:12]}…")
+        differences.append(
+            T("the hand's events are not consecutive: {first}..{last} with gaps", first=seqs[0], last=seqs[-1])
+        )
+    return _check(
+        "hash_chain",
+        differences,
+        T("events {first}..{last} chain from {hash}…", first=seqs[0], last=seqs[-1], hash=first.prev_hash[:12]),
+    )
 
 
 def check_ledger(hand: Hand, before: dict[int, Any]) -> Check:
@@ -257,10 +333,24 @@ def check_ledger(hand: Hand, before: dict[int, Any]) -> Check:
             for key in sorted(set(expected) | set(recorded)):
                 if expected.get(key, 0) != recorded.get(key, 0):
                     differences.append(
-                        f"{_where(row)}: {key[0]} moved {recorded.get(key, 0)} {key[1]}, "
-                        f"the event implies {expected.get(key, 0)}"
+                        T(
+                            "{where}: {account} moved {moved} {unit}, the event implies {implied}",
+                            where=_where(row),
+                            account=key[0],
+                            moved=recorded.get(key, 0),
+                            unit=key[1],
+                            implied=expected.get(key, 0),
+                        )
                     )
-    return _check("ledger", differences, f"{len(actual)} transaction(s) match the settlements of the hand's events")
+    return _check(
+        "ledger",
+        differences,
+        N(
+            "{count} transaction matches the settlements of the hand's events",
+            "{count} transactions match the settlements of the hand's events",
+            len(actual),
+        ),
+    )
 
 
 class TableWalk:
@@ -303,14 +393,14 @@ class TableWalk:
         try:
             event = decode_event(self.types, type_name, data, secret)
         except Exception as error:
-            self.broken = (seq, f"event {seq} ({type_name}) does not decode: {type(error).__name__}: {error}")
+            self.broken = (seq, _broken(seq, type_name, error, applies=False))
             return
         if seq >= first:
             before[seq] = self.state
         try:
             self.state = self.decider.evolve(self.state, event)
         except Exception as error:
-            self.broken = (seq, f"event {seq} ({type_name}) does not apply: {type(error).__name__}: {error}")
+            self.broken = (seq, _broken(seq, type_name, error, applies=True))
             return
         self.at = seq
 

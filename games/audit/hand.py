@@ -17,6 +17,7 @@ from games.engine.cards import DECKS, named_deck
 from games.engine.codec import decode_event
 from games.engine.decider import event_types_by_name
 from games.engine.fairness import shuffled
+from games.engine.words import T
 from games.errors import Conflict, Forbidden, NotFound
 from games.models import Event, HandSeed, Seat, Table
 
@@ -36,7 +37,7 @@ def check_may_audit(user, table: Table) -> None:
     """Refuse (403) anyone who may not read the table's hands."""
     if not may_audit(user, table):
         raise Forbidden(
-            "Only the players who sat at this table, staff and auditors can read its hands.", code="not_your_hand"
+            T("Only the players who sat at this table, staff and auditors can read its hands."), code="not_your_hand"
         )
 
 
@@ -88,11 +89,14 @@ def finished_hand(table: Table, hand_no: int) -> Hand:
     if not any(row.hand_no == hand_no for row in rows):
         rows = []
     if seed is None or not rows:
-        raise NotFound(f"Table {table.pk} has no hand {hand_no}.", code="no_such_hand")
+        raise NotFound(T("Table {table} has no hand {hand}.", table=str(table.pk), hand=hand_no), code="no_such_hand")
     # A finished table has no hand in progress, even one its last events never revealed (CM-10).
     if seed.revealed_at is None and table.status != Table.Status.FINISHED:
         raise Conflict(
-            f"Hand {hand_no} is still in progress; its audit opens when the hand is over and its seed is revealed.",
+            T(
+                "Hand {hand} is still in progress; its audit opens when the hand is over and its seed is revealed.",
+                hand=hand_no,
+            ),
             code="hand_in_progress",
         )
     types = event_types_by_name(registry.get(table.game))

@@ -13,20 +13,22 @@ from games.audit.hand import Hand, finished_hand
 from games.engine import registry
 from games.engine.codec import decode_event
 from games.engine.decider import event_types_by_name
+from games.engine.words import T
 from games.errors import Forbidden, InvalidRequest, NotFound
 from games.models import Event, Seat, Table
+from games.words import say
 from ledger.units import money_shown
 
 
 def actor_names(table: Table) -> dict[str, str]:
     """What each actor string of the table's events stands for, in words."""
-    names = {"system": "dealer"}
+    names: dict[str, str] = {"system": T("dealer")}
     seats = Seat.objects.filter(table=table).select_related("user")
     for seat in seats:
         if seat.user_id is not None:
             names[f"user:{seat.user_id}"] = seat.user.get_username()
         else:
-            names[f"bot:{seat.number}"] = f"bot (seat {seat.number})"
+            names[f"bot:{seat.number}"] = T("bot (seat {seat})", seat=seat.number)
     return names
 
 
@@ -50,7 +52,12 @@ def generic_line(row: Event, actor: str) -> str:
     """``Type by actor: field=value …`` with every field, secret ones included (the hand is over)."""
     fields = {**row.data, **row.secret}
     body = " ".join(f"{key}={_value(value)}" for key, value in fields.items())
-    return f"{row.type} by {actor}: {body}".rstrip(": ")
+    # The event's type and fields are its data, as recorded: only the frame is words.
+    return (
+        T("{event} by {actor}: {fields}", event=row.type, actor=actor, fields=body)
+        if body
+        else T("{event} by {actor}", event=row.type, actor=actor)
+    )
 
 
 def history_text(hand: Hand) -> str:
@@ -58,25 +65,26 @@ def history_text(hand: Hand) -> str:
     table = hand.table
     decider = hand.decider
     names = actor_names(table)
-    lines = [
-        f"{decider.name} - table {table.pk} - hand {hand.hand_no}",
-        f"Commitment: {hand.seed.commitment}",
-        f"Server seed: {hand.server_seed.hex()}",
-        f"Client seed: {hand.seed.client_seed!r}",
+    lines: list[str] = [
+        T("{game} - table {table} - hand {hand}", game=decider.name, table=str(table.pk), hand=hand.hand_no),
+        T("Commitment: {commitment}", commitment=hand.seed.commitment),
+        T("Server seed: {seed}", seed=hand.server_seed.hex()),
+        T("Client seed: {seed}", seed=repr(hand.seed.client_seed)),
     ]
-    seat_names = [f"seat {number}" for number in range(table.seats)]
+    seat_names: list[str] = [T("seat {seat}", seat=number) for number in range(table.seats)]
     for seat in Seat.objects.filter(table=table).select_related("user").order_by("number"):
-        who = seat.user.get_username() if seat.user else f"bot (seat {seat.number})"
+        who = seat.user.get_username() if seat.user else T("bot (seat {seat})", seat=seat.number)
         seat_names[seat.number] = who
-        lines.append(f"Seat {seat.number}: {who}")
+        lines.append(T("Seat {seat}: {player}", seat=seat.number, player=who))
     lines.append("")
     for row, event in zip(hand.rows, hand.events):
         actor = _actor(names, row.actor)
         text = (
             hand.hooks.history_line(event, actor, seat_names) if hand.hooks is not None and event is not None else None
         )
-        lines.append(f"#{row.seq} {text or generic_line(row, actor)}")
-    return "\n".join(lines) + "\n"
+        lines.append(T("#{seq} {line}", seq=row.seq, line=text or generic_line(row, actor)))
+    # Said here, in the reader's language: the history is one text, its lines no longer Text.
+    return "\n".join(str(say(line)) for line in lines) + "\n"
 
 
 def hand_history(table: Table, hand_no: int) -> str:
@@ -89,7 +97,7 @@ def hand_phh(table: Table, hand_no: int) -> str:
     hand = finished_hand(table, hand_no)
     text = None if hand.hooks is None else hand.hooks.phh(table.config, hand.decoded, _players(table))
     if not text:
-        raise NotFound(f"{hand.decider.name} has no PHH export; use history.txt.", code="no_phh")
+        raise NotFound(T("{game} has no PHH export; use history.txt.", game=hand.decider.name), code="no_phh")
     return text
 
 
@@ -110,12 +118,15 @@ def replay_view(table: Table, user, version: int | None) -> dict[str, Any]:
     a spectator was served, never the state itself."""
     if table.status != Table.Status.FINISHED and not getattr(user, "is_staff", False):
         raise Forbidden(
-            "Only a finished table can be replayed (staff can replay any table).", code="table_not_finished"
+            T("Only a finished table can be replayed (staff can replay any table)."), code="table_not_finished"
         )
     latest = table.version
     version = latest if version is None else version
     if not 0 <= version <= latest:
-        raise InvalidRequest(f"The version must be between 0 and {latest}, not {version}.", field="version")
+        raise InvalidRequest(
+            T("The version must be between 0 and {latest}, not {version}.", latest=latest, version=version),
+            field="version",
+        )
     decider = registry.get(table.game)
     state, _ = store.load(table=table, decider=decider, at=version, cache=False)
     row = Event.objects.filter(table=table, seq=version).first() if version else None

@@ -1,0 +1,140 @@
+"""Saying the engine's words in the reader's language.
+
+A :class:`~games.engine.words.Text` is English that remembers its message id and values; ``say``
+looks the id up in the active language's catalogues (Django's gettext, so the apps' ``locale/``
+folders and ``LOCALE_PATHS``), says each value in turn (a ``Text`` value in the same language, a
+list joined by the language's own separator) and fills the placeholders. A translation whose
+placeholders differ from the message's falls back to English and is logged: a reader gets a whole
+sentence, never a ``{hole}``. A plain ``str`` passes through as it is.
+
+``say_all`` does this through dicts and lists (a response body). Under ``strict()`` a ``Text``
+that the language's catalogues do not translate raises :class:`Untranslated` instead: the tests
+use it to find every message a reader would get in English.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import logging
+import string
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from django.utils import translation
+from django.utils.translation import trans_real
+
+from games.engine.words import Text
+
+log = logging.getLogger(__name__)
+
+ENGLISH = "en"
+
+_strict: contextvars.ContextVar[bool] = contextvars.ContextVar("words_strict", default=False)
+
+
+class Untranslated(LookupError):
+    """A message the active language's catalogues do not translate (raised only under ``strict``)."""
+
+    def __init__(self, msgid: str, language: str) -> None:
+        super().__init__(f"{language}: no translation of {msgid!r}")
+        self.msgid = msgid
+        self.language = language
+
+
+@contextmanager
+def strict() -> Iterator[None]:
+    """Within it, ``say`` raises :class:`Untranslated` for a message without a translation."""
+    token = _strict.set(True)
+    try:
+        yield
+    finally:
+        _strict.reset(token)
+
+
+def placeholders(template: str) -> set[str]:
+    """The names of a message's ``{name}`` placeholders (``{{`` and ``}}`` are braces, not names)."""
+    names = set()
+    for _literal, field, _spec, _conversion in string.Formatter().parse(template):
+        if field is not None:
+            names.add(field.split(".")[0].split("[")[0])
+    return names
+
+
+def separator() -> str:
+    """Between the items of a list value: ``", "`` in English."""
+    return translation.pgettext("list separator", ", ")
+
+
+def say(value: Any, language: str | None = None) -> Any:
+    """``value`` in ``language`` (the active one if not given): a ``Text`` translated, a list or
+    tuple said item by item and joined, anything else as it is."""
+    if language is not None:
+        with translation.override(language):
+            return say(value)
+    if isinstance(value, Text):
+        return _say_text(value)
+    if isinstance(value, list | tuple):
+        return separator().join(str(say(item)) for item in value)
+    return value
+
+
+def say_all(data: Any, language: str | None = None) -> Any:
+    """``data`` with every ``Text`` in it said: dicts and lists walked, their shape kept."""
+    if language is not None:
+        with translation.override(language):
+            return say_all(data)
+    if isinstance(data, Text):
+        return _say_text(data)
+    if isinstance(data, dict):
+        return {key: say_all(item) for key, item in data.items()}
+    if isinstance(data, list | tuple):
+        return [say_all(item) for item in data]
+    return data
+
+
+def is_translated(msgid: str, plural: str | None = None, language: str | None = None) -> bool:
+    """Whether the catalogues of ``language`` (the active one if not given) hold ``msgid``."""
+    language = language or translation.get_language() or ENGLISH
+    catalog = trans_real.translation(language)._catalog  # type: ignore[attr-defined]
+    return (msgid, 0) in catalog if plural is not None else msgid in catalog
+
+
+def _english_language(language: str | None) -> bool:
+    return language is None or language == ENGLISH or language.startswith(ENGLISH + "-")
+
+
+def _say_text(text: Text) -> str:
+    language = translation.get_language()
+    english = text.plural if text.plural is not None and text.number != 1 else text.msgid
+    if _english_language(language):
+        template = english
+    else:
+        if _strict.get() and not is_translated(text.msgid, text.plural, language):
+            raise Untranslated(text.msgid, language or "")
+        if text.plural is not None:
+            template = translation.ngettext(text.msgid, text.plural, text.number or 0)
+        else:
+            template = translation.gettext(text.msgid)
+    values = {key: say(value) for key, value in text.values.items()}
+    if template is not english and not _fits(template, text):
+        log.warning("translation of %r into %s has other placeholders: %r", text.msgid, language, template)
+        template = english
+    try:
+        return template.format(**values)
+    except (KeyError, IndexError, ValueError):
+        log.warning("translation of %r into %s does not format: %r", text.msgid, language, template)
+        return english.format(**values)
+
+
+def _fits(template: str, text: Text) -> bool:
+    """A translation's placeholders are the message's own; a plural form may leave ``{count}`` out
+    (Persian and Spanish say "one card" for one)."""
+    try:
+        found = placeholders(template)
+    except ValueError:
+        return False
+    expected = placeholders(text.msgid) | (placeholders(text.plural) if text.plural is not None else set())
+    if text.plural is None:
+        return found == expected
+    return found <= expected and expected - {"count"} <= found
