@@ -140,3 +140,30 @@ def test_lv_7_random_ties_always_end_with_losers_among_the_tied():
         assert set(result.losers) == previous
         again = la_viuda_tie_break(hands, ACES_WILD, order, stock=deck[5 * players :], streams=streams)
         assert again == result  # the same stream gives the same answer
+
+
+def test_lv_7_step_3_counts_wild_rank_cards_by_their_printed_suit():
+    """LV-7 step 3 (amended): `Ah Kd Qd 7c 3s` against `As Kh Qh 7d 3c`, aces wild, are both 3 red
+    and 2 black once the wild aces count by their printed suit, so step 3 decides nothing (it used to
+    read 2 red, 2 black against 3 red, 1 black and make the first hand pay). Both are mostly red, so
+    no colour card can tell them apart (step 4 draws only when majorities differ): the manotazo does."""
+    first, second = parse_hand("Ah Kd Qd 7c 3s"), parse_hand("As Kh Qh 7d 3c")
+    assert high_value(first, ACES_WILD) == high_value(second, ACES_WILD)
+    stock = [card for card in LA_VIUDA_DECK if card not in first + second]
+    result = la_viuda_tie_break(
+        [(0, first), (1, second)], ACES_WILD, [0, 1], stock=stock, streams=fairness.streams(SEED, TABLE, 1, "|")
+    )
+    colour_step = next(step for step in result.steps if step.rule == COLOUR)
+    assert colour_step.still_tied == (0, 1), "3 red and 2 black each: step 3 decides nothing"
+    assert not any(step.rule == COLOUR_CARD for step in result.steps)
+    assert result.steps[-1].rule == MANOTAZO and len(result.losers) == 1
+
+
+def test_lv_7_step_3_a_joker_has_no_colour_and_can_leave_equal_counts():
+    """LV-7 step 3: jokers are not counted, so `X1 Kd Qd 7c 3s` is 2 red and 2 black (no majority
+    colour) against `X2 Kh Qh 7d 3c`'s 3 red, 1 black: the joker hand's larger count (2) is smaller
+    and it loses at step 3."""
+    first, second = parse_hand("X1 Kd Qd 7c 3s"), parse_hand("X2 Kh Qh 7d 3c")
+    result = la_viuda_tie_break([(0, first), (1, second)], ACES_WILD, [0, 1])
+    assert [step.rule for step in result.steps] == ["wild_cards", "run", COLOUR]
+    assert result.losers == (0,)

@@ -47,7 +47,7 @@ class TieBreak:
 
 
 def natural_cards(cards: Sequence[str], wild: Collection[str]) -> tuple[str, ...]:
-    """The cards of a hand that are not wild (LV-7 steps 2-3 look only at these)."""
+    """The cards of a hand that are not wild (LV-7 step 2 looks only at these)."""
     return tuple(card for card in cards if card not in wild and not is_joker(card))
 
 
@@ -79,15 +79,17 @@ def best_run(cards: Sequence[str], wild: Collection[str]) -> tuple[int, int, str
     return best
 
 
-def colour_counts(cards: Sequence[str], wild: Collection[str]) -> tuple[int, int]:
-    """The numbers of red and black natural cards of a hand (LV-7 step 3)."""
-    naturals = natural_cards(cards, wild)
-    red = sum(1 for card in naturals if colour(card) == "red")
-    return red, len(naturals) - red
+def colour_counts(cards: Sequence[str], wild: Collection[str] = ()) -> tuple[int, int]:
+    """The numbers of red and black cards of a hand by their printed suit (LV-7 step 3): cards of
+    the wild rank count like any other, jokers have no suit and do not count. ``wild`` is unused
+    (the source counts "las cartas rojas y negras de cada mano"), kept so every step reads alike."""
+    red = sum(1 for card in cards if colour(card) == "red")
+    black = sum(1 for card in cards if colour(card) == "black")
+    return red, black
 
 
-def majority_colour(cards: Sequence[str], wild: Collection[str]) -> str | None:
-    """``"red"`` or ``"black"`` when one colour has more natural cards, else ``None`` (LV-7 step 3)."""
+def majority_colour(cards: Sequence[str], wild: Collection[str] = ()) -> str | None:
+    """``"red"`` or ``"black"`` when one colour has more cards by printed suit, else ``None`` (LV-7 step 3)."""
     red, black = colour_counts(cards, wild)
     return "red" if red > black else "black" if black > red else None
 
