@@ -166,7 +166,7 @@ def test_lv_7_worked_examples_end_to_end_in_a_showdown(winner, loser, rule, why)
     assert shown.loser == 1 and WorstHandPaid(1, 2, 2) in events
     assert [step.step for step in shown.steps][-1] in (2, 3)
     assert shown.steps[-1].rule == rule and shown.steps[-1].still_tied == (1,)
-    assert shown.steps[0].rule == "wild_cards" and shown.steps[0].sentence
+    assert shown.steps[0].rule == "wild_cards" and not shown.steps[0].sentence  # words are made when shown
 
 
 def test_lv_7_step_4_colour_card_decides_three_black_against_three_red():

@@ -17,19 +17,29 @@ from games.rules.widow.events import HandStarted
 
 def showdown(config: Mapping[str, Any], hand: Sequence[Any]) -> list[dict[str, Any]]:
     """Every shown hand with its category and description: the worst hand ``pays``, the others
-    are ``safe``; the hands tied for worst carry LV-7's tie-break steps (LV-13)."""
+    are ``safe``; the hands tied for worst carry LV-7's tie-break steps (LV-13), each said in a
+    sentence naming the players (``config``'s ``player_names``, else "seat 2")."""
     held = shared.first_of(hand, ShowdownHeld)
     if held is None:
         return []
+    return showdown_entries(held, shared.player_names(config, held.hands))
+
+
+def showdown_entries(held: ShowdownHeld, names: Sequence[str]) -> list[dict[str, Any]]:
+    """The shown hands of ``held`` as the audit and the hand page list them (LV-6, LV-7, LV-13)."""
+    wild = poker.wild_set(held.wild_rank)
+    cards = {entry.seat: entry.cards for entry in held.hands}
+    sentences = tiebreak.explain(held.steps, cards, wild, names)
     steps = [
-        {"rule": step.rule, "step": step.step, "sentence": step.sentence, "still_tied": list(step.still_tied)}
-        for step in held.steps
+        {"rule": step.rule, "step": step.step, "still_tied": list(step.still_tied), "sentence": sentence}
+        for step, sentence in zip(held.steps, sentences)
     ]
     return [
         shared.shown_entry(
             entry,
             "pays" if entry.seat == held.loser else "safe",
             steps if entry.seat in held.tied and len(held.tied) > 1 else [],
+            wild,
         )
         for entry in held.hands
     ]
@@ -67,11 +77,16 @@ def _loser_differences(
             [(seat, cards[seat]) for seat in tied], wild, started.order, stock=started.stock, streams=streams
         )
         loser = again.losers[0]
-        if [step.sentence for step in again.steps] != [step.sentence for step in held.steps]:
+        if [_decided(step) for step in again.steps] != [_decided(step) for step in held.steps]:
             differences.append("ShowdownHeld: LV-7's tie-break steps re-run from the seed differ from the record")
     if held.loser != loser:
         differences.append(f"ShowdownHeld: seat {held.loser} recorded as paying, re-decided seat {loser}")
     return differences
+
+
+def _decided(step: tiebreak.TieBreakStep) -> tuple[Any, ...]:
+    """What a tie-break step decided and drew, the part the seed and the cards fix."""
+    return (step.step, step.rule, tuple(step.still_tied), step.card, tuple(step.draws))
 
 
 class LaViudaAudit(NoExports):
