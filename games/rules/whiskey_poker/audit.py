@@ -1,5 +1,6 @@
 """Whiskey Poker's hand audit hooks (``games.engine.audit.AuditHooks``): the shared widow checks,
-and the best and worst hands re-found. Pure: it reads the hand's recorded events only."""
+the best and worst hands re-found, and the showdown as the audit and the hand page list it. Pure:
+it reads the hand's recorded events only."""
 
 from __future__ import annotations
 
@@ -7,21 +8,67 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.engine.audit import NoExports, Streams
+from games.engine.card_names import and_list
 from games.engine.cards import reduced_pack_ranks
+from games.engine.words import T, Text
 from games.rules.whiskey_poker.cards import NO_WILD
 from games.rules.whiskey_poker.events import ShowdownHeld
+from games.rules.whiskey_poker.state import LOSER_PAYS, POINTS, POT
 from games.rules.widow import audit as shared
 from games.rules.widow.events import HandStarted
 
 
 def showdown(config: Mapping[str, Any], hand: Sequence[Any]) -> list[dict[str, Any]]:
-    """Every shown hand with its category and description: the best ``wins`` or, tied, ``splits``
-    (WP-5); the others lose."""
+    """Every shown hand with its category and description and its outcome as the table's scoring
+    says (WP-5, WP-7, WP-8); tied hands say in a sentence how the tie is settled, naming the
+    players (``config``'s ``player_names``, else "seat 2")."""
     held = shared.first_of(hand, ShowdownHeld)
     if held is None:
         return []
+    return showdown_entries(held, str(config.get("scoring") or POT), shared.player_names(config, held.hands))
+
+
+def showdown_entries(held: ShowdownHeld, scoring: str, names: Sequence[str]) -> list[dict[str, Any]]:
+    """The shown hands of ``held`` as the audit and the hand page list them. Under ``loser_pays``
+    the hands tied for worst ``pays`` and the others are ``safe``, and no hand wins (WP-7); otherwise
+    the best hand ``wins`` (tied, they ``split``, WP-5, WP-8) and the others lose."""
+
+    def named(seats: Sequence[int]) -> Text:
+        return and_list([names[seat] if 0 <= seat < len(names) else T("seat {number}", number=seat) for seat in seats])
+
+    if scoring == LOSER_PAYS:
+        tie = (
+            []
+            if len(held.worst) < 2
+            else [
+                _tie(
+                    "WP-7",
+                    T("{players} tie for the worst hand and each pays one chip to the pool", players=named(held.worst)),
+                )
+            ]
+        )
+        return [
+            shared.shown_entry(entry, "pays", tie)
+            if entry.seat in held.worst
+            else shared.shown_entry(entry, "safe", [])
+            for entry in held.hands
+        ]
     won = "wins" if len(held.best) == 1 else "splits"
-    return [shared.shown_entry(entry, won if entry.seat in held.best else "loses", []) for entry in held.hands]
+    tie = []
+    if len(held.best) > 1:
+        tie = [
+            _tie("WP-8", T("{players} tie for the best hand and each scores a point", players=named(held.best)))
+            if scoring == POINTS
+            else _tie("WP-5", T("{players} tie for the best hand and split the pot", players=named(held.best)))
+        ]
+    return [
+        shared.shown_entry(entry, won, tie) if entry.seat in held.best else shared.shown_entry(entry, "loses", [])
+        for entry in held.hands
+    ]
+
+
+def _tie(rule: str, sentence: Text) -> dict[str, Any]:
+    return {"rule": rule, "sentence": sentence}
 
 
 def outcome_differences(config: Mapping[str, Any], hand: Sequence[Any], streams: Streams) -> list[str]:
