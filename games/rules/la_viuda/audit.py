@@ -9,9 +9,19 @@ from typing import Any
 
 from games.engine import hands as poker
 from games.engine.audit import NoExports, Streams
+from games.engine.words import T, Text
 from games.rules.la_viuda import tiebreak
-from games.rules.la_viuda.events import ShowdownHeld
+from games.rules.la_viuda.events import (
+    GameEnded,
+    GameStarted,
+    ShowdownHeld,
+    WidowBought,
+    WidowDeclined,
+    WidowOffered,
+    WorstHandPaid,
+)
 from games.rules.widow import audit as shared
+from games.rules.widow import history
 from games.rules.widow.events import HandStarted
 
 
@@ -89,8 +99,73 @@ def _decided(step: tiebreak.TieBreakStep) -> tuple[Any, ...]:
     return (step.step, step.rule, tuple(step.still_tied), step.card, tuple(step.draws))
 
 
+def history_line(event: Any, names: Sequence[str]) -> Text | None:
+    """One line of the hand's history in words, naming the players and every card (the hand is
+    over); ``None`` for an event this game does not say (the generic line)."""
+    shared_line = history.shared_line(event, names)
+    if shared_line is not None:
+        return shared_line
+    kind = type(event)
+    if kind is GameStarted:
+        return T(
+            "The game begins: {players} each buy {chips}, and La Viuda's chip goes into the pot",
+            players=history.players(names, event.players),
+            chips=history.chips(event.chips_per_player),
+        )
+    if kind is ShowdownHeld:
+        return _showdown_line(event, names)
+    if kind is WorstHandPaid:
+        return T(
+            "{player} has the worst hand and pays a chip into the pot, keeping {left}; the pot holds {pot}",
+            player=history.player(names, event.seat),
+            left=history.chips(event.chips_left),
+            pot=history.chips(event.pot),
+        )
+    if kind is WidowOffered:
+        return T(
+            "{player} has paid their last chip and may buy La Viuda, at twice the price of a chip",
+            player=history.player(names, event.seat),
+        )
+    if kind is WidowBought:
+        return T("{player} buys La Viuda and plays on with its chip", player=history.player(names, event.seat))
+    if kind is WidowDeclined:
+        who = history.player(names, event.seat)
+        if event.reason == "expired":
+            return T("{player} does not answer in time and so does not buy La Viuda", player=who)
+        if event.reason == "cannot_afford":
+            return T("{player} cannot afford La Viuda", player=who)
+        return T("{player} does not buy La Viuda", player=who)
+    if kind is GameEnded:
+        return T(
+            "{player} is the last player with chips and wins the game and the prize",
+            player=history.player(names, event.winner),
+        )
+    return None
+
+
+def _showdown_line(held: ShowdownHeld, names: Sequence[str]) -> Text:
+    """The showdown: every hand shown and described, then, for a tie for worst, each LV-7 step."""
+    entries = showdown_entries(held, names)
+    line = T("Showdown: {hands}", hands=history.shown_hands(entries, names))
+    if len(held.tied) < 2:
+        return line
+    line = T(
+        "{line}. {players} tie for the worst hand, so LV-7 settles it.",
+        line=line,
+        players=history.players(names, held.tied),
+    )
+    steps = next(entry["tie_break"] for entry in entries if entry["tie_break"])
+    for step in steps:
+        line = T("{line} {step}", line=line, step=step["sentence"])
+    return line
+
+
 class LaViudaAudit(NoExports):
     """La Viuda's audit hooks."""
+
+    def history_line(self, event: Any, actor: str, names: Sequence[str]) -> str | None:
+        """The event in words, naming the players (``names``) and every card."""
+        return history_line(event, names)
 
     def audit_deck(self, config: Mapping[str, Any], hand: Sequence[Any]) -> str | None:
         """The named deck the hand shuffled (CM-3, CM-9): the 54-card La Viuda pack."""
