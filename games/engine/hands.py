@@ -440,21 +440,37 @@ def describe(value: int, cards: Sequence[str] = (), wild: Collection[str] = _NO_
     both_jokers = sum(1 for card, _ in substitutes if card in JOKERS) == 2
     jokers_named = 0
     seen = set(cards)
+    themselves = [card_name(card) for card, stands in substitutes if stands == card]
     clauses = []
+    if len(themselves) == 1:
+        clauses.append(T("{wild} stands for itself", wild=themselves[0]))
+    elif themselves:
+        clauses.append(T("{wilds} stand for themselves", wilds=and_list(themselves)))
     for card, stands in substitutes:
+        if stands == card:
+            continue
         name = card_name(card)
         if card in JOKERS and both_jokers:
             name = T("one joker") if jokers_named == 0 else T("the other joker")
             jokers_named += 1
-        if stands == card:
-            clauses.append(T("{wild} stands for itself", wild=name))
-        elif stands in seen:
+        if stands in seen:
             rank, suit = rank_name(stands[0]), suit_name(stands[1])
             clauses.append(T("{wild} stands for a second {rank} of {suit}", wild=name, rank=rank, suit=suit))
         else:
             clauses.append(T("{wild} stands for {card}", wild=name, card=card_name(stands)))
         seen.add(stands)
-    return T("{hand}: {wilds}", hand=made, wilds=and_list(clauses))
+    return T("{hand}: {wilds}", hand=made, wilds=_in_order(clauses))
+
+
+def _in_order(clauses: Sequence[Text]) -> Text:
+    """Clauses said one after another: "a, b and c" for up to two, semicolons beyond, since the
+    clauses hold commas of their own."""
+    if len(clauses) <= 2:
+        return and_list(clauses)
+    said = clauses[0]
+    for clause in clauses[1:]:
+        said = T("{before}; {after}", before=said, after=clause)
+    return said
 
 
 def low_27_value(cards: Sequence[str]) -> int:

@@ -106,3 +106,11 @@ def test_cm_14_substitutes_remake_the_value_of_random_wild_hands():
             assert high_value(natural) == value or category(value) == "five_of_a_kind", cards
             checked += 1
     assert checked > 1000
+
+
+def test_cm_14_wild_cards_that_stand_for_themselves_are_said_together():
+    """CM-14: with aces wild, four aces and a joker are five aces; the aces are themselves."""
+    assert _described("X1 Ac Ad Ah As", ACES_WILD) == (
+        "five of a kind, aces: the ace of clubs, the ace of diamonds, the ace of hearts and the ace of spades"
+        " stand for themselves and the joker stands for a second ace of spades"
+    )
