@@ -82,7 +82,10 @@ def test_lv_7_the_showdown_line_says_each_tie_break_step():
     line = LV.audit.history_line(event, "dealer", NAMES[:3])
     assert line.startswith("Showdown: ana shows the king of hearts, the queen of hearts, ")
     assert "carla shows the joker, " in line and "the joker stands for the king of " in line
-    assert "ana and bruno tie for the worst hand, so LV-7 settles it. Step 1. ana and bruno both hold" in line
+    assert (
+        "ana and bruno tie for the worst hand, and the tie-break settles it step by step. Step 1. ana and bruno both hold"
+        in line
+    )
     assert line.endswith(
         "Step 2. ana's best run is Q-K of hearts and bruno has no run, and the shorter or lower run, or none, makes the worse hand: bruno has the worst hand."
     )

@@ -150,7 +150,7 @@ def _showdown_line(held: ShowdownHeld, names: Sequence[str]) -> Text:
     if len(held.tied) < 2:
         return line
     line = T(
-        "{line}. {players} tie for the worst hand, so LV-7 settles it.",
+        "{line}. {players} tie for the worst hand, and the tie-break settles it step by step.",
         line=line,
         players=history.players(names, held.tied),
     )
