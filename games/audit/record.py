@@ -12,6 +12,8 @@ from django.urls import reverse
 from games import actors, settlement
 from games.audit.checks import verify
 from games.audit.hand import deck_of, finished_hand, last_hand_no, seat_names
+from games.engine.audit import PLAYER_NAMES
+from games.engine.words import T
 from games.models import Event, HandSeed, Seat, Table
 from ledger import keys
 from ledger import payouts as ledger_payouts
@@ -62,7 +64,7 @@ def hand_audit(table: Table, hand_no: int) -> dict[str, Any]:
         "deck": deck.cards,
         "seats": seat_names(table),
         "events": [event_json(row, who[row.actor]) for row in hand.rows],
-        "showdown": [] if hand.hooks is None else hand.hooks.showdown(table.config, hand.decoded),
+        "showdown": [] if hand.hooks is None else hand.hooks.showdown(named_config(table), hand.decoded),
         "result": hand_results(table, [hand_no])[hand_no],
         # The ledger transactions the hand's events caused, with their postings.
         "transactions": transactions_json(Transaction.objects.filter(reference__in=references)),
@@ -71,6 +73,16 @@ def hand_audit(table: Table, hand_no: int) -> dict[str, Any]:
         "payout_transactions": transactions_json(decided) if money_closed else [],
         "verification": verify(hand, deck).as_json(),
     }
+
+
+def named_config(table: Table) -> dict[str, Any]:
+    """The table's config with each seat's player's name (``PLAYER_NAMES``), so the game's showdown
+    names players: a username, or "bot (seat 2)" as the history names a bot."""
+    names = [T("seat {number}", number=number) for number in range(table.seats)]
+    for seat in Seat.objects.filter(table=table).select_related("user"):
+        if 0 <= seat.number < len(names):
+            names[seat.number] = seat.user.get_username() if seat.user else T("bot (seat {number})", number=seat.number)
+    return {**table.config, PLAYER_NAMES: names}
 
 
 def finished_hand_numbers(table: Table) -> list[int]:

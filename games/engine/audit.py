@@ -18,6 +18,10 @@ from games.engine.fairness import Stream
 
 Streams = Callable[[str], Stream]
 
+PLAYER_NAMES = "player_names"
+"""The key under which the audit passes, in ``config``, each seat's player's name (by seat number)
+to ``showdown``, so that its sentences name the players; absent, a game names seats by number."""
+
 
 class AuditHooks(Protocol):
     """The audit hooks of one game."""
@@ -45,7 +49,8 @@ class AuditHooks(Protocol):
 
     def showdown(self, config: Mapping[str, Any], hand: Sequence[Any]) -> list[dict[str, Any]]:
         """One dict per seat shown at the end of the hand: ``seat`` (int), ``cards`` (codes),
-        ``category`` (e.g. ``"full house"``, or ``None``), ``description`` (a sentence),
+        ``category`` (a code, e.g. ``"full_house"``, or ``None``), ``category_name`` and
+        ``description`` (words, where the game has them),
         ``outcome`` (``"wins"``, ``"splits"``, ``"pays"``, ``"safe"``, ``"loses"``, ``"out"``) and
         ``tie_break`` (a list of steps, each a dict with at least ``rule`` and ``sentence``; empty
         when no tie had to be broken). Empty list when nothing is shown."""

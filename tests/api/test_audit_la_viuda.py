@@ -103,3 +103,42 @@ def test_cm_19_the_first_dealer_draw_is_in_hand_1s_audit_and_re_drawn_from_the_s
     checks = {c["name"]: c for c in alice.get(f"/api/v1/tables/{table_id}/hands/1/verify/").json()["checks"]}
     assert checks["outcome"]["status"] == "fail"
     assert any(f"FirstDealerDrawn: seat {other} deals" in line for line in checks["outcome"]["differences"])
+
+
+def _event_lines(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith("#")]
+
+
+def test_lv_13_the_history_of_a_la_viuda_hand_is_in_words_naming_the_players(la_viuda_played):
+    """LV-13: history.txt says every event in words with the players' usernames (bots as "bot
+    (seat 2)"); no line is a field=value dump. The audit's shown hands keep their category code
+    beside its name in words (CM-11)."""
+    table_id, alice = la_viuda_played
+    text = alice.get(f"/api/v1/tables/{table_id}/hands/1/history.txt").content.decode()
+    lines = _event_lines(text)
+    assert lines and not [line for line in lines if "=" in line or "{'" in line or "[" in line]
+    assert any("alice" in line for line in lines) and any("bot (seat " in line for line in lines)
+    assert any(" Showdown: " in line for line in lines)
+    audit = alice.get(f"/api/v1/tables/{table_id}/hands/1/audit/").json()
+    for entry in audit["showdown"]:
+        assert entry["category"] == entry["category_name"].replace(" ", "_")
+        assert "_" not in entry["description"]
+
+
+def test_wp_7_loser_pays_hands_say_pays_and_safe_and_the_history_is_in_words(task_queue):
+    """WP-7: under loser_pays the hands list and the audit mark the worst hands `pays`, the others
+    `safe`, and no hand `wins`; the history names the players in words."""
+    alice, sam = person("alice"), person("sam", staff=True)
+    spec = Game("whiskey-poker", 3, people=(0,), options={"scoring": "loser_pays", "lives": 2})
+    table_id, clients = set_up(spec, alice, sam)
+    play_to_the_end(table_id, clients, task_queue, random.Random(5))
+    hands = alice.get(f"/api/v1/tables/{table_id}/hands/?limit=100").json()["results"]
+    assert hands
+    for summary in hands:
+        outcomes = [line["outcome"] for line in summary["result"]]
+        assert "pays" in outcomes and set(outcomes) <= {"pays", "safe"}
+        audit = alice.get(summary["audit"]).json()
+        assert {entry["outcome"] for entry in audit["showdown"]} <= {"pays", "safe"}
+    lines = _event_lines(alice.get(hands[-1]["history"]).content.decode())
+    assert not [line for line in lines if "=" in line or "{'" in line or "[" in line]
+    assert any("alice" in line for line in lines)

@@ -18,8 +18,8 @@ from tests.rules import playout_draw, playout_euchre, playout_widow
 
 
 def _json(value: Any) -> Any:
-    """As it goes on the wire (tuples become arrays)."""
-    return msgspec.json.decode(msgspec.json.encode(value))
+    """As it goes on the wire (tuples become arrays, words (``Text``) strings)."""
+    return msgspec.json.decode(msgspec.json.encode(value, enc_hook=str))
 
 
 class Contract:

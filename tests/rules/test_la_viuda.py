@@ -166,7 +166,7 @@ def test_lv_7_worked_examples_end_to_end_in_a_showdown(winner, loser, rule, why)
     assert shown.loser == 1 and WorstHandPaid(1, 2, 2) in events
     assert [step.step for step in shown.steps][-1] in (2, 3)
     assert shown.steps[-1].rule == rule and shown.steps[-1].still_tied == (1,)
-    assert shown.steps[0].rule == "wild_cards" and shown.steps[0].sentence
+    assert shown.steps[0].rule == "wild_cards" and not shown.steps[0].sentence  # words are made when shown
 
 
 def test_lv_7_step_4_colour_card_decides_three_black_against_three_red():
@@ -319,3 +319,24 @@ def test_lv_13_the_hand_records_wild_rank_exchanges_knocks_shown_hands_and_payme
     assert paid.pot == 2 and paid.seat == shown.loser
     ended = next(e for e in events if type(e) is HandEnded)
     assert LV.view_event(ended, None)["server_seed"] == bytes(range(32)).hex()
+
+
+def test_lv_13_the_view_shows_the_showdown_in_words_with_who_pays_and_why():
+    """LV-6, LV-7, LV-13: the hand page's showdown marks the worst hand `pays` and the rest `safe`,
+    describes every hand with what its wild cards stand for, and says each LV-7 step; the engine
+    does not know usernames, so the view names seats by number."""
+    _, state = table("8s 8h 9h 5c 4d", "8c 8d 9s 5s 4s")
+    events, _ = showdown(state)
+    shown_event = held(events)
+    before_next_hand = fold(LV, state, events[: events.index(shown_event) + 1])
+    entries = {entry["seat"]: entry for entry in LV.view(before_next_hand, 2)["showdown"]}
+    assert {seat: entry["outcome"] for seat, entry in entries.items()} == {0: "safe", 1: "pays", 2: "safe", 3: "safe"}
+    assert entries[0]["description"] == (
+        "five of a kind, aces: the ace of clubs, the ace of diamonds, the ace of hearts and the ace of spades"
+        " stand for themselves and the joker stands for a second ace of spades"
+    )
+    assert entries[0]["category"] == "five_of_a_kind" and entries[0]["category_name"] == "five of a kind"
+    steps = entries[1]["tie_break"]
+    assert steps[0]["sentence"] == "Step 1. seat 2 and seat 1 both hold 0 wild cards: this step decides nothing."
+    assert steps[-1]["rule"] == "run" and steps[-1]["sentence"].endswith(": seat 1 has the worst hand.")
+    assert entries[0]["tie_break"] == []

@@ -7,13 +7,19 @@ import random
 import pytest
 
 from games.engine import fairness
+from games.engine.card_names import card_name
 from games.engine.cards import LA_VIUDA_DECK, parse_hand
 from games.engine.hands import high_value, wild_set
-from games.rules.la_viuda.tiebreak import COLOUR, COLOUR_CARD, MANOTAZO, RUN, la_viuda_tie_break
+from games.rules.la_viuda.tiebreak import COLOUR, COLOUR_CARD, MANOTAZO, RUN, explain, la_viuda_tie_break
 
 ACES_WILD = wild_set("A")  # the first hand's wild rank, as the rules' examples assume
+NAMES = ["Ana", "Bruno", "Carla", "Dora", "Elena", "Fede"]
 SEED = bytes(range(32))
 TABLE = "00000000-0000-0000-0000-000000000001"
+
+
+def first_hand(text: str) -> tuple[str, ...]:
+    return parse_hand(text)
 
 
 def _settle(better: str, worse: str, **kwargs):
@@ -35,7 +41,8 @@ def test_lv_7_worked_examples(better, worse, deciding):
     result = _settle(better, worse)
     assert result.losers == (1,)
     assert result.steps[-1].rule == deciding
-    assert result.steps[-1].sentence.endswith("Seat 1 loses.")
+    said = explain(result.steps, {0: first_hand(better), 1: first_hand(worse)}, ACES_WILD, NAMES)
+    assert said[-1].endswith(": Bruno has the worst hand.")
     # the same hands in the other seats give the mirror answer
     mirrored = la_viuda_tie_break([(3, parse_hand(worse)), (5, parse_hand(better))], ACES_WILD, [5, 3])
     assert mirrored.losers == (3,)
@@ -54,7 +61,10 @@ def test_lv_7_example_going_to_the_colour_card():
         assert step.card in stock and step.card not in ("X1", "X2")
         expected_loser = 1 if step.card[1] in "cs" else 0  # black saves the first, red the second
         assert result.losers == (expected_loser,)
-        assert step.card in step.sentence
+        said = explain(
+            result.steps, {0: parse_hand("Ks Kh 8s 6s 5d"), 1: parse_hand("Kd Kc 8h 6c 5h")}, ACES_WILD, NAMES
+        )
+        assert card_name(step.card) in said[-1]
         saved_by[step.card[1] in "cs"] = True
     assert len(saved_by) == 2, "both colours should turn up over these seeds"
 
@@ -66,7 +76,7 @@ def test_lv_7_step_1_more_wild_cards_loses():
     # X1 Kd 9c 7h 3s is a pair of kings, 2c 2d 9h 7s 3d a pair of twos: not a tie by value, but the
     # function settles whatever ties it is given; the wild count decides first.
     assert result.losers == (0,)
-    assert result.steps[0].facts == ((1, "0 wild"), (0, "1 wild"))
+    assert result.steps[0].facts == ((1, "0"), (0, "1"))  # each seat's number of wild cards
 
 
 def test_lv_7_colour_card_comes_from_the_stream_over_canonical_stock():
@@ -117,7 +127,8 @@ def test_lv_7_three_way_tie_keeps_only_the_worst_at_each_step():
     result = la_viuda_tie_break(hands, ACES_WILD, [0, 1, 2])
     assert [step.still_tied for step in result.steps] == [(0, 1, 2), (1, 2), (1,)]
     assert result.losers == (1,)
-    assert "Seat 0 is saved" in result.steps[1].sentence
+    said = explain(result.steps, dict(hands), ACES_WILD, NAMES)
+    assert "Ana is saved and Bruno and Carla are still tied" in said[1]
 
 
 def test_lv_7_random_ties_always_end_with_losers_among_the_tied():
@@ -133,10 +144,75 @@ def test_lv_7_random_ties_always_end_with_losers_among_the_tied():
         result = la_viuda_tie_break(hands, ACES_WILD, order, stock=deck[5 * players :], streams=streams)
         assert len(result.losers) == 1
         previous = {seat for seat, _ in hands}
-        for step in result.steps:
+        said = explain(result.steps, dict(hands), ACES_WILD, NAMES)
+        assert len(said) == len(result.steps)
+        for step, sentence in zip(result.steps, said):
             assert step.still_tied and set(step.still_tied) <= previous
-            assert step.sentence
+            assert sentence.startswith(f"Step {step.step}. ") and "seat" not in sentence
             previous = set(step.still_tied)
         assert set(result.losers) == previous
         again = la_viuda_tie_break(hands, ACES_WILD, order, stock=deck[5 * players :], streams=streams)
         assert again == result  # the same stream gives the same answer
+
+
+def test_lv_7_step_3_counts_wild_rank_cards_by_their_printed_suit():
+    """LV-7 step 3 (amended): `Ah Kd Qd 7c 3s` against `As Kh Qh 7d 3c`, aces wild, are both 3 red
+    and 2 black once the wild aces count by their printed suit, so step 3 decides nothing (it used to
+    read 2 red, 2 black against 3 red, 1 black and make the first hand pay). Both are mostly red, so
+    no colour card can tell them apart (step 4 draws only when majorities differ): the manotazo does."""
+    first, second = parse_hand("Ah Kd Qd 7c 3s"), parse_hand("As Kh Qh 7d 3c")
+    assert high_value(first, ACES_WILD) == high_value(second, ACES_WILD)
+    stock = [card for card in LA_VIUDA_DECK if card not in first + second]
+    result = la_viuda_tie_break(
+        [(0, first), (1, second)], ACES_WILD, [0, 1], stock=stock, streams=fairness.streams(SEED, TABLE, 1, "|")
+    )
+    colour_step = next(step for step in result.steps if step.rule == COLOUR)
+    assert colour_step.still_tied == (0, 1), "3 red and 2 black each: step 3 decides nothing"
+    assert not any(step.rule == COLOUR_CARD for step in result.steps)
+    assert result.steps[-1].rule == MANOTAZO and len(result.losers) == 1
+
+
+def test_lv_7_step_3_a_joker_has_no_colour_and_can_leave_equal_counts():
+    """LV-7 step 3: jokers are not counted, so `X1 Kd Qd 7c 3s` is 2 red and 2 black (no majority
+    colour) against `X2 Kh Qh 7d 3c`'s 3 red, 1 black: the joker hand's larger count (2) is smaller
+    and it loses at step 3."""
+    first, second = parse_hand("X1 Kd Qd 7c 3s"), parse_hand("X2 Kh Qh 7d 3c")
+    result = la_viuda_tie_break([(0, first), (1, second)], ACES_WILD, [0, 1])
+    assert [step.rule for step in result.steps] == ["wild_cards", "run", COLOUR]
+    assert result.losers == (0,)
+
+
+def test_lv_7_every_step_is_said_naming_the_players_a_step_that_decides_nothing_included():
+    """LV-7, LV-13: each step a sentence with the players' names and counts; the colour card named."""
+    first, second = parse_hand("Ks Kh 8s 6s 5d"), parse_hand("Kd Kc 8h 6c 5h")
+    stock = [card for card in LA_VIUDA_DECK if card not in first + second]
+    streams = fairness.streams(SEED, TABLE, 1, "|")
+    result = la_viuda_tie_break([(0, first), (1, second)], ACES_WILD, [0, 1], stock=stock, streams=streams)
+    said = explain(result.steps, {0: first, 1: second}, ACES_WILD, NAMES)
+    assert said[0] == "Step 1. Ana and Bruno both hold 0 wild cards: this step decides nothing."
+    assert said[1] == (
+        "Step 2. Ana and Bruno both have no run of two or more cards of one suit: this step decides nothing."
+    )
+    assert said[2].startswith("Step 3. Ana has 2 red and 3 black and Bruno has 3 red and 2 black")
+    assert said[2].endswith(": this step decides nothing.")
+    card = result.steps[3].card
+    assert "Ana's hand is mostly black and Bruno's hand is mostly red" in said[3]
+    assert f"the colour card drawn from the stock is {card_name(card)}" in said[3]
+    assert said[3].endswith(f": {NAMES[result.losers[0]]} has the worst hand.")
+    assert said[3].msgid == "Step {number}. {facts}: {outcome}." and said[3].values["number"] == 4
+
+
+def test_lv_7_step_3_sentence_counts_the_wild_aces_by_their_suit():
+    """LV-7 step 3 as amended, in words: both hands 3 red and 2 black, so the step decides nothing
+    and, both being mostly red, no colour card is drawn."""
+    first, second = parse_hand("Ah Kd Qd 7c 3s"), parse_hand("As Kh Qh 7d 3c")
+    stock = [card for card in LA_VIUDA_DECK if card not in first + second]
+    result = la_viuda_tie_break(
+        [(0, first), (1, second)], ACES_WILD, [0, 1], stock=stock, streams=fairness.streams(SEED, TABLE, 1, "|")
+    )
+    said = explain(result.steps, {0: first, 1: second}, ACES_WILD, NAMES)
+    assert said[0] == "Step 1. Ana and Bruno both hold 1 wild card: this step decides nothing."
+    assert said[1].startswith("Step 2. Ana's best run is Q-K of diamonds and Bruno's best run is Q-K of hearts")
+    assert said[2].startswith("Step 3. Ana and Bruno both have 3 red and 2 black cards")
+    assert "every hand is mostly red, so no colour card can tell them apart" in said[2]
+    assert said[3].startswith("Step 5. Manotazo 1: ")

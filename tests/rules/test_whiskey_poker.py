@@ -31,6 +31,7 @@ from games.rules.widow.hand import draw_first_dealer
 from tests.rules.widow_helpers import TABLE, act, ctx, dealt, expected_first_dealer, fold
 
 WIDOW = "2c 2d 2h 3c 3d"
+NAMES = ["Ana", "Bruno", "Carla"]
 FULL_HOUSE_AT_2 = {0: "4c 5d 7h 9s Jc", 1: "Ah Kh Qh Jh 9h", 2: "8s 8h 8d Ks Kd"}
 
 
@@ -263,3 +264,43 @@ def test_wp_9_views_show_own_hand_face_up_widow_and_given_cards_never_cards_take
         assert not set(WIDOW.split()) & set(str(seen).replace("'", " ").split())
         assert "took" not in WP.view_event(events[0], seat)
     assert WP.view(state, 0)["hand"] == WIDOW.split()
+
+
+LOSER_PAYS_HANDS = {0: "4c 5d 7h 9s Jc", 1: "4d 5c 7s 9h Jd", 2: "8s 8h 8d Ks Kd"}
+
+
+def test_wp_7_the_audit_calls_the_paying_hands_pays_and_the_others_safe():
+    """WP-7: under loser_pays the audit's showdown marks the tied worst hands `pays` and the best
+    `safe`; no hand `wins`. Their tie is said in a sentence naming the players."""
+    config, state = table(LOSER_PAYS_HANDS, scoring="loser_pays", chips=2)
+    events, _ = knock_round(state)
+    shown = {entry["seat"]: entry for entry in WP.audit.showdown({**config, "player_names": NAMES}, events)}
+    assert {seat: entry["outcome"] for seat, entry in shown.items()} == {0: "pays", 1: "pays", 2: "safe"}
+    assert shown[0]["tie_break"] == [
+        {"rule": "WP-7", "sentence": "Ana and Bruno tie for the worst hand and each pays one chip to the pool"}
+    ]
+    assert shown[2]["tie_break"] == [] and shown[2]["category"] == "full_house"
+    assert shown[2]["category_name"] == "full house" and shown[2]["description"] == "full house, eights full of kings"
+
+
+def test_wp_7_the_hand_page_calls_the_paying_hands_pays_and_the_others_safe():
+    """WP-7: the view's showdown (the hand page) says `pays` and `safe` too, seats named by number."""
+    _, state = table(LOSER_PAYS_HANDS, scoring="loser_pays", chips=1)
+    _, state = knock_round(state)
+    assert state.finished
+    shown = {entry["seat"]: entry for entry in WP.view(state, None)["showdown"]}
+    assert {seat: entry["outcome"] for seat, entry in shown.items()} == {0: "pays", 1: "pays", 2: "safe"}
+    assert shown[1]["tie_break"][0]["sentence"].startswith("seat 0 and seat 1 tie for the worst hand")
+
+
+def test_wp_5_pot_scoring_still_wins_and_a_split_is_said():
+    """WP-5: in pot scoring the best hand wins; tied best hands split, which a sentence says."""
+    config, state = pot_table({0: "4c 5d 7h 9s Jc", 1: "As Ad Ac Qc Qh", 2: "8s 8h 8d Ks Kd"})
+    events, _ = knock_round(state)
+    shown = {entry["seat"]: entry["outcome"] for entry in WP.audit.showdown(config, events)}
+    assert shown == {0: "loses", 1: "wins", 2: "loses"}
+    config, state = pot_table({0: "4c 5d 7h 9c Jc", 1: "Ah Kh Qh Jh 9h", 2: "As Ks Qs Js 9s"})
+    events, _ = knock_round(state)
+    entries = {entry["seat"]: entry for entry in WP.audit.showdown({**config, "player_names": NAMES}, events)}
+    assert [entries[seat]["outcome"] for seat in range(3)] == ["loses", "splits", "splits"]
+    assert entries[1]["tie_break"][0]["sentence"] == "Bruno and Carla tie for the best hand and split the pot"

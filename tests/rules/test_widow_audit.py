@@ -87,3 +87,32 @@ def test_lv_4_the_deal_is_checked_card_by_card():
         f"HandStarted: seat 0 holds {list(swapped[0])}",
         f"HandStarted: seat 1 holds {list(swapped[1])}",
     ]
+
+
+def test_lv_13_the_showdown_says_each_tie_break_step_naming_the_players():
+    """LV-7, LV-13: the audit's showdown says every step in a sentence naming the players the audit
+    passes (``player_names``), the steps that decided nothing included; categories keep their codes
+    beside their names in words (CM-11)."""
+    events = hand_events()
+    held = events[1]
+    config = {**CONFIG, "player_names": ["ana", "bruno", "carla"]}
+    shown = {entry["seat"]: entry for entry in showdown(config, events)}
+    steps = shown[held.loser]["tie_break"]
+    assert [step["rule"] for step in steps] == ["wild_cards", "run", "colour", "colour_card"]
+    assert steps[0]["sentence"] == "Step 1. ana and bruno both hold 0 wild cards: this step decides nothing."
+    assert steps[-1]["sentence"].endswith(f"{['ana', 'bruno'][held.loser]} has the worst hand.")
+    assert shown[2]["category"] == "two_pair" and shown[2]["category_name"] == "two pair"
+    assert shown[2]["description"] == "two pair, aces and kings, queen kicker"
+    # without names (the engine alone) seats are named by number
+    assert showdown(CONFIG, events)[0]["tie_break"][0]["sentence"].startswith("Step 1. seat 0 and seat 1 both")
+
+
+def test_cm_14_the_showdown_describes_what_the_wild_cards_stand_for():
+    """CM-14: a shown hand with a wild card says what it stands for (fives are wild here)."""
+    wild = poker.wild_set(WILD_RANK)
+    cards = ("5h", "Kd", "Kh", "9c", "9s")
+    value = poker.high_value(cards, wild)
+    entry = ShownHand(0, cards, int(value), poker.category(value), "", 1)
+    held = ShowdownHeld(WILD_RANK, (entry,), (0,), (), 0)
+    (shown,) = showdown(CONFIG, [held])
+    assert shown["description"] == "full house, kings full of nines: the five of hearts stands for the king of spades"

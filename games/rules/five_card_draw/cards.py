@@ -73,7 +73,7 @@ def low_value(hand: Sequence[str], *, ace_to_five: bool) -> int:
 def high_words(hand: Sequence[str], wild: str) -> tuple[str, str]:
     """The high hand's category and its description (``"full_house"``, ``"full house, kings over twos"``)."""
     value = high_value(hand, wild)
-    return hands.category(value), hands.describe(value)
+    return hands.category(value), str(hands.describe(value))
 
 
 def low_words(hand: Sequence[str], *, ace_to_five: bool) -> tuple[str, str]:

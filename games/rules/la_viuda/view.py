@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.rules.la_viuda.audit import showdown_entries
 from games.rules.la_viuda.state import State
+from games.rules.widow import audit as shared_audit
 from games.rules.widow import view as shared
 from games.rules.widow.state import NOBODY
 from games.rules.widow.view import view_event
@@ -26,5 +28,12 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "widow_bought_by": None if state.widow_bought_by == NOBODY else state.widow_bought_by,
         "offer": None if state.offer == NOBODY else state.offer,
         "winner": None if state.winner == NOBODY else state.winner,
+        # The last showdown's hands in words, with who pays and LV-7's steps said (LV-13); the
+        # engine does not know who sits where, so players are named by seat.
+        "showdown": (
+            showdown_entries(state.last_showdown, shared_audit.seat_names(state.seats))
+            if state.last_showdown is not None
+            else None
+        ),
     }
     return shared.view(state, seat, GAME, table)

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.rules.whiskey_poker.audit import showdown_entries
 from games.rules.whiskey_poker.cards import lowest_rank
 from games.rules.whiskey_poker.state import POINTS, State
+from games.rules.widow import audit as shared_audit
 from games.rules.widow import view as shared
 from games.rules.widow.view import view_event
 
@@ -28,5 +30,12 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "end_requested": state.end_requested,
         "winners": list(state.winners),
         "losers": list(state.losers),
+        # The last showdown's hands in words, with their outcomes (WP-5, WP-7, WP-8); the engine
+        # does not know who sits where, so players are named by seat.
+        "showdown": (
+            showdown_entries(state.last_showdown, state.scoring, shared_audit.seat_names(state.seats))
+            if state.last_showdown is not None
+            else None
+        ),
     }
     return shared.view(state, seat, GAME, table)

@@ -5,12 +5,14 @@ events only."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from games.engine import hands as poker
+from games.engine.audit import PLAYER_NAMES
 from games.engine.cards import DECKS, JOKERS
 from games.engine.fairness import Stream, draw_for_dealer, shuffle
+from games.engine.words import T
 from games.rules.widow import exchange
 from games.rules.widow.events import FirstDealerDrawn, HandStarted, ShownHand
 
@@ -90,13 +92,34 @@ def revalue(
     return values, differences
 
 
-def shown_entry(entry: ShownHand, outcome: str, tie_break: list[dict[str, Any]]) -> dict[str, Any]:
-    """One shown hand as the audit lists it (``games.engine.audit.AuditHooks.showdown``)."""
+def player_names(config: Mapping[str, Any], shown: Sequence[ShownHand] = ()) -> list[str]:
+    """Each seat's player's name, from the ``player_names`` the audit puts in ``config``; without
+    them (the engine alone) each seat is named "seat 2"."""
+    names = config.get(PLAYER_NAMES)
+    if names:
+        return list(names)
+    seats = max([int(config.get("seats", 0)), *(entry.seat + 1 for entry in shown)])
+    return seat_names(seats)
+
+
+def seat_names(seats: int) -> list[str]:
+    """Seats named by number, for a view that does not know who sits there: "seat 2"."""
+    return [T("seat {number}", number=seat) for seat in range(seats)]
+
+
+def shown_entry(
+    entry: ShownHand, outcome: str, tie_break: list[dict[str, Any]], wild: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """One shown hand as the showdown lists it (``games.engine.audit.AuditHooks.showdown``, and
+    the hand page): ``category`` is the machine's code, ``category_name`` and ``description`` the
+    words, the description saying what each wild card stands for (CM-11..CM-14). The description
+    recorded in old events is not shown: the words are made from the cards."""
     return {
         "seat": entry.seat,
         "cards": list(entry.cards),
         "category": entry.category,
-        "description": entry.description,
+        "category_name": poker.category_name(entry.category),
+        "description": poker.describe(entry.value, entry.cards, wild),
         "value": entry.value,
         "wild_count": entry.wild_count,
         "outcome": outcome,

@@ -52,6 +52,7 @@ class WidowView(TypedDict, total=False):
     knocks: list[int]
     first_knocker: int | None
     last_showdown: dict[str, Any] | None
+    showdown: list[dict[str, Any]] | None
     chip_value: int
     currency: str | None
     flush_by_suit: bool

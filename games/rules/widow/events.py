@@ -41,8 +41,10 @@ class HandStarted:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class ShownHand:
-    """One hand at the showdown: its cards, value (larger is better), category, a description and
-    how many wild cards it holds (LV-13)."""
+    """One hand at the showdown: its cards, value (larger is better), category (a code such as
+    ``"full_house"``) and how many wild cards it holds (LV-13). ``description`` is the English that
+    records made before hands were described when shown still hold; new records leave it empty and
+    nothing shows it any more: views, audits and histories describe the hand from its cards."""
 
     seat: int
     cards: tuple[str, ...]

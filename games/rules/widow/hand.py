@@ -62,7 +62,8 @@ def show_hands(
                 cards=cards,
                 value=int(value),
                 category=hands.category(value),
-                description=hands.describe(value),
+                # Words are made when shown (views, audits, histories), never recorded.
+                description="",
                 wild_count=sum(1 for card in cards if card in wild),
             )
         )
