@@ -539,6 +539,24 @@ def test_eu_17_ace_no_face_redeals_by_the_same_dealer_as_a_new_hand():
     assert state.phase == "claims" and DECIDER.to_act(state) == (0,)
 
 
+def test_eu_17_ace_no_face_needs_exactly_one_ace():
+    """EU-17: exactly one ace, the rest nines and tens. ``9d Ad Ah Ac Ts`` holds three aces: it
+    is no ace-no-face and is not offered a redeal; ``9d Ad Th 9c Ts`` (one ace) is."""
+    hands = {
+        0: ["9d", "Ad", "Ah", "Ac", "Ts"],
+        1: ["9h", "Th", "9c", "Tc", "Jd"],
+        2: ["Qh", "Kh", "Qc", "Kc", "Jc"],
+        3: ["Td", "Qd", "Kd", "As", "Ks"],
+    }
+    kitty = ["9s", "Qs", "Js", "Jh"]
+    state = given(hands, kitty, dealer=3, ace_no_face=True)
+    assert {"type": "ace_no_face"} not in DECIDER.legal_actions(state, 0)
+    assert "exactly one ace" in refused(state, 0, type="ace_no_face").message
+    one_ace = {**hands, 0: ["9d", "Ad", "Th", "9c", "Ts"], 1: ["9h", "Ah", "Ac", "Tc", "Jd"]}
+    state = given(one_ace, kitty, dealer=3, ace_no_face=True)
+    assert {"type": "ace_no_face"} in DECIDER.legal_actions(state, 0)
+
+
 def test_eu_19_cutthroat_three_players_nine_card_kitty_and_scoring():
     """EU-19: 3 players, 5 cards each, a 9-card kitty; the maker plays alone against the other
     two; euchred, every other player scores 2; a march scores 2 (not a lone 4)."""

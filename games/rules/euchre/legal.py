@@ -86,7 +86,7 @@ def claim_refusal(state: EuchreState, seat: int, command: dict[str, Any]) -> str
         if not state.ace_no_face:
             return "This table does not play ace-no-face."
         if not ace_no_face(hand):
-            return "Ace-no-face needs at least one ace and otherwise only nines and tens."
+            return "Ace-no-face needs exactly one ace and otherwise only nines and tens."
         return None
     if not state.farmers_hand:
         return "This table does not play the farmer's hand."
