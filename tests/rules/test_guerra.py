@@ -146,6 +146,7 @@ def test_gc_1_two_to_eight_players_and_options():
     assert config == {
         "deck": "english",
         "jokers": False,
+        "ace_high": False,
         "max_rounds": 2000,
         "turn_seconds": 60,
         "auto_play": False,
@@ -159,6 +160,28 @@ def test_gc_1_two_to_eight_players_and_options():
         DECIDER.configure(2, {"deck": "tarot"})
     with pytest.raises(InvalidOptions, match="max_rounds"):
         DECIDER.configure(2, {"max_rounds": 9})
+
+
+def test_gc_15_ace_high_puts_the_spanish_one_above_the_king():
+    """GC-15: with ``ace_high`` the 1 (as) beats the 12; without it the 12 beats the 1."""
+    assert DECIDER.configure(2, {"deck": "spanish_40", "ace_high": True})["ace_high"] is True
+    events, _ = throw_all(given("1o 3o", "12o 4o", deck="spanish_48", ace_high=True))
+    assert of(events, SkirmishPlayed)[0].seats == (0,) and of(events, RoundTaken)[0].seat == 0
+    events, _ = throw_all(given("1o 3o", "12o 4o", deck="spanish_48"))
+    assert of(events, SkirmishPlayed)[0].seats == (1,)
+    # Jokers stay above the ace.
+    events, _ = throw_all(given("1o 3o", "X1 4o", deck="spanish_40", jokers=True, ace_high=True))
+    assert of(events, SkirmishPlayed)[0].seats == (1,)
+    assert DECIDER.view(given("1o 3o", "12o 4o", deck="spanish_48", ace_high=True), 0)["ace_high"] is True
+
+
+def test_gc_15_ace_high_is_refused_with_the_english_deck():
+    """GC-15: the English deck's ace is always high, so ``ace_high`` is refused with it, by name."""
+    with pytest.raises(InvalidOptions, match="ace_high"):
+        DECIDER.configure(2, {"deck": "english", "ace_high": True})
+    with pytest.raises(InvalidOptions, match="ace_high"):
+        DECIDER.configure(2, {"ace_high": True})
+    assert any(option.name == "ace_high" and option.default is False for option in DECIDER.options)
 
 
 # --- GC-2: the deal ------------------------------------------------------------------------------

@@ -63,6 +63,7 @@ class Match:
 
     deck: str = "english"
     jokers: bool = False
+    ace_high: bool = False
     max_rounds: int = 2000
     auto_play: bool = False
     stake: int = 0
@@ -123,6 +124,7 @@ def initial_state(config: Mapping[str, Any]) -> State:
     match = Match(
         deck=config.get("deck", "english"),
         jokers=config.get("jokers", False),
+        ace_high=config.get("ace_high", False),
         max_rounds=config.get("max_rounds", 2000),
         auto_play=config.get("auto_play", False),
         stake=config.get("stake", 0) or 0,

@@ -19,6 +19,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "seat": seat,
         "deck": state.match.deck,
         "jokers": state.match.jokers,
+        "ace_high": state.match.ace_high,
         "max_rounds": state.match.max_rounds,
         "auto_play": state.match.auto_play,
         "rounds_played": state.round_no,
