@@ -54,6 +54,7 @@ class LastRound:
     ambush: tuple[int, ...]
     taker: int
     count: int
+    draws: tuple[tuple[tuple[int, ...], int], ...] = ()
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -95,6 +96,7 @@ class State:
     ambush: tuple[int, ...] = ()
     ambushes: int = 0
     stalemates: int = 0
+    draws: tuple[tuple[tuple[int, ...], int], ...] = ()  # this round's stalemate draws (GC-14)
     last_round: LastRound | None = None
     finished: bool = False
     winners: tuple[int, ...] = ()
@@ -246,7 +248,7 @@ def _(event: ExtraCardThrown, state: State) -> State:
 
 @evolve.register
 def _(event: StalemateDrawn, state: State) -> State:
-    return _replace(state, stalemates=state.stalemates + 1)
+    return _replace(state, stalemates=state.stalemates + 1, draws=(*state.draws, (event.seats, event.seat)))
 
 
 @evolve.register
@@ -260,6 +262,7 @@ def _(event: RoundTaken, state: State) -> State:
         ambush=state.ambush,
         taker=event.seat,
         count=event.count,
+        draws=state.draws,
     )
     return _replace(
         state,
@@ -272,6 +275,7 @@ def _(event: RoundTaken, state: State) -> State:
         skirmishes=(),
         battles=(),
         ambush=(),
+        draws=(),
         ambushes=state.ambushes + (1 if state.ambush else 0),
         last_round=last,
     )

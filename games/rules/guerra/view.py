@@ -8,6 +8,7 @@ from typing import Any
 
 from games.engine.codec import encode_event
 from games.rules.guerra.state import Play, State, awaited
+from games.rules.guerra.words import lot_sentence, seat_names
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
@@ -47,6 +48,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "server_seed": state.match.server_seed if state.finished else None,
     }
     if last is not None:
+        names = seat_names(state.seats)
         data["last_round"] = {
             "round_no": last.round_no,
             "size": last.size,
@@ -56,6 +58,11 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             "ambush": list(last.ambush),
             "taker": last.taker,
             "cards_taken": last.count,
+            # GC-14: a round settled by lot says so, why, and who was drawn.
+            "settled_by_lot": [
+                {"players": list(players), "drawn": drawn, "sentence": lot_sentence(players, drawn, names)}
+                for players, drawn in last.draws
+            ],
         }
     return data
 
