@@ -557,6 +557,41 @@ def test_eu_17_ace_no_face_needs_exactly_one_ace():
     assert {"type": "ace_no_face"} in DECIDER.legal_actions(state, 0)
 
 
+def test_eu_16_eu_17_the_offer_does_not_tell_the_others_who_can_claim():
+    """EU-16, EU-17: the claims are offered to every seat in turn, so what another seat (or a
+    spectator) sees during the offer is identical whether or not a seat can claim. Two deals
+    differ only in seat 2's hand (and the hidden kitty cards): a farmer's hand, or none."""
+    hands = {
+        0: ["Jh", "Jd", "Ah", "Kh", "Qh"],
+        1: ["Ac", "Kc", "Qc", "Jc", "As"],
+        2: ["9c", "9d", "9h", "Tc", "Td"],
+        3: ["Ks", "Qs", "Js", "9s", "Ts"],
+    }
+    claimer = given(hands, ["Th", "Qd", "Kd", "Ad"], dealer=3, farmers_hand=True, ace_no_face=True)
+    hands_without = {**hands, 2: ["Qd", "Kd", "Ad", "9c", "9d"]}
+    plain = given(hands_without, ["Th", "9h", "Tc", "Td"], dealer=3, farmers_hand=True, ace_no_face=True)
+    others = (0, 1, 3, None)
+    for seat in (0, 1, 2, 3):
+        assert claimer.phase == plain.phase == "claims"
+        assert DECIDER.to_act(claimer) == DECIDER.to_act(plain) == (seat,)
+        for other in others:
+            assert DECIDER.view(claimer, other) == DECIDER.view(plain, other), other
+            if other is not None:
+                assert DECIDER.legal_actions(claimer, other) == DECIDER.legal_actions(plain, other)
+        if seat == 2:
+            # Only seat 2 itself sees that it could claim; it keeps its hand.
+            assert any(a["type"] == "farmers_swap" for a in DECIDER.legal_actions(claimer, 2))
+            assert DECIDER.legal_actions(plain, 2) == [{"type": "keep_hand"}]
+        claimer, declined = when(claimer, seat, type="keep_hand")
+        plain, declined_plain = when(plain, seat, type="keep_hand")
+        for other in others:
+            assert [DECIDER.view_event(e, other) for e in declined] == [
+                DECIDER.view_event(e, other) for e in declined_plain
+            ]
+    assert claimer.phase == plain.phase == "bidding"
+    assert all(DECIDER.view(claimer, other) == DECIDER.view(plain, other) for other in others)
+
+
 def test_eu_19_cutthroat_three_players_nine_card_kitty_and_scoring():
     """EU-19: 3 players, 5 cards each, a 9-card kitty; the maker plays alone against the other
     two; euchred, every other player scores 2; a march scores 2 (not a lone 4)."""
