@@ -373,6 +373,20 @@ def test_eu_11_highest_trump_wins_and_the_winner_leads():
         assert after.plays[0][0] == before.winner
 
 
+def test_eu_11_each_trick_shown_to_players_says_who_took_it_in_words():
+    """EU-11: the view's tricks keep their data (plays, winner) and add a sentence for players."""
+    state = given(HANDS, KITTY, dealer=3)
+    state, _ = when(state, 0, type="order_up")
+    state, _ = when(state, 3, type="discard", card="9c")
+    while len(state.tricks) < 1:
+        (seat,) = DECIDER.to_act(state)
+        state, _ = step(DECIDER, state, {"type": "timeout", "seat": seat}, TAG)
+    (trick,) = DECIDER.view(state, 1)["tricks"]
+    card = next(play["card"] for play in trick["plays"] if play["seat"] == trick["winner"])
+    assert trick["sentence"] == f"Trick 1: seat {trick['winner']} took it with {card}."
+    assert trick["sentence"].msgid == "Trick {trick}: seat {seat} took it with {card}."
+
+
 def _score_hand(hands, kitty, dealer, bidder, alone=False, **options):
     state = given(hands, kitty, dealer=dealer, **options)
     seat = (dealer + 1) % 4

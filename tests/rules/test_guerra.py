@@ -506,7 +506,9 @@ def test_gc_14_a_round_settled_by_lot_says_so_in_the_view_the_history_and_the_au
 def test_gc_14_a_round_won_outright_is_not_settled_by_lot():
     """GC-14: only a stalemate is settled by lot; a plain round's last round says nothing of it."""
     _, state = throw_all(given("Ac 2c 5c", "Kd 3d 6d"))
-    assert DECIDER.view(state, None)["last_round"]["settled_by_lot"] == []
+    last = DECIDER.view(state, None)["last_round"]
+    assert last["settled_by_lot"] == []
+    assert last["sentence"] == f"Round 1: seat {last['taker']} took the round's {last['cards_taken']} cards."
 
 
 def test_gc_11_a_player_with_one_card_left_puts_it_down_and_turns_it_up():

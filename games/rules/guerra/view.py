@@ -8,7 +8,7 @@ from typing import Any
 
 from games.engine.codec import encode_event
 from games.rules.guerra.state import Play, State, awaited
-from games.rules.guerra.words import lot_sentence, seat_names
+from games.rules.guerra.words import lot_sentence, round_sentence, seat_names
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
@@ -58,6 +58,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             "ambush": list(last.ambush),
             "taker": last.taker,
             "cards_taken": last.count,
+            "sentence": round_sentence(last.round_no, last.taker, last.count, bool(last.ambush), names),
             # GC-14: a round settled by lot says so, why, and who was drawn.
             "settled_by_lot": [
                 {"players": list(players), "drawn": drawn, "sentence": lot_sentence(players, drawn, names)}

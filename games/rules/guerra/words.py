@@ -96,6 +96,25 @@ def out_sentence(reason: str, player: str, count: int) -> Text:
     return T("{player} is out: the round just taken left them no card.", player=player)
 
 
+def round_sentence(round_no: int, taker: int, count: int, ambush: bool, names: Sequence[str]) -> Text:
+    """Who took a round and how many cards, as the view says it (GC-5, GC-9)."""
+    if ambush:
+        return N(
+            "Round {round}: {player} won by ambush and took the round's {count} card.",
+            "Round {round}: {player} won by ambush and took the round's {count} cards.",
+            count,
+            round=round_no,
+            player=_name(names, taker),
+        )
+    return N(
+        "Round {round}: {player} took the round's {count} card.",
+        "Round {round}: {player} took the round's {count} cards.",
+        count,
+        round=round_no,
+        player=_name(names, taker),
+    )
+
+
 def _tie_words(tie: str) -> Text:
     if tie == "battles":
         return T("the tie for most battles won")
