@@ -33,7 +33,7 @@ from games.rules.five_card_draw.events import (
     TableEndRequested,
     TableStarted,
 )
-from games.rules.five_card_draw.words import category_name, high_description, low_description, pot_words
+from games.rules.five_card_draw.words import category_name, hand_words, low_description, pot_words
 
 
 def _where(pot: int, half: str) -> Text:
@@ -51,16 +51,6 @@ def _chips(count: int) -> Text:
 
 def _name(names: Sequence[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else T("seat {seat}", seat=seat)
-
-
-def hand_words(entry: ShownHand, wild: str) -> Text:
-    """A shown hand in words: high, low, or both halves in high-low (FD-17)."""
-    if entry.high is None:
-        return low_description(entry.low or 0, ace_to_five=False)
-    high = high_description(entry.high, entry.cards, wild)
-    if entry.low is None:
-        return high
-    return T("high: {high}; low: {low}", high=high, low=low_description(entry.low, ace_to_five=True))
 
 
 def showdown(config: Mapping[str, Any], hand: Sequence[Any]) -> list[dict[str, Any]]:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from games.engine import hands
 from games.engine.words import T, Text
 from games.rules.five_card_draw.cards import WILD_CARDS
+from games.rules.five_card_draw.events import ShownHand
 
 
 def category_name(code: str) -> Text:
@@ -66,3 +67,13 @@ def low_description(value: int, *, ace_to_five: bool) -> Text:
 def pot_words(number: int) -> Text:
     """ "the main pot" for pot 0, "side pot 1" for pot 1 (FD-11)."""
     return T("the main pot") if number == 0 else T("side pot {number}", number=number)
+
+
+def hand_words(entry: ShownHand, wild: str) -> Text:
+    """A shown hand in words: high, low, or both halves in high-low (FD-14, FD-17)."""
+    if entry.high is None:
+        return low_description(entry.low or 0, ace_to_five=False)
+    high = high_description(entry.high, entry.cards, wild)
+    if entry.low is None:
+        return high
+    return T("high: {high}; low: {low}", high=high, low=low_description(entry.low, ace_to_five=True))
