@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 from games.engine.decider import Context, Movement, Rules
 from games.engine.errors import InvalidOptions
 from games.engine.options import Option, validate_options
+from games.engine.words import T
 from games.rules.guerra import bot, contract
 from games.rules.guerra.audit import GuerraAudit
 from games.rules.guerra.cards import DECKS
@@ -62,7 +63,12 @@ class Guerra(Rules):
             raise InvalidOptions(f"Guerra Chevichona is for 2 to 8 players, not {seats!r} (seats).")
         config = validate_options(self.options, options)
         if config["ace_high"] and config["deck"] == "english":
-            raise InvalidOptions("Option 'ace_high' is for the Spanish decks; the English deck's ace is always high.")
+            raise InvalidOptions(
+                T(
+                    "Option '{option}' is for the Spanish decks; the English deck's ace is always high.",
+                    option="ace_high",
+                )
+            )
         config["seats"] = seats
         return config
 
