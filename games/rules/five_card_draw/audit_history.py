@@ -45,6 +45,11 @@ def _where(pot: int, half: str) -> Text:
     return pot_words(pot)
 
 
+def _held(cards: Sequence[str]) -> str:
+    """Card codes as the history writes them ("Ah Kd 7c"), or in words when there are none."""
+    return cards_text(cards) if cards else T("no cards")
+
+
 def _chips(count: int) -> Text:
     return N("{count} chip", "{count} chips", count)
 
@@ -247,13 +252,13 @@ def _(event: CardsDealt, names: Sequence[str]) -> Text:
                 T(
                     "{player} {cards} ({up} face up)",
                     player=_name(names, seat),
-                    cards=cards_text(cards),
-                    up=cards_text(event.face_up[seat]),
+                    cards=_held(cards),
+                    up=_held(event.face_up[seat]),
                 )
             )
         else:
-            dealt.append(T("{player} {cards}", player=_name(names, seat), cards=cards_text(cards)))
-    return T("Dealt: {dealt}; the stock holds {stock}.", dealt=dealt, stock=cards_text(event.stock))
+            dealt.append(T("{player} {cards}", player=_name(names, seat), cards=_held(cards)))
+    return T("Dealt: {dealt}; the stock holds {stock}.", dealt=dealt, stock=_held(event.stock))
 
 
 def _act(event: PlayerActed, player: str) -> Text:
@@ -284,10 +289,10 @@ def _(event: StockReshuffled, names: Sequence[str]) -> Text:
         "The stock runs short for {player}: {cards} are reshuffled (fair draw reshuffle-{number}) into a new stock "
         "of {size}: {stock}.",
         player=_name(names, event.seat),
-        cards=cards_text(event.cards),
+        cards=_held(event.cards),
         number=event.number,
         size=_cards(event.size),
-        stock=cards_text(event.stock),
+        stock=_held(event.stock),
     )
 
 
@@ -308,8 +313,8 @@ def _(event: CardsDrawn, names: Sequence[str]) -> Text:
             player=player,
             draw=event.draw,
             ace=event.shown_ace,
-            discarded=cards_text(event.discarded),
-            received=cards_text(event.received),
+            discarded=_held(event.discarded),
+            received=_held(event.received),
         )
     else:
         drew = N(
@@ -318,8 +323,8 @@ def _(event: CardsDrawn, names: Sequence[str]) -> Text:
             event.count,
             player=player,
             draw=event.draw,
-            discarded=cards_text(event.discarded),
-            received=cards_text(event.received),
+            discarded=_held(event.discarded),
+            received=_held(event.received),
         )
     if event.timeout:
         return T("{drew}: the turn timer acted.", drew=drew)
@@ -339,7 +344,7 @@ def _(event: ShowdownHeld, names: Sequence[str]) -> Text:
         T(
             "{player} shows {cards}, {hand}",
             player=_name(names, entry.seat),
-            cards=cards_text(entry.cards),
+            cards=_held(entry.cards),
             hand=hand_words(entry, "none"),
         )
         for entry in event.hands
