@@ -215,6 +215,11 @@ def test_gc_2_guerra_audit_recomputes_the_whole_deal_and_verify_hand_script_acce
     assert all(check["status"] == "pass" for check in audit["verification"]["checks"]), audit["verification"]
     outcomes = [entry["outcome"] for entry in audit["showdown"]]
     assert len(outcomes) == 3 and any(outcome in ("wins", "splits") for outcome in outcomes)
+    # The match's history is in words naming alice: no generic field=value line is left.
+    history = owner.get(f"/api/v1/tables/{table_id}/hands/1/history.txt").content.decode()
+    lines = [line for line in history.splitlines() if line.startswith("#")]
+    assert lines and not [line for line in lines if "=" in line or "{'" in line or "[" in line], history
+    assert "alice" in "".join(lines) and "Round 1: " in history
     # The table's payouts close the last hand: each decision appears in the audit.
     assert audit["payouts"] and all(p["decisions"] or p["status"] == "pending" for p in audit["payouts"])
     path = tmp_path / "audit.json"

@@ -279,6 +279,12 @@ def test_fd_13_a_tournament_is_played_to_its_winner_who_takes_every_stake(task_q
     else:
         assert payouts[0].status == Payout.Status.APPROVED and payouts[0].automatic
     assert verify_every_hand(alice, table_id) == final["state"]["hand_no"]
+    # The hand histories are in words and name the players (alice, bob): no field=value lines.
+    for hand_no in range(1, final["state"]["hand_no"] + 1):
+        history = alice.get(url(table_id, f"hands/{hand_no}/history.txt")).content.decode()
+        lines = [line for line in history.splitlines() if line.startswith("#")]
+        assert lines and not [line for line in lines if "=" in line or "{'" in line or "[" in line], history
+        assert "alice" in history and "bob" in history
 
 
 # --- refusals ----------------------------------------------------------------------------------------

@@ -84,3 +84,22 @@ def test_gc_10_a_player_who_leaves_mid_match_is_out_and_their_pile_goes_on(task_
     final = play_to_the_end(str(table.pk), {0: owner, 1: None, 2: None}, task_queue, random.Random(1))
     assert final["status"] == "finished"
     check_finished_table(str(table.pk))
+
+
+def test_gc_15_the_games_listing_shows_ace_high_and_the_english_deck_refuses_it():
+    """GC-15: ``GET /games/`` lists option ``ace_high`` (boolean, off by default); a table asking
+    for it with the English deck is refused with a message naming the option."""
+    alice = person("alice")
+    (guerra,) = [game for game in alice.get("/api/v1/games/").json() if game["slug"] == "guerra"]
+    (option,) = [option for option in guerra["options"] if option["name"] == "ace_high"]
+    assert option["type"] == "bool" and option["default"] is False
+    refused = alice.post(
+        "/api/v1/tables/", {"game": "guerra", "seats": 2, "options": {"ace_high": True}}, format="json"
+    )
+    assert refused.status_code == 400 and "ace_high" in refused.json()["detail"], refused.json()
+    created = alice.post(
+        "/api/v1/tables/",
+        {"game": "guerra", "seats": 2, "options": {"deck": "spanish_40", "ace_high": True}},
+        format="json",
+    )
+    assert created.status_code == 201 and created.json()["config"]["ace_high"] is True, created.json()

@@ -17,9 +17,16 @@ from games.rules import euchre, five_card_draw, guerra, la_viuda, whiskey_poker
 from tests.rules import playout_draw, playout_euchre, playout_widow
 
 
+def _words(value: Any) -> str:
+    # Words for players (``Text``) are strings on the wire; nothing else may fall back to ``str``.
+    if isinstance(value, str):
+        return str.__str__(value)
+    raise TypeError(f"not JSON: {value!r}")
+
+
 def _json(value: Any) -> Any:
-    """As it goes on the wire (tuples become arrays, words (``Text``) strings)."""
-    return msgspec.json.decode(msgspec.json.encode(value, enc_hook=str))
+    """As it goes on the wire (tuples become arrays)."""
+    return msgspec.json.decode(msgspec.json.encode(value, enc_hook=_words))
 
 
 class Contract:

@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 from pokerkit.notation import HandHistory
 
-from games.engine import fairness
+from games.engine import fairness, hands
 from games.engine.errors import InvalidOptions
 from games.engine.seats import left_of, turn_order
-from games.rules.five_card_draw import DECIDER
+from games.rules.five_card_draw import DECIDER, cards
 from games.rules.five_card_draw.cards import has_openers, pack
 from games.rules.five_card_draw.events import (
     EVENT_TYPES,
@@ -38,7 +38,7 @@ from games.rules.five_card_draw.state import State
 from tests.rules.playout_draw import TABLE_ID, context, hand_seed, play, random_action
 
 # The seats' players, as the hand history names them.
-NAMES = ("alice", "bob", "carol", "dave", "erin", "frank")
+NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
 
 AUDIT = DECIDER.audit
 DECKS = {"joker": "english_53", "jokers": "english_54"}
@@ -366,6 +366,8 @@ def test_fd_19_every_event_type_has_a_line_in_words_showing_every_card() -> None
         for event in events:
             line = AUDIT.history_line(event, "alice", NAMES)
             assert line, event
+            # In words: no field=value, no dict or list shown as data, players by name.
+            assert "=" not in line and "{'" not in line and "[" not in line and "seat " not in line, line
             lines.setdefault(type(event).__name__, []).append(line)
     missing = {kind.__name__ for kind in EVENT_TYPES} - set(lines) - {"LeaveRequested"}
     assert not missing, missing
@@ -373,9 +375,9 @@ def test_fd_19_every_event_type_has_a_line_in_words_showing_every_card() -> None
     assert any(line.startswith("alice raises to ") for line in lines["PlayerActed"])
     assert any(line.startswith("alice draws ") and "discards" in line for line in lines["CardsDrawn"])
     assert any(": " in line and " shows " in line for line in lines["ShowdownHeld"])
-    assert any(line.endswith("unshown") and "wins the main pot (" in line for line in lines["PotsAwarded"])
+    assert any(line.endswith("unshown.") and "wins the main pot (" in line for line in lines["PotsAwarded"])
     assert AUDIT.history_line(LeaveRequested(2), "bob", NAMES) == (
-        "bob asks to leave seat 2: their chips are cashed out when the hand is over"
+        "carol asks to leave: their chips are cashed out when the hand is over."
     )
 
 
@@ -439,3 +441,23 @@ def test_fd_14_triple_draw_has_no_opening_requirement() -> None:
     assert DECIDER.configure(3, {"variant": "triple_draw_27", "forced_bets": "ante"})["opening"] == "anything_opens"
     with pytest.raises(InvalidOptions, match="FD-14"):
         DECIDER.configure(3, {"variant": "triple_draw_27", "forced_bets": "ante", "opening": "jacks_or_better"})
+
+
+def test_cm_11_fd_15_showdown_categories_keep_their_code_and_gain_words() -> None:
+    """CM-11, FD-15: a shown hand's ``category`` stays the machine code and ``category_name`` says
+    it in words; the description is a sentence (a ``T`` message) that names the wild cards held."""
+    wild_seen = 0
+    for _, config, _, events in every_hand():
+        wild = cards.WILD_CARDS[config.get("wild", "none")]
+        for entry in AUDIT.showdown(config, events):
+            assert entry["category"] in hands.CATEGORIES
+            assert entry["category_name"] == entry["category"].replace("_", " ")
+            assert entry["category_name"].msgid and entry["description"].msgid
+            assert "=" not in entry["description"] and "[" not in entry["description"]
+            held = sorted(card for card in entry["cards"] if card in wild)
+            if held and entry["category"] != "high_card" and not config.get("high_low"):
+                wild_seen += 1
+                assert f"with {', '.join(held)} wild" in entry["description"]
+            if "low_category" in entry:
+                assert entry["low_category_name"] == entry["low_category"].replace("_", " ")
+    assert wild_seen, "no wild card was shown at a showdown"

@@ -373,6 +373,20 @@ def test_eu_11_highest_trump_wins_and_the_winner_leads():
         assert after.plays[0][0] == before.winner
 
 
+def test_eu_11_each_trick_shown_to_players_says_who_took_it_in_words():
+    """EU-11: the view's tricks keep their data (plays, winner) and add a sentence for players."""
+    state = given(HANDS, KITTY, dealer=3)
+    state, _ = when(state, 0, type="order_up")
+    state, _ = when(state, 3, type="discard", card="9c")
+    while len(state.tricks) < 1:
+        (seat,) = DECIDER.to_act(state)
+        state, _ = step(DECIDER, state, {"type": "timeout", "seat": seat}, TAG)
+    (trick,) = DECIDER.view(state, 1)["tricks"]
+    card = next(play["card"] for play in trick["plays"] if play["seat"] == trick["winner"])
+    assert trick["sentence"] == f"Trick 1: seat {trick['winner']} took it with {card}."
+    assert trick["sentence"].msgid == "Trick {trick}: seat {seat} took it with {card}."
+
+
 def _score_hand(hands, kitty, dealer, bidder, alone=False, **options):
     state = given(hands, kitty, dealer=dealer, **options)
     seat = (dealer + 1) % 4
@@ -537,6 +551,59 @@ def test_eu_17_ace_no_face_redeals_by_the_same_dealer_as_a_new_hand():
     assert ended.outcome == "redeal" and ended.points == (0, 0, 0, 0) and ended.server_seed == hand_seed(TAG, 1).hex()
     assert started.hand_no == 2 and started.dealer == 3 and started.commitment == commitment(hand_seed(TAG, 2))
     assert state.phase == "claims" and DECIDER.to_act(state) == (0,)
+
+
+def test_eu_17_ace_no_face_needs_exactly_one_ace():
+    """EU-17: exactly one ace, the rest nines and tens. ``9d Ad Ah Ac Ts`` holds three aces: it
+    is no ace-no-face and is not offered a redeal; ``9d Ad Th 9c Ts`` (one ace) is."""
+    hands = {
+        0: ["9d", "Ad", "Ah", "Ac", "Ts"],
+        1: ["9h", "Th", "9c", "Tc", "Jd"],
+        2: ["Qh", "Kh", "Qc", "Kc", "Jc"],
+        3: ["Td", "Qd", "Kd", "As", "Ks"],
+    }
+    kitty = ["9s", "Qs", "Js", "Jh"]
+    state = given(hands, kitty, dealer=3, ace_no_face=True)
+    assert {"type": "ace_no_face"} not in DECIDER.legal_actions(state, 0)
+    assert "exactly one ace" in refused(state, 0, type="ace_no_face").message
+    one_ace = {**hands, 0: ["9d", "Ad", "Th", "9c", "Ts"], 1: ["9h", "Ah", "Ac", "Tc", "Jd"]}
+    state = given(one_ace, kitty, dealer=3, ace_no_face=True)
+    assert {"type": "ace_no_face"} in DECIDER.legal_actions(state, 0)
+
+
+def test_eu_16_eu_17_the_offer_does_not_tell_the_others_who_can_claim():
+    """EU-16, EU-17: the claims are offered to every seat in turn, so what another seat (or a
+    spectator) sees during the offer is identical whether or not a seat can claim. Two deals
+    differ only in seat 2's hand (and the hidden kitty cards): a farmer's hand, or none."""
+    hands = {
+        0: ["Jh", "Jd", "Ah", "Kh", "Qh"],
+        1: ["Ac", "Kc", "Qc", "Jc", "As"],
+        2: ["9c", "9d", "9h", "Tc", "Td"],
+        3: ["Ks", "Qs", "Js", "9s", "Ts"],
+    }
+    claimer = given(hands, ["Th", "Qd", "Kd", "Ad"], dealer=3, farmers_hand=True, ace_no_face=True)
+    hands_without = {**hands, 2: ["Qd", "Kd", "Ad", "9c", "9d"]}
+    plain = given(hands_without, ["Th", "9h", "Tc", "Td"], dealer=3, farmers_hand=True, ace_no_face=True)
+    others = (0, 1, 3, None)
+    for seat in (0, 1, 2, 3):
+        assert claimer.phase == plain.phase == "claims"
+        assert DECIDER.to_act(claimer) == DECIDER.to_act(plain) == (seat,)
+        for other in others:
+            assert DECIDER.view(claimer, other) == DECIDER.view(plain, other), other
+            if other is not None:
+                assert DECIDER.legal_actions(claimer, other) == DECIDER.legal_actions(plain, other)
+        if seat == 2:
+            # Only seat 2 itself sees that it could claim; it keeps its hand.
+            assert any(a["type"] == "farmers_swap" for a in DECIDER.legal_actions(claimer, 2))
+            assert DECIDER.legal_actions(plain, 2) == [{"type": "keep_hand"}]
+        claimer, declined = when(claimer, seat, type="keep_hand")
+        plain, declined_plain = when(plain, seat, type="keep_hand")
+        for other in others:
+            assert [DECIDER.view_event(e, other) for e in declined] == [
+                DECIDER.view_event(e, other) for e in declined_plain
+            ]
+    assert claimer.phase == plain.phase == "bidding"
+    assert all(DECIDER.view(claimer, other) == DECIDER.view(plain, other) for other in others)
 
 
 def test_eu_19_cutthroat_three_players_nine_card_kitty_and_scoring():

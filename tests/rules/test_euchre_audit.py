@@ -138,7 +138,7 @@ def test_eu_13_showdown_sides_win_when_they_score():
                 assert entry["category"] == ("makers" if seat in made.makers else "defenders")
                 assert entry["cards"] == [e.card for e in events if isinstance(e, CardPlayed) and e.seat == seat]
                 trick_word = "trick" if taken[seat] == 1 else "tricks"
-                assert f"took {taken[seat]} {trick_word}" in entry["description"]
+                assert f"ook {taken[seat]} {trick_word}" in entry["description"]
                 scored = "euchred" if ended.maker_tricks < 3 else "scored"
                 assert scored in entry["description"]
 
@@ -262,11 +262,13 @@ def test_history_lines_read_as_play():
             for event in events:
                 line = DECIDER.audit.history_line(event, "alice", NAMES)
                 assert line, event
+                # In words: no field=value, no dict or list shown as data, no seat numbers.
+                assert "=" not in line and "{'" not in line and "[" not in line and "seat " not in line, line
                 seen.add(type(event))
     assert TrickTaken in seen and HandEnded in seen
     made = TrumpMade(seat=1, round=1, suit="h", alone=False, makers=(1, 3), sitting_out=-1, dealer_picks_up=True)
-    assert DECIDER.audit.history_line(made, "alice", NAMES) == "alice orders up hearts"
+    assert DECIDER.audit.history_line(made, "alice", NAMES) == "bob orders up hearts."
     named = dataclasses.replace(made, round=2, suit="s", alone=True, sitting_out=3, dealer_picks_up=False)
-    assert DECIDER.audit.history_line(named, "alice", NAMES) == "alice names spades alone"
-    assert DECIDER.audit.history_line(CardPlayed(seat=2, card="Jh"), "bot (seat 2)", NAMES) == "bot (seat 2) plays Jh"
+    assert DECIDER.audit.history_line(named, "alice", NAMES) == "bob names spades and goes alone."
+    assert DECIDER.audit.history_line(CardPlayed(seat=2, card="Jh"), "dealer", NAMES) == "carol plays Jh."
     assert len(seen) >= len(EVENT_TYPES) - 4  # the playouts reach nearly every event type

@@ -146,6 +146,7 @@ def test_gc_1_two_to_eight_players_and_options():
     assert config == {
         "deck": "english",
         "jokers": False,
+        "ace_high": False,
         "max_rounds": 2000,
         "turn_seconds": 60,
         "auto_play": False,
@@ -159,6 +160,28 @@ def test_gc_1_two_to_eight_players_and_options():
         DECIDER.configure(2, {"deck": "tarot"})
     with pytest.raises(InvalidOptions, match="max_rounds"):
         DECIDER.configure(2, {"max_rounds": 9})
+
+
+def test_gc_15_ace_high_puts_the_spanish_one_above_the_king():
+    """GC-15: with ``ace_high`` the 1 (as) beats the 12; without it the 12 beats the 1."""
+    assert DECIDER.configure(2, {"deck": "spanish_40", "ace_high": True})["ace_high"] is True
+    events, _ = throw_all(given("1o 3o", "12o 4o", deck="spanish_48", ace_high=True))
+    assert of(events, SkirmishPlayed)[0].seats == (0,) and of(events, RoundTaken)[0].seat == 0
+    events, _ = throw_all(given("1o 3o", "12o 4o", deck="spanish_48"))
+    assert of(events, SkirmishPlayed)[0].seats == (1,)
+    # Jokers stay above the ace.
+    events, _ = throw_all(given("1o 3o", "X1 4o", deck="spanish_40", jokers=True, ace_high=True))
+    assert of(events, SkirmishPlayed)[0].seats == (1,)
+    assert DECIDER.view(given("1o 3o", "12o 4o", deck="spanish_48", ace_high=True), 0)["ace_high"] is True
+
+
+def test_gc_15_ace_high_is_refused_with_the_english_deck():
+    """GC-15: the English deck's ace is always high, so ``ace_high`` is refused with it, by name."""
+    with pytest.raises(InvalidOptions, match="ace_high"):
+        DECIDER.configure(2, {"deck": "english", "ace_high": True})
+    with pytest.raises(InvalidOptions, match="ace_high"):
+        DECIDER.configure(2, {"ace_high": True})
+    assert any(option.name == "ace_high" and option.default is False for option in DECIDER.options)
 
 
 # --- GC-2: the deal ------------------------------------------------------------------------------
@@ -458,6 +481,36 @@ def test_gc_10_when_no_tied_player_has_an_extra_card_one_is_drawn_fairly():
     assert [o.seat for o in of(events, PlayerOut) if o.reason == "no_extra"] == [1 - draw.seat]
 
 
+def test_gc_14_a_round_settled_by_lot_says_so_in_the_view_the_history_and_the_audit():
+    """GC-14: nobody tied has an extra card, so the round is settled by a fair draw; the last
+    round as players see it, the history line and the audit's showdown say in words that it was
+    settled by lot, why (every player still in would have been out at once) and who was drawn."""
+    events, state = throw_all(given("Ac 2c", "2d Ad", "3h 4h 5h"))
+    draw = of(events, StalemateDrawn)[0]
+    (lot,) = DECIDER.view(state, 2)["last_round"]["settled_by_lot"]
+    assert lot["players"] == [0, 1] and lot["drawn"] == draw.seat
+    assert "Settled by lot" in lot["sentence"] and "would all have been out at once" in lot["sentence"]
+    assert f"seat {draw.seat} was drawn" in lot["sentence"] and lot["sentence"].msgid.startswith("Settled by lot")
+    names = ("alice", "bob", "carol")
+    line = DECIDER.audit.history_line(draw, "dealer", names)
+    assert line.startswith("Round 1: Settled by lot: alice, bob would all have been out at once")
+    assert f"so {names[draw.seat]} was drawn among them" in line
+    events, _ = throw_all(given("Ac 2c 9c", "Kd 3d 9d"))
+    winner = of(events, StalemateDrawn)[0].seat
+    shown = DECIDER.audit.showdown({}, events)
+    (step,) = shown[winner]["tie_break"]
+    assert step["rule"] == "GC-14" and step["purpose"] == "stalemate-1" and "by lot" in step["sentence"]
+    assert shown[1 - winner]["outcome"] == "out" and "no extra card" in shown[1 - winner]["description"]
+
+
+def test_gc_14_a_round_won_outright_is_not_settled_by_lot():
+    """GC-14: only a stalemate is settled by lot; a plain round's last round says nothing of it."""
+    _, state = throw_all(given("Ac 2c 5c", "Kd 3d 6d"))
+    last = DECIDER.view(state, None)["last_round"]
+    assert last["settled_by_lot"] == []
+    assert last["sentence"] == f"Round 1: seat {last['taker']} took the round's {last['cards_taken']} cards."
+
+
 def test_gc_11_a_player_with_one_card_left_puts_it_down_and_turns_it_up():
     state = given(
         "Kc 5c 2c 3c 4c 6c 7c",
@@ -628,7 +681,7 @@ _STRING = re.compile(r'"([^"\\]*)"')
 
 def _cards_in(value: Any, deck: frozenset[str]) -> set[str]:
     """Every card code among the strings of a JSON-able value."""
-    return set(_STRING.findall(msgspec.json.encode(value).decode())) & deck
+    return set(_STRING.findall(msgspec.json.encode(value, enc_hook=str).decode())) & deck
 
 
 def _put_face_up(event: Any) -> set[str]:
@@ -662,7 +715,7 @@ def _random_command(state: State, seats: int, rng: random.Random) -> dict[str, A
     return command
 
 
-def _play_match(i: int, check_views: bool) -> None:
+def _play_match(i: int, check_views: bool) -> list[Any]:
     rng = random.Random(i)
     seats = 2 + i % 7
     deck_name = DECKS[(i // 7) % 3]
@@ -726,6 +779,7 @@ def _play_match(i: int, check_views: bool) -> None:
     replayed = replay(DECIDER, config, (decode_event(types, name, data, secret) for name, data, secret in stored))
     assert replayed == state
     assert decode_state(State, json.loads(json.dumps(encode_state(state)))) == state
+    return history
 
 
 def test_gc_12_gc_13_five_hundred_random_matches_conserve_cards_end_and_replay():
@@ -738,3 +792,25 @@ def test_gc_12_gc_13_five_hundred_random_matches_conserve_cards_end_and_replay()
         _play_match(i, check_views=i % 5 == 0)
         kinds[DECKS[(i // 7) % 3]] += 1
     assert set(kinds) == set(DECKS)
+
+
+NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
+
+
+def test_gc_history_of_whole_matches_is_in_words_and_names_the_players():
+    """GC-1..GC-14 in the hand history: every event of a played match has a line in words (no
+    ``field=value``, no ``{'``, no ``[``), and the lines name the players by name, not by seat."""
+    kinds: set[str] = set()
+    for i in range(60):
+        history = _play_match(i, check_views=False)
+        seats = history[0].seats
+        names = NAMES[:seats]
+        lines = [DECIDER.audit.history_line(event, "dealer", names) for event in history]
+        for event, line in zip(history, lines):
+            assert line, event
+            assert "=" not in line and "{'" not in line and "[" not in line and "seat " not in line, line
+            assert line.msgid, line
+            kinds.add(type(event).__name__)
+        text = "\n".join(lines)
+        assert all(name in text for name in names)
+    assert {"StalemateDrawn", "BattleCardsLaid", "ExtraCardThrown", "PlayerOut", "RoundTaken"} <= kinds

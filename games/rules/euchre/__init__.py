@@ -11,6 +11,18 @@ Readings the rules leave open:
   the kitty;
 - only one farmer's swap per deal (EU-16), and claims are offered one seat at a time from the
   dealer's left, the dealer last;
+- the house-rule offer (EU-16, EU-17) goes to every seat in turn, also to a seat whose hand has
+  no claim (it can only ``keep_hand``), so that nobody learns who could claim. Offering it only
+  to the seats that can claim would tell everyone who they are: the service shows every player
+  whom the table waits for (``to_act``, the deadline, the "your turn" notice), the actor and seq
+  of every event, and when it came. A private step for the claimers alone would still have to
+  show the table waiting (or not) and would end at once when nobody can claim, so its length
+  says whether someone can; hiding that means holding every deal for a fixed claim window even
+  when nobody can claim, and bots, which the service runs for the seats in ``to_act``, could no
+  longer claim. Asked in turn, every seat's prompt and answer look the same from outside: the
+  table waits for that seat, then either a claim (which the rules make public) or a
+  ``ClaimDeclined`` comes. What is left is how long a person takes to answer, as with any move;
+  bots answer at once either way.
 - in cutthroat the maker always plays against everyone, so ``alone`` is refused and a march
   scores 2, never 4; a tie for the highest score past the target plays on (EU-19);
 - a timed-out seat passes, or, when stuck, names the first allowed suit in clubs, diamonds,

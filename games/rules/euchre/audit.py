@@ -185,5 +185,5 @@ class EuchreAudit(NoExports):
         return showdown(config, hand)
 
     def history_line(self, event: Any, actor: str, names: Sequence[str]) -> str | None:
-        """The event in words: "alice orders up hearts", "bot (seat 2) plays Jh"."""
-        return history_line(event, actor)
+        """The event in words, players by name: "alice orders up hearts.", "bob plays Jh."."""
+        return history_line(event, names)

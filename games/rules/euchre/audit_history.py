@@ -8,7 +8,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.rules.euchre.cards import SUIT_NAMES, cards_text, deal_hands
+from games.engine.words import N, T, Text
+from games.rules.euchre.cards import cards_text, deal_hands
 from games.rules.euchre.events import (
     AceNoFaceDeclared,
     CardPlayed,
@@ -27,8 +28,29 @@ from games.rules.euchre.events import (
 )
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+def suit_words(suit: str | None) -> Text:
+    """A suit (or no trump, EU-18) as players read it."""
+    if suit == "c":
+        return T("clubs")
+    if suit == "d":
+        return T("diamonds")
+    if suit == "h":
+        return T("hearts")
+    if suit == "s":
+        return T("spades")
+    return T("no trump")
+
+
+def _name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else T("seat {seat}", seat=seat)
+
+
+def _names(names: Sequence[str], seats: Sequence[int]) -> list[str]:
+    return [_name(names, seat) for seat in seats]
+
+
+def _tricks(count: int) -> Text:
+    return N("{count} trick", "{count} tricks", count)
 
 
 def showdown(config: Mapping[str, Any], hand: Sequence[Any]) -> list[dict[str, Any]]:
@@ -41,13 +63,16 @@ def showdown(config: Mapping[str, Any], hand: Sequence[Any]) -> list[dict[str, A
     if ended is None or started is None:
         return []
     if ended.outcome != "played":
-        why = "thrown in (EU-5)" if ended.outcome == "thrown_in" else "redealt by the same dealer (EU-17)"
+        if ended.outcome == "thrown_in":
+            why = T("The hand was thrown in, everyone having passed twice; nobody scored.")
+        else:
+            why = T("The hand was redealt by the same dealer after an ace-no-face; nobody scored.")
         return [
             {
                 "seat": seat,
                 "cards": list(cards),
                 "category": None,
-                "description": f"the hand was {why}; nobody scored",
+                "description": why,
                 "outcome": "safe",
                 "tie_break": [],
             }
@@ -63,29 +88,41 @@ def showdown(config: Mapping[str, Any], hand: Sequence[Any]) -> list[dict[str, A
     side_tricks = sum(taken[seat] for seat in ended.makers)
     maker_points = max((ended.points[seat] for seat in ended.makers), default=0)
     if maker_points:
-        result = f"the makers took {_plural(side_tricks, 'trick')} and scored {maker_points}"
+        result = N(
+            "the makers took {count} trick and scored {points}.",
+            "the makers took {count} tricks and scored {points}.",
+            side_tricks,
+            points=maker_points,
+        )
     else:
-        defender_points = max(ended.points, default=0)
-        result = f"the makers took {_plural(side_tricks, 'trick')}, euchred: the defenders scored {defender_points}"
-    trump = "no trump" if made is None or made.suit is None else f"{SUIT_NAMES[made.suit]} trump"
+        result = N(
+            "the makers took {count} trick, euchred: the defenders scored {points}.",
+            "the makers took {count} tricks, euchred: the defenders scored {points}.",
+            side_tricks,
+            points=max(ended.points, default=0),
+        )
+    trump = T("no trump") if made is None or made.suit is None else T("{suit} trump", suit=suit_words(made.suit))
     shown = []
     for seat in range(started.seats):
         out = made is not None and seat == made.sitting_out
+        own: Text
         if out:
-            category, cards, own = "sitting out", list(ended.hands[seat]), "sat out behind a lone partner"
+            category, cards, own = "sitting out", list(ended.hands[seat]), T("Sat out behind a lone partner")
         else:
             category = "makers" if seat in ended.makers else "defenders"
-            cards, own = played[seat], f"took {_plural(taken[seat], 'trick')}"
-            if made is not None and seat == made.seat:
-                own = f"made {trump}{' alone' if made.alone else ''}, {own}"
+            cards, own = played[seat], T("Took {tricks}", tricks=_tricks(taken[seat]))
+            if made is not None and seat == made.seat and made.alone:
+                own = T("Made {trump} alone, took {tricks}", trump=trump, tricks=_tricks(taken[seat]))
+            elif made is not None and seat == made.seat:
+                own = T("Made {trump}, took {tricks}", trump=trump, tricks=_tricks(taken[seat]))
         if discard is not None and seat == discard.seat:
-            own += f", discarded {discard.card}"
+            own = T("{own}, discarded {card}", own=own, card=discard.card)
         shown.append(
             {
                 "seat": seat,
                 "cards": cards,
                 "category": category,
-                "description": f"{own}; {result}",
+                "description": T("{own}; {result}", own=own, result=result),
                 "outcome": "wins" if ended.points[seat] > 0 else "loses",
                 "tie_break": [],
             }
@@ -93,96 +130,158 @@ def showdown(config: Mapping[str, Any], hand: Sequence[Any]) -> list[dict[str, A
     return shown
 
 
+def _plays(names: Sequence[str], plays: Sequence[tuple[int, str]]) -> list[Text]:
+    return [T("{player} {card}", player=_name(names, seat), card=card) for seat, card in plays]
+
+
 @functools.singledispatch
-def history_line(event: Any, actor: str) -> str | None:
-    """One readable line per event: bids, plays and tricks in words, every card shown (the hand is
-    over); ``None`` (the audit's generic line) for anything that is not a Euchre event."""
+def history_line(event: Any, names: Sequence[str]) -> Text | None:
+    """One line per event in words, players by name (``names[seat]``), every card shown (the hand
+    is over); ``None`` for anything that is not a Euchre event (presence has its own lines)."""
     return None
 
 
 @history_line.register
-def _(event: MatchStarted, actor: str) -> str:
-    draws = ", ".join(f"seat {seat} {card}" for seat, card in event.draws)
-    return f"Match starts with {event.seats} players; seat {event.dealer} deals first (drew {draws or 'nothing'})"
+def _(event: MatchStarted, names: Sequence[str]) -> Text:
+    return N(
+        "The match starts with {count} player; {dealer} deals first, with the lowest card drawn ({draws}).",
+        "The match starts with {count} players; {dealer} deals first, with the lowest card drawn ({draws}).",
+        event.seats,
+        dealer=_name(names, event.dealer),
+        draws=_plays(names, event.draws),
+    )
 
 
 @history_line.register
-def _(event: DealPatternChosen, actor: str) -> str:
-    return f"{actor} deals {event.pattern} from now on"
+def _(event: DealPatternChosen, names: Sequence[str]) -> Text:
+    return T(
+        "{player} deals in packets of {pattern} from now on.", player=_name(names, event.seat), pattern=event.pattern
+    )
 
 
 @history_line.register
-def _(event: HandStarted, actor: str) -> str:
+def _(event: HandStarted, names: Sequence[str]) -> Text:
     hands, kitty = deal_hands(event.deck, event.dealer, event.seats, event.pattern)
-    dealt = "; ".join(f"seat {seat} {cards_text(cards)}" for seat, cards in enumerate(hands))
-    return (
-        f"Hand {event.hand_no}: seat {event.dealer} deals {event.pattern} and turns up {event.turned_card}; "
-        f"{dealt}; kitty {cards_text(kitty)}"
+    dealt = [
+        T("{player} {cards}", player=_name(names, seat), cards=cards_text(cards)) for seat, cards in enumerate(hands)
+    ]
+    return T(
+        "Hand {hand}: {dealer} deals in packets of {pattern} and turns up {card}. Dealt: {dealt}; the kitty {kitty}.",
+        hand=event.hand_no,
+        dealer=_name(names, event.dealer),
+        pattern=event.pattern,
+        card=event.turned_card,
+        dealt=dealt,
+        kitty=cards_text(kitty),
     )
 
 
 @history_line.register
-def _(event: ClaimDeclined, actor: str) -> str:
-    return f"{actor} keeps the hand"
+def _(event: ClaimDeclined, names: Sequence[str]) -> Text:
+    return T("{player} keeps the hand.", player=_name(names, event.seat))
 
 
 @history_line.register
-def _(event: FarmersHandSwapped, actor: str) -> str:
-    return (
-        f"{actor} shows a farmer's hand {cards_text(event.shown)} "
-        f"and swaps {cards_text(event.given)} for {cards_text(event.taken)}"
+def _(event: FarmersHandSwapped, names: Sequence[str]) -> Text:
+    return T(
+        "{player} shows a farmer's hand, {shown}, and swaps {given} for the kitty's {taken}.",
+        player=_name(names, event.seat),
+        shown=cards_text(event.shown),
+        given=cards_text(event.given),
+        taken=cards_text(event.taken),
     )
 
 
 @history_line.register
-def _(event: AceNoFaceDeclared, actor: str) -> str:
-    return f"{actor} shows ace-no-face {cards_text(event.shown)}; the same dealer deals again"
+def _(event: AceNoFaceDeclared, names: Sequence[str]) -> Text:
+    return T(
+        "{player} shows ace-no-face, {shown}: the same dealer deals again.",
+        player=_name(names, event.seat),
+        shown=cards_text(event.shown),
+    )
 
 
 @history_line.register
-def _(event: Passed, actor: str) -> str:
-    return f"{actor} passes (round {event.round})"
+def _(event: Passed, names: Sequence[str]) -> Text:
+    if event.round == 1:
+        return T("{player} passes in the first round of bidding.", player=_name(names, event.seat))
+    return T("{player} passes in the second round of bidding.", player=_name(names, event.seat))
 
 
 @history_line.register
-def _(event: TrumpMade, actor: str) -> str:
+def _(event: TrumpMade, names: Sequence[str]) -> Text:
+    player = _name(names, event.seat)
+    suit = suit_words(event.suit)
     if event.suit is None:
-        verb = "calls no trump"
-    elif event.round == 1:
-        verb = f"orders up {SUIT_NAMES[event.suit]}"
-    else:
-        verb = f"names {SUIT_NAMES[event.suit]}"
-    return f"{actor} {verb}{' alone' if event.alone else ''}"
+        if event.alone:
+            return T("{player} calls no trump and goes alone.", player=player)
+        return T("{player} calls no trump.", player=player)
+    if event.round == 1:
+        if event.alone:
+            return T("{player} orders up {suit} and goes alone.", player=player, suit=suit)
+        return T("{player} orders up {suit}.", player=player, suit=suit)
+    if event.alone:
+        return T("{player} names {suit} and goes alone.", player=player, suit=suit)
+    return T("{player} names {suit}.", player=player, suit=suit)
 
 
 @history_line.register
-def _(event: DealerDiscarded, actor: str) -> str:
-    return f"{actor} discards {event.card}"
+def _(event: DealerDiscarded, names: Sequence[str]) -> Text:
+    return T("{player} discards {card} face down.", player=_name(names, event.seat), card=event.card)
 
 
 @history_line.register
-def _(event: CardPlayed, actor: str) -> str:
-    return f"{actor} plays {event.card}"
+def _(event: CardPlayed, names: Sequence[str]) -> Text:
+    return T("{player} plays {card}.", player=_name(names, event.seat), card=event.card)
 
 
 @history_line.register
-def _(event: TrickTaken, actor: str) -> str:
-    plays = ", ".join(f"seat {seat} {card}" for seat, card in event.plays)
-    return f"Trick {event.trick_no}: seat {event.winner} takes it ({plays})"
-
-
-@history_line.register
-def _(event: HandEnded, actor: str) -> str:
-    if event.outcome == "thrown_in":
-        return f"Hand {event.hand_no} is thrown in: everyone passed twice"
-    if event.outcome == "redeal":
-        return f"Hand {event.hand_no} is redealt"
-    return (
-        f"Hand {event.hand_no} over: makers {list(event.makers)} took {_plural(event.maker_tricks, 'trick')}; "
-        f"points {list(event.points)}, scores {list(event.scores)}"
+def _(event: TrickTaken, names: Sequence[str]) -> Text:
+    return T(
+        "Trick {trick}: {player} takes it ({plays}).",
+        trick=event.trick_no,
+        player=_name(names, event.winner),
+        plays=_plays(names, event.plays),
     )
 
 
+def _scores(names: Sequence[str], scores: Sequence[int]) -> list[Text]:
+    return [T("{player} {score}", player=_name(names, seat), score=score) for seat, score in enumerate(scores)]
+
+
 @history_line.register
-def _(event: MatchWon, actor: str) -> str:
-    return f"Match won by seats {list(event.winners)} with scores {list(event.scores)}"
+def _(event: HandEnded, names: Sequence[str]) -> Text:
+    if event.outcome == "thrown_in":
+        return T("Hand {hand} is thrown in: everyone passed twice.", hand=event.hand_no)
+    if event.outcome == "redeal":
+        return T("Hand {hand} is redealt by the same dealer.", hand=event.hand_no)
+    makers = _names(names, event.makers)
+    maker_points = max((event.points[seat] for seat in event.makers), default=0)
+    if maker_points:
+        result = N(
+            "Hand {hand} is over: {makers} made it with {count} trick and score {points}.",
+            "Hand {hand} is over: {makers} made it with {count} tricks and score {points}.",
+            event.maker_tricks,
+            hand=event.hand_no,
+            makers=makers,
+            points=maker_points,
+        )
+    else:
+        result = N(
+            "Hand {hand} is over: {makers} took only {count} trick and are euchred; the defenders score {points}.",
+            "Hand {hand} is over: {makers} took only {count} tricks and are euchred; the defenders score {points}.",
+            event.maker_tricks,
+            hand=event.hand_no,
+            makers=makers,
+            points=max(event.points, default=0),
+        )
+    return T("{result} Scores: {scores}.", result=result, scores=_scores(names, event.scores))
+
+
+@history_line.register
+def _(event: MatchWon, names: Sequence[str]) -> Text:
+    return T(
+        "The match is won by {players}. Final scores: {scores}.",
+        players=_names(names, event.winners),
+        scores=_scores(names, event.scores),
+    )

@@ -112,8 +112,8 @@ def only_nines_and_tens(hand: tuple[str, ...]) -> bool:
 
 
 def ace_no_face(hand: tuple[str, ...]) -> bool:
-    """At least one ace and otherwise only nines and tens (EU-17)."""
-    return any(card[0] == "A" for card in hand) and all(card[0] in "9TA" for card in hand)
+    """Exactly one ace and otherwise only nines and tens (EU-17): two aces are no ace-no-face."""
+    return sum(card[0] == "A" for card in hand) == 1 and all(card[0] in "9TA" for card in hand)
 
 
 def cards_text(cards: Sequence[str]) -> str:

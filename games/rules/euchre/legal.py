@@ -95,7 +95,7 @@ def claim_refusal(state: EuchreState, seat: int, command: dict[str, Any]) -> str
         if not state.ace_no_face:
             return T("This table does not play ace-no-face.")
         if not ace_no_face(hand):
-            return T("Ace-no-face needs at least one ace and otherwise only nines and tens.")
+            return T("Ace-no-face needs exactly one ace and otherwise only nines and tens.")
         return None
     if not state.farmers_hand:
         return T("This table does not play the farmer's hand.")

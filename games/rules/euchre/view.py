@@ -8,6 +8,7 @@ from typing import Any
 import msgspec
 
 from games.engine.codec import encode_event
+from games.engine.words import T, Text
 from games.rules.euchre.cards import deal_hands
 from games.rules.euchre.events import DealerDiscarded, FarmersHandSwapped, HandStarted, Plays
 from games.rules.euchre.legal import to_act
@@ -16,6 +17,12 @@ from games.rules.euchre.state import EuchreState
 
 def _plays_json(plays: Plays) -> list[dict[str, Any]]:
     return [{"seat": seat, "card": card} for seat, card in plays]
+
+
+def _trick_sentence(number: int, plays: Plays, winner: int) -> Text:
+    """A taken trick as players read it (EU-11)."""
+    card = next((card for seat, card in plays if seat == winner), "")
+    return T("Trick {trick}: seat {seat} took it with {card}.", trick=number, seat=winner, card=card)
 
 
 def _table(state: EuchreState, seat: int | None) -> dict[str, Any]:
@@ -55,7 +62,8 @@ def _hand_in_play(state: EuchreState) -> dict[str, Any]:
         "sitting_out": state.sitting_out,
         "trick": _plays_json(state.trick),
         "tricks": [
-            {"plays": _plays_json(plays), "winner": winner} for plays, winner in zip(state.tricks, state.trick_winners)
+            {"plays": _plays_json(plays), "winner": winner, "sentence": _trick_sentence(number, plays, winner)}
+            for number, (plays, winner) in enumerate(zip(state.tricks, state.trick_winners), start=1)
         ],
         "tricks_won": list(state.tricks_won),
         "hand_sizes": [len(hand) for hand in state.hands],

@@ -204,8 +204,8 @@ class FiveCardDrawAudit:
         return showdown(config, hand)
 
     def history_line(self, event: Any, actor: str, names: Sequence[str]) -> str | None:
-        """The event in words: "alice raises to 12", "bob draws 3", "seat 2 shows …"."""
-        return history_line(event, actor)
+        """The event in words, players by name: "alice raises to 12 chips.", "bob shows …"."""
+        return history_line(event, names)
 
     def phh(self, config: Mapping[str, Any], hand: Sequence[Any], players: Sequence[str]) -> str | None:
         """The hand in PHH for fixed-limit deuce-to-seven triple draw (``F2L3D``), else ``None``."""

@@ -42,14 +42,6 @@ def cards_text(cards: Sequence[str]) -> str:
     return " ".join(cards) if cards else "nothing"
 
 
-def seats_text(seats: Sequence[int]) -> str:
-    """``"seat 2"``, ``"seats 0 and 2"``, ``"seats 0, 1 and 3"``."""
-    if len(seats) == 1:
-        return f"seat {seats[0]}"
-    listed = [str(seat) for seat in seats]
-    return f"seats {', '.join(listed[:-1])} and {listed[-1]}"
-
-
 def pot_name(number: int) -> str:
     """``"the main pot"`` for pot 0, ``"side pot 1"`` for pot 1, …"""
     return "the main pot" if number == 0 else f"side pot {number}"

@@ -1,6 +1,8 @@
 """Five-Card Draw's hand as the audit shows it once it is over (FD-19: the audit sees every card):
 the hands shown with the pots each took (``AuditHooks.showdown``) and the hand history in words
-(``history_line``)."""
+(``history_line``). Every sentence is a ``T``/``N`` message; the history names players by
+``names[seat]``, the showdown (which has no names) by seat. Hand descriptions are made from the
+recorded hand values (``words``), never from the English an older event may carry."""
 
 from __future__ import annotations
 
@@ -8,7 +10,8 @@ import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.rules.five_card_draw.audit_hand import cards_text, first_of, pot_name, seats_text, settlement
+from games.engine.words import N, T, Text
+from games.rules.five_card_draw.audit_hand import cards_text, first_of, settlement
 from games.rules.five_card_draw.events import (
     CardsDealt,
     CardsDrawn,
@@ -30,28 +33,39 @@ from games.rules.five_card_draw.events import (
     TableEndRequested,
     TableStarted,
 )
+from games.rules.five_card_draw.words import category_name, hand_words, low_description, pot_words
 
 
-def _where(pot: int, half: str) -> str:
-    """``"the main pot"``, ``"the high half of side pot 1"``."""
-    return pot_name(pot) if half == "whole" else f"the {half} half of {pot_name(pot)}"
+def _where(pot: int, half: str) -> Text:
+    """ "the main pot", "the high half of side pot 1"."""
+    if half == "high":
+        return T("the high half of {pot}", pot=pot_words(pot))
+    if half == "low":
+        return T("the low half of {pot}", pot=pot_words(pot))
+    return pot_words(pot)
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+def _held(cards: Sequence[str]) -> str:
+    """Card codes as the history writes them ("Ah Kd 7c"), or in words when there are none."""
+    return cards_text(cards) if cards else T("no cards")
 
 
-def _words(category: str | None) -> str:
-    return (category or "").replace("_", " ")
+def _chips(count: int) -> Text:
+    return N("{count} chip", "{count} chips", count)
+
+
+def _name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else T("seat {seat}", seat=seat)
 
 
 def showdown(config: Mapping[str, Any], hand: Sequence[Any]) -> list[dict[str, Any]]:
-    """Every hand shown (FD-9), from the dealer's left: its cards, category and description (in
-    high-low the low hand's too), and its outcome: ``wins`` when it took every pot (or both halves
-    of one) it took alone, ``splits`` when it shared one (a tie, FD-10, or the other half in
-    high-low, FD-17), ``loses`` when it took no pot another hand could win. ``pots`` lists what it
-    took, side pots and halves included, a pot nobody else could win marked ``uncontested``;
-    ``tie_break`` each tie it was in, split by FD-10. Empty when nothing was shown."""
+    """Every hand shown (FD-9), from the dealer's left: its cards, category (the machine code, and
+    ``category_name`` in words) and description (in high-low the low hand's too), and its outcome:
+    ``wins`` when it took every pot (or both halves of one) it took alone, ``splits`` when it
+    shared one (a tie, FD-10, or the other half in high-low, FD-17), ``loses`` when it took no pot
+    another hand could win. ``pots`` lists what it took, side pots and halves included, a pot
+    nobody else could win marked ``uncontested``; ``tie_break`` each tie it was in, split by
+    FD-10. Empty when nothing was shown."""
     held = first_of(hand, ShowdownHeld)
     if held is None:
         return []
@@ -62,7 +76,8 @@ def showdown(config: Mapping[str, Any], hand: Sequence[Any]) -> list[dict[str, A
     for share in shares:
         takers.setdefault(share.pot, set()).add(share.seat)
     ties = _ties(shares, eligible)
-    return [_entry(entry, shares, eligible, takers, ties) for entry in held.hands]
+    wild = str(config.get("wild", "none"))
+    return [_entry(entry, shares, eligible, takers, ties, wild) for entry in held.hands]
 
 
 def _entry(
@@ -71,6 +86,7 @@ def _entry(
     eligible: dict[int, tuple[int, ...]],
     takers: dict[int, set[int]],
     ties: list[dict[str, Any]],
+    wild: str,
 ) -> dict[str, Any]:
     mine = [share for share in shares if share.seat == entry.seat]
     contested = [share for share in mine if len(eligible.get(share.pot, ())) > 1]
@@ -83,34 +99,37 @@ def _entry(
     pots = [
         {
             "pot": share.pot,
-            "name": pot_name(share.pot),
+            "name": pot_words(share.pot),
             "half": share.half,
             "chips": share.chips,
             "uncontested": len(eligible.get(share.pot, ())) <= 1,
         }
         for share in mine
     ]
-    hand_words = entry.description
-    if entry.low_description is not None:
-        hand_words = f"high: {entry.description}; low: {entry.low_description}"
-    taken = [
-        f"{_where(share.pot, share.half)} ({share.chips} chips{', uncontested' if len(eligible.get(share.pot, ())) <= 1 else ''})"
-        for share in mine
-    ]
-    result = f"takes {', '.join(taken)}" if taken else "takes nothing"
+    taken = []
+    for share in mine:
+        if len(eligible.get(share.pot, ())) <= 1:
+            taken.append(
+                T("{pot} ({chips}, uncontested)", pot=_where(share.pot, share.half), chips=_chips(share.chips))
+            )
+        else:
+            taken.append(T("{pot} ({chips})", pot=_where(share.pot, share.half), chips=_chips(share.chips)))
+    result = T("takes {pots}", pots=taken) if taken else T("takes nothing")
     listed: dict[str, Any] = {
         "seat": entry.seat,
         "cards": list(entry.cards),
         "category": entry.category,
-        "description": f"{hand_words}; {result}",
+        "category_name": category_name(entry.category),
+        "description": T("{hand}; {result}", hand=hand_words(entry, wild), result=result),
         "outcome": outcome,
         "won": sum(share.chips for share in mine),
         "pots": pots,
         "tie_break": [tie for tie in ties if entry.seat in tie["seats"]],
     }
-    if entry.low_category is not None:
+    if entry.low_category is not None and entry.low is not None:
         listed["low_category"] = entry.low_category
-        listed["low_description"] = entry.low_description
+        listed["low_category_name"] = category_name(entry.low_category)
+        listed["low_description"] = low_description(entry.low, ace_to_five=True)
     return listed
 
 
@@ -124,18 +143,22 @@ def _ties(shares: list[PotShare], eligible: dict[int, tuple[int, ...]]) -> list[
         if len(parts) < 2 or len(eligible.get(pot, ())) < 2:
             continue
         seats = [share.seat for share in parts]
-        total = sum(share.chips for share in parts)
-        amounts = ", ".join(f"{share.chips} to seat {share.seat}" for share in parts)
-        odd = "" if len({share.chips for share in parts}) == 1 else ", the odd chips first from the dealer's left"
-        ties.append(
-            {
-                "rule": "FD-10",
-                "pot": pot,
-                "half": half,
-                "seats": seats,
-                "sentence": f"{seats_text(seats)} tie for {_where(pot, half)} ({total} chips): {amounts}{odd}",
-            }
-        )
+        amounts = [T("{chips} to seat {seat}", chips=_chips(share.chips), seat=share.seat) for share in parts]
+        values = {
+            "players": [T("seat {seat}", seat=seat) for seat in seats],
+            "pot": _where(pot, half),
+            "total": _chips(sum(share.chips for share in parts)),
+            "amounts": amounts,
+        }
+        if len({share.chips for share in parts}) == 1:
+            sentence = T("{players} tie for {pot} ({total}) and split it evenly: {amounts}.", **values)
+        else:
+            sentence = T(
+                "{players} tie for {pot} ({total}) and split it: {amounts}, the odd chips going first to the "
+                "player nearest the dealer's left.",
+                **values,
+            )
+        ties.append({"rule": "FD-10", "pot": pot, "half": half, "seats": seats, "sentence": sentence})
     return ties
 
 
@@ -143,160 +166,268 @@ def _ties(shares: list[PotShare], eligible: dict[int, tuple[int, ...]]) -> list[
 
 
 @functools.singledispatch
-def history_line(event: Any, actor: str) -> str | None:
-    """One readable line per event, every card shown (the hand is over); ``None`` (the audit's
-    generic line) for anything that is not a Five-Card Draw event."""
+def history_line(event: Any, names: Sequence[str]) -> Text | None:
+    """One line per event in words, players by name, every card shown (the hand is over); ``None``
+    for anything that is not a Five-Card Draw event (presence has its own lines)."""
     return None
 
 
+def _stacks(names: Sequence[str], seats: Sequence[int], stacks: Sequence[int]) -> list[Text]:
+    return [T("{player} {chips}", player=_name(names, seat), chips=_chips(stacks[seat])) for seat in seats]
+
+
 @history_line.register
-def _(event: TableStarted, actor: str) -> str:
-    stacks = ", ".join(f"seat {seat} {_plural(event.stacks[seat], 'chip')}" for seat in event.players)
-    currency = f" {event.currency}" if event.currency else ""
+def _(event: TableStarted, names: Sequence[str]) -> Text:
+    stacks = _stacks(names, event.players, event.stacks)
+    currency = event.currency or ""
     if event.format == "tournament":
-        money = f"a tournament, a stake of {event.stake}{currency} each"
-    elif event.chip_value:
-        money = f"a cash table, chips bought at {event.chip_value}{currency} each"
-    else:
-        money = "a cash table of play chips"
-    return f"The table starts ({money}): {stacks}"
+        return T(
+            "The table starts, a tournament with a stake of {stake} {currency} each: {stacks}.",
+            stake=event.stake,
+            currency=currency,
+            stacks=stacks,
+        )
+    if event.chip_value:
+        return T(
+            "The table starts, a cash table with chips bought at {value} {currency} each: {stacks}.",
+            value=event.chip_value,
+            currency=currency,
+            stacks=stacks,
+        )
+    return T("The table starts, a cash table of play chips: {stacks}.", stacks=stacks)
 
 
 @history_line.register
-def _(event: FirstDealerDrawn, actor: str) -> str:
-    draws = ", ".join(f"seat {seat} {card}" for seat, card in event.draws)
-    return f"Seat {event.dealer} takes the first button, drawing the lowest card (CM-19): {draws}"
+def _(event: FirstDealerDrawn, names: Sequence[str]) -> Text:
+    draws = [T("{player} {card}", player=_name(names, seat), card=card) for seat, card in event.draws]
+    return T(
+        "{player} takes the first button, having drawn the lowest card: {draws}.",
+        player=_name(names, event.dealer),
+        draws=draws,
+    )
 
 
 @history_line.register
-def _(event: HandStarted, actor: str) -> str:
+def _(event: HandStarted, names: Sequence[str]) -> Text:
     if event.stacks:
-        dealt = ", ".join(f"seat {seat} ({_plural(event.stacks[seat], 'chip')})" for seat in event.players)
+        dealt: list[Any] = _stacks(names, event.players, event.stacks)
     else:
-        dealt = ", ".join(f"seat {seat}" for seat in event.players)
-    return f"Hand {event.hand_no}: seat {event.button} has the button; dealt in from its left: {dealt}"
+        dealt = [_name(names, seat) for seat in event.players]
+    return T(
+        "Hand {hand}: {player} has the button; dealt in from its left: {dealt}.",
+        hand=event.hand_no,
+        player=_name(names, event.button),
+        dealt=dealt,
+    )
 
 
 @history_line.register
-def _(event: ForcedBetsPosted, actor: str) -> str:
-    if event.kind == "blinds":
-        names = ("the small blind", "the big blind")
-        posts = [f"seat {seat} posts {names[min(i, 1)]} of {chips}" for i, (seat, chips) in enumerate(event.posts)]
-    else:
-        posts = [f"seat {seat} antes {chips}" for seat, chips in event.posts]
-    carried = f"; {event.carried} chips stay in the pot from the passed hand" if event.carried else ""
-    return "; ".join(posts) + carried
+def _(event: ForcedBetsPosted, names: Sequence[str]) -> Text:
+    posts: list[Text] = []
+    for i, (seat, chips) in enumerate(event.posts):
+        if event.kind != "blinds":
+            posts.append(T("{player} antes {chips}", player=_name(names, seat), chips=_chips(chips)))
+        elif i == 0:
+            posts.append(T("{player} posts the small blind of {chips}", player=_name(names, seat), chips=_chips(chips)))
+        else:
+            posts.append(T("{player} posts the big blind of {chips}", player=_name(names, seat), chips=_chips(chips)))
+    if event.carried:
+        return N(
+            "{posts}; {count} chip stays in the pot from the passed hand.",
+            "{posts}; {count} chips stay in the pot from the passed hand.",
+            event.carried,
+            posts=posts,
+        )
+    return T("{posts}.", posts=posts)
 
 
 @history_line.register
-def _(event: CardsDealt, actor: str) -> str:
+def _(event: CardsDealt, names: Sequence[str]) -> Text:
     dealt = []
     for seat, cards in enumerate(event.hands):
-        if cards:
-            face_up = f" ({cards_text(event.face_up[seat])} face up)" if event.face_up[seat] else ""
-            dealt.append(f"seat {seat} {cards_text(cards)}{face_up}")
-    return f"Dealt: {'; '.join(dealt)}; the stock holds {cards_text(event.stock)}"
+        if not cards:
+            continue
+        if event.face_up[seat]:
+            dealt.append(
+                T(
+                    "{player} {cards} ({up} face up)",
+                    player=_name(names, seat),
+                    cards=_held(cards),
+                    up=_held(event.face_up[seat]),
+                )
+            )
+        else:
+            dealt.append(T("{player} {cards}", player=_name(names, seat), cards=_held(cards)))
+    return T("Dealt: {dealt}; the stock holds {stock}.", dealt=dealt, stock=_held(event.stock))
 
 
-_VERBS = {"fold": "folds", "check": "checks"}
+def _act(event: PlayerActed, player: str) -> Text:
+    if event.action == "fold":
+        return T("{player} folds", player=player)
+    if event.action == "check":
+        return T("{player} checks", player=player)
+    if event.action == "call":
+        return T("{player} calls {chips}", player=player, chips=_chips(event.chips))
+    if event.action == "bet":
+        return T("{player} bets {to}", player=player, to=_chips(event.to))
+    if event.action == "raise":
+        return T("{player} raises to {to}", player=player, to=_chips(event.to))
+    return T("{player} goes all-in for {chips}, to {to}", player=player, chips=_chips(event.chips), to=_chips(event.to))
 
 
 @history_line.register
-def _(event: PlayerActed, actor: str) -> str:
-    who = f"seat {event.seat}" if event.timeout else actor
-    if event.action in _VERBS:
-        words = _VERBS[event.action]
-    elif event.action == "call":
-        words = f"calls {event.chips}"
-    elif event.action == "bet":
-        words = f"bets {event.to}"
-    elif event.action == "raise":
-        words = f"raises to {event.to}"
-    elif event.action == "all_in":
-        words = f"goes all-in for {event.chips} (to {event.to})"
-    else:
-        words = f"{event.action} {event.chips}"
-    return f"{who} {words}{' (the turn timer acted)' if event.timeout else ''}"
+def _(event: PlayerActed, names: Sequence[str]) -> Text:
+    acted = _act(event, _name(names, event.seat))
+    if event.timeout:
+        return T("{acted}: the turn timer acted.", acted=acted)
+    return T("{acted}.", acted=acted)
 
 
 @history_line.register
-def _(event: StockReshuffled, actor: str) -> str:
-    return (
-        f"The stock runs short for seat {event.seat}: {cards_text(event.cards)} are reshuffled (reshuffle-{event.number}) "
-        f"into a new stock of {event.size}: {cards_text(event.stock)}"
+def _(event: StockReshuffled, names: Sequence[str]) -> Text:
+    return T(
+        "The stock runs short for {player}: {cards} are reshuffled (fair draw reshuffle-{number}) into a new stock "
+        "of {size}: {stock}.",
+        player=_name(names, event.seat),
+        cards=_held(event.cards),
+        number=event.number,
+        size=_cards(event.size),
+        stock=_held(event.stock),
     )
 
 
+def _cards(count: int) -> Text:
+    return N("{count} card", "{count} cards", count)
+
+
 @history_line.register
-def _(event: CardsDrawn, actor: str) -> str:
-    who = f"seat {event.seat}" if event.timeout else actor
-    timer = " (the turn timer acted)" if event.timeout else ""
+def _(event: CardsDrawn, names: Sequence[str]) -> Text:
+    player = _name(names, event.seat)
     if not event.count:
-        return f"{who} stands pat{' in draw ' + str(event.draw) if event.draw > 1 else ''}{timer}"
-    ace = f", showing {event.shown_ace}" if event.shown_ace else ""
-    return (
-        f"{who} draws {event.count}{ace}: discards {cards_text(event.discarded)}, "
-        f"receives {cards_text(event.received)}{timer}"
+        drew = T("{player} stands pat in draw {draw}", player=player, draw=event.draw)
+    elif event.shown_ace:
+        drew = N(
+            "{player} draws {count} card in draw {draw}, showing {ace}: discards {discarded}, receives {received}",
+            "{player} draws {count} cards in draw {draw}, showing {ace}: discards {discarded}, receives {received}",
+            event.count,
+            player=player,
+            draw=event.draw,
+            ace=event.shown_ace,
+            discarded=_held(event.discarded),
+            received=_held(event.received),
+        )
+    else:
+        drew = N(
+            "{player} draws {count} card in draw {draw}: discards {discarded}, receives {received}",
+            "{player} draws {count} cards in draw {draw}: discards {discarded}, receives {received}",
+            event.count,
+            player=player,
+            draw=event.draw,
+            discarded=_held(event.discarded),
+            received=_held(event.received),
+        )
+    if event.timeout:
+        return T("{drew}: the turn timer acted.", drew=drew)
+    return T("{drew}.", drew=drew)
+
+
+@history_line.register
+def _(event: HandPassed, names: Sequence[str]) -> Text:
+    return T(
+        "Nobody opens: the hands are dead and the pot of {chips} stays for the next deal.", chips=_chips(event.pot)
     )
 
 
 @history_line.register
-def _(event: HandPassed, actor: str) -> str:
-    return f"Nobody opens: the hands are dead and the pot of {event.pot} stays for the next deal (FD-6)"
+def _(event: ShowdownHeld, names: Sequence[str]) -> Text:
+    shown = [
+        T(
+            "{player} shows {cards}, {hand}",
+            player=_name(names, entry.seat),
+            cards=_held(entry.cards),
+            hand=hand_words(entry, "none"),
+        )
+        for entry in event.hands
+    ]
+    return T("Showdown: {shown}.", shown=shown)
 
 
 @history_line.register
-def _(event: ShowdownHeld, actor: str) -> str:
-    shown = []
-    for entry in event.hands:
-        words = f"seat {entry.seat} shows {cards_text(entry.cards)}: {entry.description}"
-        if entry.low_description is not None:
-            words += f" / low {entry.low_description}"
-        shown.append(words)
-    return "; ".join(shown)
-
-
-@history_line.register
-def _(event: PotsAwarded, actor: str) -> str:
-    lines = []
+def _(event: PotsAwarded, names: Sequence[str]) -> Text:
+    won = []
     for share in event.shares:
-        where = _where(share.pot, share.half)
         size = event.pots[share.pot][0] if share.pot < len(event.pots) else share.chips
-        whole = f"{share.chips} chips" if share.chips == size else f"{share.chips} of its {size} chips"
-        lines.append(f"seat {share.seat} wins {where} ({whole}){'' if share.shown else ' unshown'}")
-    return "; ".join(lines) or "No pot to award"
+        values = {
+            "player": _name(names, share.seat),
+            "pot": _where(share.pot, share.half),
+            "chips": _chips(share.chips),
+        }
+        if share.chips == size and share.shown:
+            won.append(T("{player} wins {pot} ({chips})", **values))
+        elif share.chips == size:
+            won.append(T("{player} wins {pot} ({chips}) unshown", **values))
+        elif share.shown:
+            won.append(T("{player} wins {chips} of {pot}'s {size}", size=_chips(size), **values))
+        else:
+            won.append(T("{player} wins {chips} of {pot}'s {size} unshown", size=_chips(size), **values))
+    if not won:
+        return T("No pot to award.")
+    return T("{won}.", won=won)
 
 
 @history_line.register
-def _(event: HandEnded, actor: str) -> str:
-    return f"Hand {event.hand_no} ends; its server seed is revealed: {event.server_seed}"
+def _(event: HandEnded, names: Sequence[str]) -> Text:
+    return T("Hand {hand} ends; its server seed is revealed: {seed}.", hand=event.hand_no, seed=event.server_seed)
 
 
 @history_line.register
-def _(event: LeaveRequested, actor: str) -> str:
-    return f"{actor} asks to leave seat {event.seat}: their chips are cashed out when the hand is over"
+def _(event: LeaveRequested, names: Sequence[str]) -> Text:
+    return T(
+        "{player} asks to leave: their chips are cashed out when the hand is over.", player=_name(names, event.seat)
+    )
 
 
 @history_line.register
-def _(event: PlayerLeft, actor: str) -> str:
+def _(event: PlayerLeft, names: Sequence[str]) -> Text:
+    player = _name(names, event.seat)
     if event.reason == "no_chips":
-        return f"Seat {event.seat} has no chips left and leaves the table"
-    return f"Seat {event.seat} leaves the table, cashing out {_plural(event.chips, 'chip')}"
+        return T("{player} has no chips left and leaves the table.", player=player)
+    return T("{player} leaves the table, cashing out {chips}.", player=player, chips=_chips(event.chips))
 
 
 @history_line.register
-def _(event: PlayerEliminated, actor: str) -> str:
-    return f"Seat {event.seat} is out of the tournament in place {event.place}"
+def _(event: PlayerEliminated, names: Sequence[str]) -> Text:
+    return T("{player} is out of the tournament in place {place}.", player=_name(names, event.seat), place=event.place)
 
 
 @history_line.register
-def _(event: TableEndRequested, actor: str) -> str:
-    return f"{actor} ends the table: it ends when this hand is over"
+def _(event: TableEndRequested, names: Sequence[str]) -> Text:
+    return T("The owner ends the table: it ends when this hand is over.")
+
+
+def _end_reason(reason: str) -> Text:
+    if reason == "owner_ended":
+        return T("the owner ended it")
+    if reason == "no_people_left":
+        return T("no people are left at it")
+    return T("one player is left")
 
 
 @history_line.register
-def _(event: TableEnded, actor: str) -> str:
+def _(event: TableEnded, names: Sequence[str]) -> Text:
+    why = _end_reason(event.reason)
     if event.winners:
-        return f"The table ends ({event.reason}): {seats_text(event.winners)} takes the prize of {event.prize}"
-    cashed = ", ".join(f"seat {seat} {chips}" for seat, chips in enumerate(event.cash_out) if chips)
-    return f"The table ends ({event.reason}); chips cashed out: {cashed or 'none'}"
+        return T(
+            "The table ends, {why}: {players} takes the prize of {prize}.",
+            why=why,
+            players=[_name(names, seat) for seat in event.winners],
+            prize=event.prize,
+        )
+    cashed = [
+        T("{player} {chips}", player=_name(names, seat), chips=_chips(chips))
+        for seat, chips in enumerate(event.cash_out)
+        if chips
+    ]
+    if not cashed:
+        return T("The table ends, {why}; no chips to cash out.", why=why)
+    return T("The table ends, {why}; chips cashed out: {cashed}.", why=why, cashed=cashed)

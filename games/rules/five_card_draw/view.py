@@ -5,13 +5,15 @@ the hand's audit once it is over."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from games.engine.codec import encode_event
 from games.rules.betting.pots import side_pots
 from games.rules.five_card_draw.decide import to_act
-from games.rules.five_card_draw.events import CardsDealt, CardsDrawn
+from games.rules.five_card_draw.events import CardsDealt, CardsDrawn, ShownHand
 from games.rules.five_card_draw.state import Hand, State, round_contributions
+from games.rules.five_card_draw.words import category_name, hand_words, low_description
 
 GAME = "five_card_draw"
 
@@ -39,7 +41,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "players": [_player(state, hand, number) for number in range(settings.seats)],
         "to_act": list(to_act(state)),
         "hand": _hand_view(state, hand, you) if hand is not None else None,
-        "last_hand": _last_hand(state.last_hand) if state.last_hand is not None else None,
+        "last_hand": _last_hand(state.last_hand, state.settings.wild) if state.last_hand is not None else None,
         "end_requested": state.end_requested,
         "winners": list(state.winners),
         "end_reason": state.end_reason or None,
@@ -91,18 +93,18 @@ def _hand_view(state: State, hand: Hand, you: int | None) -> dict[str, Any]:
         "carried": hand.carried,
         "pots": [{"amount": pot.amount, "eligible": list(pot.eligible)} for pot in pots],
         "your_cards": list(hand.cards[you]) if you is not None and hand.cards and you in hand.players else [],
-        "showdown": [_shown(shown) for shown in hand.showdown],
+        "showdown": [_shown(shown, state.settings.wild) for shown in hand.showdown],
     }
     if hand.carried and data["pots"]:
         data["pots"][0]["amount"] += hand.carried
     return data
 
 
-def _last_hand(hand: Hand) -> dict[str, Any]:
+def _last_hand(hand: Hand, wild: str) -> dict[str, Any]:
     """The hand just over: the hands shown and who won what; an unshown winner's cards stay hidden."""
     return {
         "hand_no": hand.hand_no,
-        "showdown": [_shown(shown) for shown in hand.showdown],
+        "showdown": [_shown(shown, wild) for shown in hand.showdown],
         "pots": [{"amount": amount, "eligible": list(eligible)} for amount, eligible in hand.pots],
         "shares": [
             {"pot": share.pot, "seat": share.seat, "chips": share.chips, "half": share.half, "shown": share.shown}
@@ -112,14 +114,19 @@ def _last_hand(hand: Hand) -> dict[str, Any]:
     }
 
 
-def _shown(shown: Any) -> dict[str, Any]:
+def _shown(shown: ShownHand, wild: str) -> dict[str, Any]:
+    """A shown hand: its category codes, and in words their names and the hand's description,
+    made from its recorded values (CM-11..CM-17), wild cards named (FD-15)."""
+    low = shown.low_category is not None and shown.low is not None
     return {
         "seat": shown.seat,
         "cards": list(shown.cards),
         "category": shown.category,
-        "description": shown.description,
+        "category_name": category_name(shown.category),
+        "description": hand_words(dataclasses.replace(shown, low=None), wild) if low else hand_words(shown, wild),
         "low_category": shown.low_category,
-        "low_description": shown.low_description,
+        "low_category_name": category_name(shown.low_category) if shown.low_category else None,
+        "low_description": low_description(shown.low or 0, ace_to_five=True) if low else None,
     }
 
 

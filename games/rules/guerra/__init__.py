@@ -1,4 +1,5 @@
-"""Guerra Chevichona: the many-player War (rules GC-1..GC-13).
+"""Guerra Chevichona: the many-player War (rules GC-1..GC-15; GC-15 ``ace_high`` puts the Spanish
+1 above the 12).
 
 Nobody has a choice to make: a round is played as soon as every player still in has sent ``throw``
 (or the turn timer throws for the absent ones, or ``auto_play`` plays it), and ``decide`` then
@@ -14,8 +15,8 @@ Readings the rules leave open, chosen here and stated once:
 - A player who is out cannot take the round: a pitched battle (GC-8) counts the battles won by
   players still in. Whenever only one player is left in a round, that player takes it at once.
 - Forfeited piles (GC-5, GC-10) go under the taker's pile in the order they were forfeited.
-- Stalemate: when every player who must still put down a card (a round's throw, a battle layer, an
-  extra card) has none, one of the contenders is drawn with the match's fair stream, purpose
+- Stalemate (GC-14, now a written rule): when every player who must still put down a card (a
+  round's throw, a battle layer, an extra card) has none, one of the contenders is drawn with the match's fair stream, purpose
   ``stalemate-N`` for the N-th such draw (CM-7, CM-8); the others are out. Without it the cards
   on the table would belong to nobody and the match could not end.
 - A turn timeout throws for every player still awaited (the timer restarts at each throw).

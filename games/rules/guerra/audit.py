@@ -9,17 +9,16 @@ from typing import Any
 
 from games.engine import fairness
 from games.engine.audit import NoExports, Streams
+from games.engine.words import N, T
 from games.rules.guerra.cards import canonical, deal
 from games.rules.guerra.events import (
-    BattleCardsLaid,
-    CardsThrown,
     MatchEnded,
     MatchStarted,
     PileShuffled,
     PlayerOut,
-    RoundTaken,
     StalemateDrawn,
 )
+from games.rules.guerra.words import history_line, lot_sentence, out_sentence, seat_names
 
 
 class GuerraAudit(NoExports):
@@ -93,9 +92,17 @@ class GuerraAudit(NoExports):
         ended = next((event for event in hand if isinstance(event, MatchEnded)), None)
         if ended is None:
             return []
-        out = {event.seat: event.reason for event in hand if isinstance(event, PlayerOut)}
+        out = {event.seat: event for event in hand if isinstance(event, PlayerOut)}
+        names = seat_names(len(ended.pile_sizes))
+        # GC-14: every round settled by lot, why, and who was drawn, in the winners' tie-break.
         draws = [
-            {"rule": "stalemate", "sentence": f"Seat {e.seat} was drawn among seats {list(e.seats)} ({e.purpose})."}
+            {
+                "rule": "GC-14",
+                "purpose": e.purpose,
+                "sentence": T(
+                    "Round {round}: {sentence}", round=e.round_no, sentence=lot_sentence(e.seats, e.seat, names)
+                ),
+            }
             for e in hand
             if isinstance(e, StalemateDrawn)
         ]
@@ -105,13 +112,21 @@ class GuerraAudit(NoExports):
                 outcome = "wins" if len(ended.winners) == 1 else "splits"
             else:
                 outcome = "out" if seat in out else "loses"
-            reason = f", out ({out[seat]})" if seat in out else ""
+            description = N("{count} card at the end of the match.", "{count} cards at the end of the match.", size)
+            if seat in out:
+                gone = out[seat]
+                description = T(
+                    "{cards} Out in round {round}: {why}",
+                    cards=description,
+                    round=gone.round_no,
+                    why=out_sentence(gone.reason, names[seat], gone.count),
+                )
             shown.append(
                 {
                     "seat": seat,
                     "cards": [],
                     "category": None,
-                    "description": f"{size} card(s) at the end ({ended.reason}){reason}",
+                    "description": description,
                     "outcome": outcome,
                     "tie_break": draws if seat in ended.winners else [],
                 }
@@ -119,14 +134,5 @@ class GuerraAudit(NoExports):
         return shown
 
     def history_line(self, event: Any, actor: str, names: Sequence[str]) -> str | None:
-        """Rounds in words: throws, battles and who took the cards."""
-        if isinstance(event, CardsThrown):
-            return f"Round {event.round_no}: seat {event.seat} throws {' '.join(event.cards)}"
-        if isinstance(event, BattleCardsLaid):
-            down = " ".join(event.face_down) or "nothing"
-            return f"Round {event.round_no}: battle {event.skirmish}.{event.layer}, seat {event.seat} lays {down} face down and {event.face_up} face up"
-        if isinstance(event, RoundTaken):
-            return f"Round {event.round_no}: seat {event.seat} takes {event.count} cards"
-        if isinstance(event, MatchEnded):
-            return f"Match over ({event.reason}): winners {list(event.winners)}, piles {list(event.pile_sizes)}"
-        return None
+        """Every event of the match in words, players by name (``words.history_line``)."""
+        return history_line(event, names)

@@ -28,6 +28,17 @@ def match_deck(name: str, jokers: bool) -> tuple[str, ...]:
 VALUE: dict[str, int] = {card: RANK_VALUE[card[0]] for card in english_deck()}
 VALUE.update({card: spanish_rank(card) for card in spanish_deck(48)})
 VALUE.update(dict.fromkeys(JOKERS, JOKER_VALUE))
+# GC-15: with ``ace_high`` the Spanish 1 (as) ranks above the 12, still below the jokers.
+ACE_HIGH_VALUE: dict[str, int] = {
+    **VALUE,
+    **{card: 13 for card in spanish_deck(48) if card.startswith("1") and len(card) == 2},
+}
+
+
+def values(ace_high: bool) -> dict[str, int]:
+    """Every card's value for a match: GC-1's order, or with ``ace_high`` the 1 above the 12 (GC-15)."""
+    return ACE_HIGH_VALUE if ace_high else VALUE
+
 
 # Canonical positions for CM-18, per deck family (the 40-card deck keeps the 48-card deck's order).
 _CANONICAL = {

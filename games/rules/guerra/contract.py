@@ -23,6 +23,7 @@ class GuerraView(TypedDict, total=False):
     hand_no: int
     deck: Required[str]
     jokers: bool
+    ace_high: bool
     auto_play: bool
     max_rounds: int
     rounds_played: Required[int]

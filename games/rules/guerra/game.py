@@ -41,6 +41,7 @@ class Guerra(Rules):
             help=T("52 English cards or a 40- or 48-card Spanish deck (GC-1)."),
         ),
         Option("jokers", "bool", False, help=T("Add X1 and X2, above every card (GC-1).")),
+        Option("ace_high", "bool", False, help=T("Spanish decks only: the 1 ranks above the 12 (GC-15).")),
         Option(
             "max_rounds",
             "int",
@@ -60,10 +61,18 @@ class Guerra(Rules):
     audit = GuerraAudit()
 
     def configure(self, seats: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
-        """Validated options with defaults, plus ``seats`` (GC-1: 2 to 8 players)."""
+        """Validated options with defaults, plus ``seats`` (GC-1: 2 to 8 players; GC-15: ``ace_high``
+        only with a Spanish deck)."""
         if isinstance(seats, bool) or not isinstance(seats, int) or not self.min_players <= seats <= self.max_players:
             raise InvalidOptions(T("Guerra Chevichona is for 2 to 8 players, not {seats} (seats).", seats=repr(seats)))
         config = validate_options(self.options, options)
+        if config["ace_high"] and config["deck"] == "english":
+            raise InvalidOptions(
+                T(
+                    "Option '{option}' is for the Spanish decks; the English deck's ace is always high.",
+                    option="ace_high",
+                )
+            )
         config["seats"] = seats
         return config
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.engine import fairness
-from games.rules.guerra.cards import VALUE, canonical
+from games.rules.guerra.cards import canonical, values
 from games.rules.guerra.events import (
     AmbushMade,
     BattleCardsLaid,
@@ -36,12 +36,13 @@ class Round:
     """Emits a command's events and folds each into the state at once, so every decision reads
     the state the previous events made."""
 
-    __slots__ = ("events", "number", "state")
+    __slots__ = ("events", "number", "state", "value")
 
     def __init__(self, state: State):
         self.state = state
         self.events: list[Any] = []
         self.number = state.round_no + 1
+        self.value = values(state.match.ace_high)
 
     def emit(self, event: Any) -> None:
         """Record ``event`` and fold it into the state."""
@@ -92,8 +93,8 @@ class Round:
             for seat in able:
                 card = self.pile(seat)[0]
                 self.emit(ExtraCardThrown(self.number, seat, card, tie))
-                best = max(best, VALUE[card])
-            seats = [play.seat for play in self.state.table[-len(able) :] if VALUE[play.cards[0]] == best]
+                best = max(best, self.value[card])
+            seats = [play.seat for play in self.state.table[-len(able) :] if self.value[play.cards[0]] == best]
             if len(seats) == 1:
                 return seats[0]
 
@@ -119,8 +120,8 @@ class Round:
             for seat in able:
                 cards = self.pile(seat)[:4]
                 self.emit(BattleCardsLaid(self.number, skirmish, layer, seat, cards[-1], len(cards) - 1, cards[:-1]))
-                ups.append((seat, VALUE[cards[-1]]))
-                best = max(best, VALUE[cards[-1]])
+                ups.append((seat, self.value[cards[-1]]))
+                best = max(best, self.value[cards[-1]])
             leaders = [seat for seat, value in ups if value == best]
             if len(leaders) == 1:
                 self.emit(BattleWon(self.number, skirmish, leaders[0], layer, False))
@@ -168,7 +169,7 @@ class Round:
         ambushers = tuple(
             play.seat
             for play in self.state.table
-            if VALUE[play.cards[0]] == VALUE[play.cards[1]] == VALUE[play.cards[2]]
+            if self.value[play.cards[0]] == self.value[play.cards[1]] == self.value[play.cards[2]]
         )
         if not ambushers:
             return False
@@ -184,8 +185,8 @@ class Round:
         won = dict.fromkeys(players, 0)
         battles: list[Battle] = []
         for k in range(self.state.size):
-            best = max(VALUE[play.cards[k]] for play in throws)
-            seats = tuple(play.seat for play in throws if VALUE[play.cards[k]] == best)
+            best = max(self.value[play.cards[k]] for play in throws)
+            seats = tuple(play.seat for play in throws if self.value[play.cards[k]] == best)
             card = next(play.cards[k] for play in throws if play.seat == seats[0])
             self.emit(SkirmishPlayed(self.number, k + 1, seats, card))
             if len(seats) == 1:

@@ -54,6 +54,7 @@ class LastRound:
     ambush: tuple[int, ...]
     taker: int
     count: int
+    draws: tuple[tuple[tuple[int, ...], int], ...] = ()
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -63,6 +64,7 @@ class Match:
 
     deck: str = "english"
     jokers: bool = False
+    ace_high: bool = False
     max_rounds: int = 2000
     auto_play: bool = False
     stake: int = 0
@@ -94,6 +96,7 @@ class State:
     ambush: tuple[int, ...] = ()
     ambushes: int = 0
     stalemates: int = 0
+    draws: tuple[tuple[tuple[int, ...], int], ...] = ()  # this round's stalemate draws (GC-14)
     last_round: LastRound | None = None
     finished: bool = False
     winners: tuple[int, ...] = ()
@@ -123,6 +126,7 @@ def initial_state(config: Mapping[str, Any]) -> State:
     match = Match(
         deck=config.get("deck", "english"),
         jokers=config.get("jokers", False),
+        ace_high=config.get("ace_high", False),
         max_rounds=config.get("max_rounds", 2000),
         auto_play=config.get("auto_play", False),
         stake=config.get("stake", 0) or 0,
@@ -244,7 +248,7 @@ def _(event: ExtraCardThrown, state: State) -> State:
 
 @evolve.register
 def _(event: StalemateDrawn, state: State) -> State:
-    return _replace(state, stalemates=state.stalemates + 1)
+    return _replace(state, stalemates=state.stalemates + 1, draws=(*state.draws, (event.seats, event.seat)))
 
 
 @evolve.register
@@ -258,6 +262,7 @@ def _(event: RoundTaken, state: State) -> State:
         ambush=state.ambush,
         taker=event.seat,
         count=event.count,
+        draws=state.draws,
     )
     return _replace(
         state,
@@ -270,6 +275,7 @@ def _(event: RoundTaken, state: State) -> State:
         skirmishes=(),
         battles=(),
         ambush=(),
+        draws=(),
         ambushes=state.ambushes + (1 if state.ambush else 0),
         last_round=last,
     )

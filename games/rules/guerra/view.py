@@ -8,6 +8,7 @@ from typing import Any
 
 from games.engine.codec import encode_event
 from games.rules.guerra.state import Play, State, awaited
+from games.rules.guerra.words import lot_sentence, round_sentence, seat_names
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
@@ -19,6 +20,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "seat": seat,
         "deck": state.match.deck,
         "jokers": state.match.jokers,
+        "ace_high": state.match.ace_high,
         "max_rounds": state.match.max_rounds,
         "auto_play": state.match.auto_play,
         "rounds_played": state.round_no,
@@ -46,6 +48,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "server_seed": state.match.server_seed if state.finished else None,
     }
     if last is not None:
+        names = seat_names(state.seats)
         data["last_round"] = {
             "round_no": last.round_no,
             "size": last.size,
@@ -55,6 +58,12 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             "ambush": list(last.ambush),
             "taker": last.taker,
             "cards_taken": last.count,
+            "sentence": round_sentence(last.round_no, last.taker, last.count, bool(last.ambush), names),
+            # GC-14: a round settled by lot says so, why, and who was drawn.
+            "settled_by_lot": [
+                {"players": list(players), "drawn": drawn, "sentence": lot_sentence(players, drawn, names)}
+                for players, drawn in last.draws
+            ],
         }
     return data
 

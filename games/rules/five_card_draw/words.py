@@ -1,0 +1,79 @@
+"""Five-Card Draw's words for players: hand categories, hand descriptions and pots, as ``T``
+messages (CM-11..CM-17, FD-11). Categories keep their machine code (``"full_house"``); these are
+the words shown beside it.
+
+``high_description`` is where the shared ``games.engine.hands.describe`` says a high hand; once
+that function takes the hand's cards and wild cards (the La Viuda words branch), it is passed
+them here so the description says what each wild card stands for (CM-14, FD-15)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from games.engine import hands
+from games.engine.words import T, Text
+from games.rules.five_card_draw.cards import WILD_CARDS
+from games.rules.five_card_draw.events import ShownHand
+
+
+def category_name(code: str) -> Text:
+    """A category code in words: ``"full_house"`` is "full house" (CM-11, CM-16, CM-17)."""
+    if code == "five_of_a_kind":
+        return T("five of a kind")
+    if code == "royal_flush":
+        return T("royal flush")
+    if code == "straight_flush":
+        return T("straight flush")
+    if code == "four_of_a_kind":
+        return T("four of a kind")
+    if code == "full_house":
+        return T("full house")
+    if code == "flush":
+        return T("flush")
+    if code == "straight":
+        return T("straight")
+    if code == "three_of_a_kind":
+        return T("three of a kind")
+    if code == "two_pair":
+        return T("two pair")
+    if code == "pair":
+        return T("pair")
+    return T("high card")
+
+
+def high_description(value: int, cards: Sequence[str], wild: str) -> Text:
+    """A high hand in words (CM-11..CM-14); ``cards`` and ``wild`` (the table's FD-15 option) say
+    which cards are wild."""
+    wilds = sorted(card for card in cards if card in WILD_CARDS.get(wild, frozenset()))
+    made = T("{hand}", hand=hands.describe(value))
+    if not wilds:
+        return made
+    return T("{hand}, with {wilds} wild", hand=made, wilds=wilds)
+
+
+_LOW_RANKS = {1: "A", 14: "A", 10: "10", 11: "J", 12: "Q", 13: "K"}
+
+
+def low_description(value: int, *, ace_to_five: bool) -> Text:
+    """A low hand in words (CM-16, CM-17): its ranks as they compare, and a category that counts
+    against it: "7-5-4-3-2 low", "9-8-8-4-3 low (pair, which counts against it)"."""
+    ranks = "-".join(_LOW_RANKS.get(rank, str(rank)) for rank in hands.low_ranks(value))
+    code = hands.low_category(value)
+    if code == "high_card":
+        return T("{ranks} low", ranks=ranks)
+    return T("{ranks} low ({category}, which counts against it)", ranks=ranks, category=category_name(code))
+
+
+def pot_words(number: int) -> Text:
+    """ "the main pot" for pot 0, "side pot 1" for pot 1 (FD-11)."""
+    return T("the main pot") if number == 0 else T("side pot {number}", number=number)
+
+
+def hand_words(entry: ShownHand, wild: str) -> Text:
+    """A shown hand in words: high, low, or both halves in high-low (FD-14, FD-17)."""
+    if entry.high is None:
+        return low_description(entry.low or 0, ace_to_five=False)
+    high = high_description(entry.high, entry.cards, wild)
+    if entry.low is None:
+        return high
+    return T("high: {high}; low: {low}", high=high, low=low_description(entry.low, ace_to_five=True))
