@@ -12,6 +12,7 @@ from games.engine.audit import NoExports, Streams
 from games.rules.la_viuda import tiebreak
 from games.rules.la_viuda.events import ShowdownHeld
 from games.rules.widow import audit as shared
+from games.rules.widow import presence
 from games.rules.widow.events import HandStarted
 
 
@@ -92,3 +93,7 @@ class LaViudaAudit(NoExports):
     def showdown(self, config: Mapping[str, Any], hand: Sequence[Any]) -> list[dict[str, Any]]:
         """The shown hands with category, description, outcome and tie-break steps (LV-13)."""
         return showdown(config, hand)
+
+    def history_line(self, event: Any, actor: str, names: Sequence[str]) -> str | None:
+        """A player sitting out, sitting in or leaving, in words (CM-20); the generic line otherwise."""
+        return presence.history_line(event, names)

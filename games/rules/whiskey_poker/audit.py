@@ -11,6 +11,7 @@ from games.engine.cards import reduced_pack_ranks
 from games.rules.whiskey_poker.cards import NO_WILD
 from games.rules.whiskey_poker.events import ShowdownHeld
 from games.rules.widow import audit as shared
+from games.rules.widow import presence
 from games.rules.widow.events import HandStarted
 
 
@@ -66,3 +67,7 @@ class WhiskeyPokerAudit(NoExports):
     def showdown(self, config: Mapping[str, Any], hand: Sequence[Any]) -> list[dict[str, Any]]:
         """The shown hands with category, description and outcome."""
         return showdown(config, hand)
+
+    def history_line(self, event: Any, actor: str, names: Sequence[str]) -> str | None:
+        """A player sitting out, sitting in or leaving, in words (CM-20); the generic line otherwise."""
+        return presence.history_line(event, names)
