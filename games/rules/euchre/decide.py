@@ -6,9 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from games.engine import presence
 from games.engine.decider import Context
 from games.engine.errors import IllegalAction
 from games.engine.fairness import commitment, shuffled
+from games.rules.euchre import presence as seating
 from games.rules.euchre.cards import DECK, deal_hands, draw_first_dealer, parse_card, trick_winner
 from games.rules.euchre.events import (
     AceNoFaceDeclared,
@@ -40,6 +42,9 @@ def decide(state: EuchreState, command: Mapping[str, Any], ctx: Context) -> list
         raise IllegalAction(f"There is no seat {seat!r} at this table.")
     if kind == "set_deal_pattern":
         return [_deal_pattern(state, seat, command)]
+    if kind in presence.COMMANDS:
+        # Any seat, whoever's turn it is (CM-20); the bot plays an away seat's turn at once.
+        return seating.decide(state, seat, command)
     if kind == "timeout":
         if seat not in to_act(state):
             raise IllegalAction(f"Seat {seat} is not awaited; nothing timed out.", code="stale_timeout")
