@@ -249,6 +249,8 @@ def test_cm_20_presence_history_lines_name_the_player():
         assert lines == ["bob sits out; the table's bot plays for them", "bob sits in again", "carol leaves the table"]
         assert all(isinstance(line, Text) for line in lines)
         assert game.audit.history_line(HandEnded(1, ""), "dealer", names) is None
+    cashed = WP.audit.history_line(PlayerCashedOut(2, 4, 200), "dealer", names)
+    assert cashed == "carol is cashed out with 4 chips" and isinstance(cashed, Text)
 
 
 def _bots(game, bot):

@@ -8,8 +8,9 @@ from typing import Any
 
 from games.engine.audit import NoExports, Streams
 from games.engine.cards import reduced_pack_ranks
+from games.engine.words import N, Text
 from games.rules.whiskey_poker.cards import NO_WILD
-from games.rules.whiskey_poker.events import ShowdownHeld
+from games.rules.whiskey_poker.events import PlayerCashedOut, ShowdownHeld
 from games.rules.widow import audit as shared
 from games.rules.widow import presence
 from games.rules.widow.events import HandStarted
@@ -69,5 +70,18 @@ class WhiskeyPokerAudit(NoExports):
         return showdown(config, hand)
 
     def history_line(self, event: Any, actor: str, names: Sequence[str]) -> str | None:
-        """A player sitting out, sitting in or leaving, in words (CM-20); the generic line otherwise."""
-        return presence.history_line(event, names)
+        """A player sitting out, sitting in, leaving or cashed out after leaving, in words (CM-20);
+        the generic line otherwise."""
+        return presence.history_line(event, names) or cashed_out_line(event, names)
+
+
+def cashed_out_line(event: Any, names: Sequence[str]) -> Text | None:
+    """The line of a leaver cashed out when the hand ended (CM-20), or ``None`` for another event."""
+    if not isinstance(event, PlayerCashedOut):
+        return None
+    return N(
+        "{player} is cashed out with {count} chip",
+        "{player} is cashed out with {count} chips",
+        event.chips,
+        player=names[event.seat],
+    )
