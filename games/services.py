@@ -401,7 +401,7 @@ def _check_player_command(table: Table, decider, state, seat: int, command: dict
     asks_presence = presence.is_presence_action(command)
     if any(option.get("type") == command["type"] for option in legal):
         if not asks_presence and seat in decider.played_by_bot(state):
-            _refuse_while_the_bot_plays(table, decider, state, seat, legal)
+            _refuse_while_the_bot_plays(table, legal)
         return
     others = {option.get("type") for number in range(table.seats) for option in decider.legal_actions(state, number)}
     # Sitting out, sitting in and leaving: the game says why not (a player who left cannot sit in, CM-20).
@@ -415,7 +415,7 @@ def _check_player_command(table: Table, decider, state, seat: int, command: dict
     )
 
 
-def _refuse_while_the_bot_plays(table: Table, decider, state, seat: int, legal: list[dict[str, Any]]) -> None:
+def _refuse_while_the_bot_plays(table: Table, legal: list[dict[str, Any]]) -> None:
     """The bot plays the seat of a player who sat out or left (CM-20): their own moves wait until
     they sit in, and never come again once they left."""
     allowed = [option for option in legal if presence.is_presence_action(option)]

@@ -169,10 +169,13 @@ def context_extra(table: Table) -> dict[str, Any]:
     seats can afford La Viuda (LV-8: offered only if the wallet holds twice the chip value; the bot
     bankroll always can)."""
     span = registry.get(table.game).buy_in_range(table.config)
-    persons = [seat.number for seat in seat_rows(table) if seat.user_id]
     if span is not None:
         seats = seat_rows(table)
-        return {"buy_ins": {seat.number: seat.chips or span[1] for seat in seats}, "people": persons}
+        return {
+            "buy_ins": {seat.number: seat.chips or span[1] for seat in seats},
+            "people": [seat.number for seat in seats if seat.user_id],
+        }
+    persons = [seat.number for seat in seat_rows(table) if seat.user_id]
     if not table.chip_value:
         return {"people": persons}
     price = 2 * table.chip_value
