@@ -171,6 +171,19 @@ def test_cm_20_pot_leaver_passes_its_turns_is_cashed_out_and_dealt_no_more():
     assert WP.played_by_bot(state) == {1}
 
 
+def test_cm_20_pot_leaver_left_with_no_chips_is_out_as_anyone_who_cannot_ante():
+    """CM-20, WP-6: a leaver whose last chip went into the lost pot has nothing to cash out."""
+    _, state = pot_table(FULL_HOUSE_AT_2, chips=1)
+    _, state = act(WP, state, 1, "leave")
+    events = []
+    for seat in (0, 2):
+        step, state = act(WP, state, seat, "knock")
+        events += step
+    assert PlayerEliminated(1, "cannot ante") in events
+    assert not any(type(event) is PlayerCashedOut for event in events)
+    assert state.finished and state.winners == (2,)
+
+
 def test_cm_20_pot_leaver_on_its_own_turn_passes_at_once():
     """CM-20: leaving on your own turn passes it in the same command; the next seat is awaited."""
     _, state = pot_table(FULL_HOUSE_AT_2)

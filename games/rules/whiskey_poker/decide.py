@@ -158,9 +158,10 @@ def _showdown(state: State, ctx: Context) -> list[Any]:
 
 
 def _cash_out_leavers(state: State) -> list[Any]:
-    """CM-20: each player who left during the hand has their chips cashed out now it is over."""
-    gone = sorted(state.presence.gone)
-    return [PlayerCashedOut(seat, state.chips[seat], state.chip_value) for seat in gone if not state.out[seat]]
+    """CM-20: each player who left during the hand has their chips cashed out now it is over (one
+    left with none is out as any player who cannot ante)."""
+    gone = sorted(seat for seat in state.presence.gone if not state.out[seat] and state.chips[seat])
+    return [PlayerCashedOut(seat, state.chips[seat], state.chip_value) for seat in gone]
 
 
 def _people_gone(state: State, ctx: Context) -> bool:
