@@ -438,10 +438,14 @@ def _check_player_command(table: Table, decider, state, seat: int, command: dict
     anything the awaited seat sends (a bet without openers), the game's own refusal says more than
     ours, so it is asked first; what the game would accept is still refused here."""
     legal = decider.legal_actions(state, seat)
+    asks_presence = presence.is_presence_action(command)
     if any(option.get("type") == command["type"] for option in legal):
+        if not asks_presence and seat in decider.played_by_bot(state):
+            _refuse_while_the_bot_plays(table, legal)
         return
     others = {option.get("type") for number in range(table.seats) for option in decider.legal_actions(state, number)}
-    if command["type"] in others or seat in decider.to_act(state):
+    # Sitting out, sitting in and leaving: the game says why not (a player who left cannot sit in, CM-20).
+    if asks_presence or command["type"] in others or seat in decider.to_act(state):
         commands.refuse_if_illegal(table, decider, state, command)
     offered = sorted({str(option.get("type")) for option in legal})
     raise Illegal(
@@ -451,6 +455,20 @@ def _check_player_command(table: Table, decider, state, seat: int, command: dict
             offered=offered or T("nothing"),
         ),
         legal_actions=legal,
+        current_version=table.version,
+    )
+
+
+def _refuse_while_the_bot_plays(table: Table, legal: list[dict[str, Any]]) -> None:
+    """The bot plays the seat of a player who sat out or left (CM-20): their own moves wait until
+    they sit in, and never come again once they left."""
+    allowed = [option for option in legal if presence.is_presence_action(option)]
+    if not allowed:
+        raise Illegal("You have left this table.", code="seat_left", legal_actions=[], current_version=table.version)
+    raise Illegal(
+        "The table's bot plays your seat while you sit out; sit in to play your own turns.",
+        code="sitting_out",
+        legal_actions=allowed,
         current_version=table.version,
     )
 

@@ -191,9 +191,10 @@ def release_buy_in(table: Table, user_id: int) -> None:
 
 
 def context_extra(table: Table) -> dict[str, Any]:
-    """Facts from outside the game that its rules depend on: the chips each seat chose to buy
-    (bots the most), and which seats can afford La Viuda (LV-8: offered only if the wallet holds
-    twice the chip value; the bot bankroll always can)."""
+    """Facts from outside the game that its rules depend on: the seats people hold (a table whose
+    people have all left ends, CM-20), the chips each seat chose to buy (bots the most), and which
+    seats can afford La Viuda (LV-8: offered only if the wallet holds twice the chip value; the bot
+    bankroll always can)."""
     span = registry.get(table.game).buy_in_range(table.config)
     if span is not None:
         seats = seat_rows(table)
@@ -201,13 +202,14 @@ def context_extra(table: Table) -> dict[str, Any]:
             "buy_ins": {seat.number: seat.chips or span[1] for seat in seats},
             "people": [seat.number for seat in seats if seat.user_id],
         }
+    persons = [seat.number for seat in seat_rows(table) if seat.user_id]
     if not table.chip_value:
-        return {}
+        return {"people": persons}
     price = 2 * table.chip_value
     people = {seat.number: keys.wallet_key(seat.user_id, table.currency) for seat in seat_rows(table) if seat.user_id}
     held = selectors.balances_of(keys=list(people.values()))
     afford = {seat.number: seat.user_id is None or held[people[seat.number]] >= price for seat in seat_rows(table)}
-    return {"can_afford_widow": afford}
+    return {"can_afford_widow": afford, "people": persons}
 
 
 def pending_payout_id(table_id, seat: int) -> str:

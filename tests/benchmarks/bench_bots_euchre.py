@@ -23,6 +23,7 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2]))
 
+from games.engine import presence
 from games.rules.euchre import DECIDER, bot
 from games.rules.euchre.cards import effective_suit, low_key, trick_power
 from tests.rules.playout_euchre import next_context
@@ -74,7 +75,8 @@ def play(match_no, opponent, config, timings):
         state = DECIDER.evolve(state, event)
     while not DECIDER.is_finished(state):
         (seat,) = DECIDER.to_act(state)
-        legal = DECIDER.legal_actions(state, seat)
+        # The seat's moves; sitting out, sitting in and leaving are no player's strategy (CM-20).
+        legal = [a for a in DECIDER.legal_actions(state, seat) if not presence.is_presence_action(a)]
         if seat in bots:
             started = time.perf_counter()
             action = bot.choose(DECIDER.view(state, seat), legal, rng)

@@ -34,6 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from games.engine import presence  # noqa: E402
 from tests.production.players import Person, PlayedTable, TableSpec, register, set_up_table  # noqa: E402
 from tests.production.shape import Process, Shape  # noqa: E402
 
@@ -98,7 +99,8 @@ class Load:
         if view["status"] != "running":
             return
         awaited = 0 in view["to_act"] and view["legal_actions"]
-        sent = person.act(table.id, rng.choice(view["legal_actions"]), view["version"]) if awaited else None
+        moves = [a for a in view["legal_actions"] if not presence.is_presence_action(a)]  # never leave (CM-20)
+        sent = person.act(table.id, rng.choice(moves), view["version"]) if awaited else None
         if step is None:
             return
         with self.lock:

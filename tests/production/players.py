@@ -13,6 +13,15 @@ from typing import Any
 
 from tests.production.shape import Process, Shape
 
+# Sitting out, sitting in and leaving (CM-20): listed whenever allowed, never a random player's move.
+PRESENCE = frozenset({"sit_out", "sit_in", "leave"})
+
+
+def moves(legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A seat's legal actions without the presence ones: what a random player picks from."""
+    return [action for action in legal if action.get("type") not in PRESENCE]
+
+
 PASSWORD = "a long enough passphrase 7"
 
 
@@ -176,9 +185,9 @@ def play(table: PlayedTable, rng: random.Random, *, until: float, poll: float = 
                 continue
             person = table.people[rng.choice(awaited)]
             status, mine = person.request("GET", path)
-            if status != 200 or not mine["legal_actions"]:
+            if status != 200 or not moves(mine["legal_actions"]):
                 continue
-            sent = person.act(table.id, rng.choice(mine["legal_actions"]), mine["version"])
+            sent = person.act(table.id, rng.choice(moves(mine["legal_actions"])), mine["version"])
             # 409: a bot or a timer moved the table first; the next view says what is awaited now.
             if sent.status not in (200, 409):
                 raise AssertionError(f"action at {table.spec.game}: {sent.status} {sent.answer}")

@@ -40,7 +40,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from tests.production.players import PASSWORD, TableSpec, tables_of_every_game
+from tests.production.players import PASSWORD, TableSpec, moves, tables_of_every_game
 from tests.production.proxy import Proxy
 from tests.production.shape import Shape
 from tests.production.test_production_shape import _services
@@ -265,9 +265,9 @@ def play(table: Table, rng: random.Random, until: list[float]) -> None:
                 continue
             person = table.people[rng.choice(awaited)]
             status, mine, _ = person.call("GET", path)
-            if status != 200 or not mine["legal_actions"]:
+            if status != 200 or not moves(mine["legal_actions"]):
                 continue
-            sent = person.act(table.id, rng.choice(mine["legal_actions"]), mine["version"])
+            sent = person.act(table.id, rng.choice(moves(mine["legal_actions"])), mine["version"])
             if sent.status not in (200, 409):
                 # Kept for the checks; the person carries on, as a person would.
                 time.sleep(0.5)

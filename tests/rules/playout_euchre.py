@@ -10,6 +10,7 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
+from games.engine import presence
 from games.engine.decider import Context, Decider
 from games.engine.fairness import commitment
 
@@ -47,13 +48,15 @@ def play_match(
     decider: Decider, config: dict[str, Any], choose: Chooser, tag: str, max_commands: int = 100_000
 ) -> tuple[Any, list[Any]]:
     """Start a table and let ``choose(state, seat, legal)`` act for whoever is awaited until the
-    game ends; the final state and every event in order."""
+    game ends; the final state and every event in order. ``legal`` holds the seat's moves, not
+    sitting out, sitting in or leaving (CM-20), which a playout never means to choose."""
     state, log = step(decider, decider.initial_state(config), {"type": "start"}, tag)
     for _ in range(max_commands):
         if decider.is_finished(state):
             return state, log
         (seat,) = decider.to_act(state)
-        action = choose(state, seat, decider.legal_actions(state, seat))
+        moves = [action for action in decider.legal_actions(state, seat) if not presence.is_presence_action(action)]
+        action = choose(state, seat, moves)
         state, events = step(decider, state, {**action, "seat": seat}, tag)
         log += events
     raise RuntimeError(f"Playout {tag} did not finish in {max_commands} commands.")

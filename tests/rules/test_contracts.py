@@ -11,6 +11,7 @@ from typing import Any
 import msgspec
 from jsonschema import Draft202012Validator
 
+from games.engine import presence
 from games.engine.contract import game_schemas, prefix_of
 from games.engine.decider import Context, Decider
 from games.rules import euchre, five_card_draw, guerra, la_viuda, whiskey_poker
@@ -106,7 +107,8 @@ def _widow(decider: Decider, options: dict[str, Any]) -> None:
 
     def choose(state, seat):
         contract.check(state, seat)
-        return rng.choice(decider.legal_actions(state, seat))
+        # The game's moves: a random player who sits out or leaves is a test of its own (CM-20).
+        return rng.choice([a for a in decider.legal_actions(state, seat) if not presence.is_presence_action(a)])
 
     config = decider.configure(4, options)
     _, events = playout_widow.play(decider, config, choose, "00000000-0000-0000-0000-000000000009")

@@ -33,6 +33,9 @@ from games.rules.euchre.events import (
 )
 from tests.rules.playout_euchre import FAKE_TABLE_ID, hand_seed, next_context, play_match, step
 
+# What every seat may send about its presence while the table runs, on its turn or not (CM-20).
+PRESENT = [{"type": "sit_out"}, {"type": "leave"}]
+
 TAG = "given"
 
 
@@ -250,7 +253,7 @@ def test_eu_7_lone_hand_by_the_dealers_partner_the_dealer_does_not_pick_up():
     assert events == [TrumpMade(1, 1, "h", True, (1, 3), 3, False)]
     assert state.phase == "play" and state.kitty[0] == "Kh" and len(state.hands[3]) == 5
     assert "Kh" not in state.hands[3] and state.discard == ""
-    assert DECIDER.legal_actions(state, 3) == []
+    assert DECIDER.legal_actions(state, 3) == PRESENT
     assert "sitting out" in refused(state, 3, type="play", card="9c").message
     view = DECIDER.view(state, 3)
     assert view["sitting_out"] == 3 and view["hand"] == HANDS[3]
@@ -266,7 +269,7 @@ def test_eu_7_lone_hand_by_the_dealer_partner_sits_out_and_dealer_discards():
         state, _ = when(state, seat, type="pass")
     state, events = when(state, 0, type="pick_up", alone=True)
     assert events[0].sitting_out == 2 and state.phase == "discard"
-    assert DECIDER.legal_actions(state, 2) == []
+    assert DECIDER.legal_actions(state, 2) == PRESENT
 
 
 def test_eu_8_bower_order_and_effective_suits():
@@ -308,10 +311,10 @@ def test_eu_10_the_left_bower_follows_trump_not_its_printed_suit():
     state, _ = when(state, 0, type="pass")
     state, _ = when(state, 1, type="name_trump", suit="h")
     state, _ = when(state, 0, type="play", card="Ad")
-    legal = {a["card"] for a in DECIDER.legal_actions(state, 1)}
+    legal = {a["card"] for a in DECIDER.legal_actions(state, 1) if a["type"] == "play"}
     assert legal == set(hands[1])  # no diamond held: Jd is a heart this hand
     state, _ = when(state, 1, type="play", card="Jd")
-    assert DECIDER.legal_actions(state, 2) == [{"type": "play", "card": c} for c in hands[2]]
+    assert DECIDER.legal_actions(state, 2) == [{"type": "play", "card": c} for c in hands[2]] + PRESENT
     state, _ = when(state, 2, type="play", card="9h")
     state, events = when(state, 3, type="play", card="9d")
     assert events[-1] == TrickTaken(1, 1, ((0, "Ad"), (1, "Jd"), (2, "9h"), (3, "9d")))
@@ -334,10 +337,10 @@ def test_eu_10_refusing_a_renege_names_the_suit_to_follow():
     state, _ = when(state, 0, type="play", card="Ah")
     error = refused(state, 1, type="play", card="9d")
     assert error.message.startswith("You must follow hearts: hearts were led and you hold Jd.")
-    assert "left bower" in error.message and error.legal == [{"type": "play", "card": "Jd"}]
+    assert "left bower" in error.message and error.legal == [{"type": "play", "card": "Jd"}, *PRESENT]
     state, _ = when(state, 1, type="play", card="Jd")
     state, _ = when(state, 2, type="play", card="9h")
-    assert DECIDER.legal_actions(state, 3) == [{"type": "play", "card": c} for c in hands[3]]
+    assert DECIDER.legal_actions(state, 3) == [{"type": "play", "card": c} for c in hands[3]] + PRESENT
 
 
 def test_eu_10_playing_the_left_bower_as_its_printed_suit_is_refused():
@@ -356,7 +359,7 @@ def test_eu_10_playing_the_left_bower_as_its_printed_suit_is_refused():
     state, _ = when(state, 0, type="play", card="Ad")
     error = refused(state, 1, type="play", card="Jd")
     assert "You must follow diamonds" in error.message and "Jd is the left bower" in error.message
-    assert error.legal == [{"type": "play", "card": "Kd"}]
+    assert error.legal == [{"type": "play", "card": "Kd"}, *PRESENT]
 
 
 def test_eu_11_highest_trump_wins_and_the_winner_leads():
@@ -466,7 +469,10 @@ def test_eu_15_stick_the_dealer_must_name_a_suit():
     state = _all_pass_first_round(given(HANDS, KITTY, dealer=3, stick_the_dealer=True), 3)
     assert "Stick the dealer" in refused(state, 3, type="pass").message
     legal = DECIDER.legal_actions(state, 3)
-    assert {(a["type"], a.get("suit")) for a in legal} == {("name_trump", s) for s in "cds"}
+    assert {(a["type"], a.get("suit")) for a in legal} == {("name_trump", s) for s in "cds"} | {
+        ("sit_out", None),
+        ("leave", None),
+    }
     assert "does not play no trump" in refused(state, 3, type="call_no_trump").message
     state, events = when(state, 3, type="name_trump", suit="spades")
     assert events[0].suit == "s" and events[0].makers == (1, 3)
@@ -523,7 +529,8 @@ def test_eu_16_farmers_hand_swaps_three_cards_with_the_kitty():
     assert "given" not in public and "taken" not in public and public["shown"] == hands[0]
     assert DECIDER.view_event(events[0], 0)["taken"] == ["Jc", "Js", "Qs"]
     # Seat 2 is offered next; its hand is no farmer's hand, and the swap is used anyway.
-    assert DECIDER.legal_actions(state, 2) == [] and DECIDER.legal_actions(state, 1) == [{"type": "keep_hand"}]
+    assert DECIDER.legal_actions(state, 2) == PRESENT
+    assert DECIDER.legal_actions(state, 1) == [{"type": "keep_hand"}, *PRESENT]
     for seat in (1, 2, 3):
         state, events = when(state, seat, type="keep_hand")
         assert events == [ClaimDeclined(seat)]
@@ -541,7 +548,7 @@ def test_eu_17_ace_no_face_redeals_by_the_same_dealer_as_a_new_hand():
     }
     kitty = ["As", "Ks", "Qs", "Js"]
     state = given(hands, kitty, dealer=3, ace_no_face=True, farmers_hand=True)
-    assert DECIDER.legal_actions(state, 0) == [{"type": "keep_hand"}]
+    assert DECIDER.legal_actions(state, 0) == [{"type": "keep_hand"}, *PRESENT]
     assert "ace-no-face" in refused(state, 0, type="ace_no_face").message.lower()
     state, _ = when(state, 0, type="keep_hand")
     assert {"type": "ace_no_face"} in DECIDER.legal_actions(state, 1)
@@ -617,7 +624,7 @@ def test_eu_19_cutthroat_three_players_nine_card_kitty_and_scoring():
     kitty = ["Th", "9h", "Jc", "Js", "9d", "Td", "Qd", "Kd", "Ad"]
     state = given(hands, kitty, dealer=2, seats=3, cutthroat=True)
     assert len(state.kitty) == 9 and [len(h) for h in state.hands] == [5, 5, 5]
-    assert DECIDER.legal_actions(state, 0) == [{"type": "pass"}, {"type": "order_up", "alone": False}]
+    assert DECIDER.legal_actions(state, 0) == [{"type": "pass"}, {"type": "order_up", "alone": False}, *PRESENT]
     assert "cutthroat" in refused(state, 0, type="order_up", alone=True).message
     state, events = when(state, 0, type="order_up")
     assert events[0].makers == (0,) and events[0].sitting_out == -1
@@ -692,7 +699,7 @@ def test_out_of_turn_and_unknown_commands_are_refused_with_the_legal_actions():
     """Acting out of turn names whose turn it is; wrong-phase verbs are refused."""
     state = given(HANDS, KITTY, dealer=3)
     error = refused(state, 2, type="pass")
-    assert error.message == "It is seat 0's turn, not yours." and error.legal == []
+    assert error.message == "It is seat 0's turn, not yours." and error.legal == PRESENT
     error = refused(state, 0, type="play", card="Jh")
     assert "trump is being made" in error.message and {"type": "pass"} in error.legal
     assert refused(state, 0, type="name_trump", suit="c").message.startswith("In the first round")

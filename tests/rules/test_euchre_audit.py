@@ -11,7 +11,10 @@ from collections import Counter
 
 import pytest
 
+from games.engine import presence
 from games.engine.fairness import shuffled, streams
+from games.engine.presence import LeftTable, SatIn, SatOut
+from games.engine.words import Text
 from games.rules.euchre import DECIDER
 from games.rules.euchre.cards import DECK, effective_suit
 from games.rules.euchre.events import (
@@ -271,4 +274,17 @@ def test_history_lines_read_as_play():
     named = dataclasses.replace(made, round=2, suit="s", alone=True, sitting_out=3, dealer_picks_up=False)
     assert DECIDER.audit.history_line(named, "alice", NAMES) == "bob names spades and goes alone."
     assert DECIDER.audit.history_line(CardPlayed(seat=2, card="Jh"), "dealer", NAMES) == "carol plays Jh."
-    assert len(seen) >= len(EVENT_TYPES) - 4  # the playouts reach nearly every event type
+    # The playouts reach nearly every event type; never sitting out, sitting in or leaving (CM-20,
+    # whose lines test_cm_20_presence_history_lines_name_the_player checks).
+    assert len(seen) >= len(EVENT_TYPES) - len(presence.EVENT_TYPES) - 4
+
+
+def test_cm_20_presence_history_lines_name_the_player():
+    """CM-20: sitting out, sitting in and leaving each read as a line naming the seat's player."""
+    lines = [DECIDER.audit.history_line(event, "alice", NAMES) for event in (SatOut(1), SatIn(1), LeftTable(2))]
+    assert lines == [
+        f"{NAMES[1]} sits out; the table's bot plays for them",
+        f"{NAMES[1]} sits in again",
+        f"{NAMES[2]} leaves the table",
+    ]
+    assert all(isinstance(line, Text) for line in lines)

@@ -30,6 +30,7 @@ import random
 
 import pyspiel  # the peer: a pinned test requirement, so a missing one fails rather than skips
 
+from games.engine import presence
 from games.rules.euchre import DECIDER
 from games.rules.euchre.cards import DECK, SUIT_ORDER, deal_hands
 from games.rules.euchre.events import HandEnded, HandStarted, TrickTaken, TrumpMade
@@ -80,7 +81,8 @@ def play_one_deal(index: int, stick_the_dealer: bool) -> dict:
     made_round, made_alone, dealer_stayed_out = 0, False, False
     while True:
         (seat,) = DECIDER.to_act(state)
-        legal = DECIDER.legal_actions(state, seat)
+        # The game's moves, as OpenSpiel knows them: not sitting out, sitting in or leaving (CM-20).
+        legal = [c for c in DECIDER.legal_actions(state, seat) if not presence.is_presence_action(c)]
         assert spiel.current_player() == seat, (tag, state.phase)
         theirs = set(spiel.legal_actions())
         if state.phase == "bidding":

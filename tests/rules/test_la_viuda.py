@@ -28,7 +28,7 @@ from games.rules.la_viuda.game import (
 )
 from games.rules.widow import exchange as widow
 from games.rules.widow.events import FirstDealerDrawn, HandEnded, HandStarted, PlayerEliminated
-from tests.rules.widow_helpers import TABLE, act, ctx, dealt, expected_first_dealer, fold
+from tests.rules.widow_helpers import PRESENT, TABLE, act, ctx, dealt, expected_first_dealer, fold
 
 STRONG = {0: "X1 Ac Ad Ah As", 3: "X2 Tc Td Th Ts"}
 WIDOW = "2c 2d 2h 2s 3c"
@@ -208,7 +208,7 @@ def test_lv_8_the_broke_player_is_offered_la_viuda_and_buying_keeps_the_pot_and_
     _config, state = broke_table(chip_value=500)
     events, state = showdown(state)
     assert events[-1] == WidowOffered(1, 1000) and LV.to_act(state) == (1,)
-    assert LV.legal_actions(state, 1) == [{"type": "buy_widow"}, {"type": "decline_widow"}]
+    assert LV.legal_actions(state, 1) == [{"type": "buy_widow"}, {"type": "decline_widow"}, *PRESENT]
     with pytest.raises(IllegalAction, match="answer the offer"):
         act(LV, state, 2, "knock")
     events, after = act(LV, state, 1, "buy_widow")

@@ -13,7 +13,7 @@ from games.rules.whiskey_poker.game import DECIDER as WP
 from games.rules.widow import exchange as widow
 from games.rules.widow.events import FirstDealerDrawn, HandStarted
 from games.rules.widow.exchange import CardExchanged, HandExchanged, Knocked, Passed, WidowTaken, WidowTurnedUp
-from tests.rules.widow_helpers import act, ctx, dealt, fold
+from tests.rules.widow_helpers import PRESENT, act, ctx, dealt, fold
 
 HANDS = {0: "2c 3c 4c 5c 7d", 1: "Ah Kh Qh Jh 9s", 2: "8s 8h 8d 3d 3h"}
 WIDOW = "Tc Td Ts 9c 9d"
@@ -106,7 +106,7 @@ def test_wx_4_widow_stays_face_down_after_a_non_dealer_knocks():
     _, state = table()
     _, state = act(WP, state, 0, "knock")
     assert WP.view(state, 1)["widow"] is None
-    assert WP.legal_actions(state, 1) == [{"type": "pass"}, {"type": "exchange_all"}, {"type": "knock"}]
+    assert WP.legal_actions(state, 1) == [{"type": "pass"}, {"type": "exchange_all"}, {"type": "knock"}, *PRESENT]
     events, state = act(WP, state, 1, "exchange_all")
     assert type(events[0]) is WidowTaken and state.exchange.face_up
     events, _ = act(WP, state, 2, "exchange_one", give="3h", take="Ah")
@@ -137,7 +137,7 @@ def test_wx_5_exchange_one_and_exchange_all_with_the_face_up_widow():
     events, state = act(WP, state, 1, "exchange_all")
     assert events == [HandExchanged(1, tuple(HANDS[1].split()), ("7d", "Td", "Ts", "9c", "9d"))]
     assert state.exchange.widow == tuple(HANDS[1].split())
-    assert len(WP.legal_actions(state, 2)) == 2 + 25
+    assert len(WP.legal_actions(state, 2)) == 2 + 25 + len(PRESENT)
 
 
 def test_wx_5_exchange_one_refuses_a_card_not_held():
@@ -176,14 +176,14 @@ def test_wx_7_after_max_orbits_of_phase_2_the_player_must_knock():
     _, state = act(WP, state, 1, "pass")
     _, state = act(WP, state, 2, "pass")
     for seat in (0, 1, 2):
-        assert WP.legal_actions(state, seat) != [{"type": "knock"}]
+        assert WP.legal_actions(state, seat) != [{"type": "knock"}, *PRESENT]
         _, state = act(WP, state, seat, "exchange_all")
-    assert WP.legal_actions(state, 0) == [{"type": "knock"}]
+    assert WP.legal_actions(state, 0) == [{"type": "knock"}, *PRESENT]
     with pytest.raises(IllegalAction, match="must knock"):
         act(WP, state, 0, "exchange_all")
     events, state = act(WP, state, 0, "knock")
     assert events == [Knocked(0, first=True, phase=2, forced=True)]
-    assert WP.legal_actions(state, 1)[0] == {"type": "knock"} and len(WP.legal_actions(state, 1)) == 27
+    assert WP.legal_actions(state, 1)[0] == {"type": "knock"} and len(WP.legal_actions(state, 1)) == 27 + len(PRESENT)
 
 
 def test_wx_7_timeout_passes_in_phase_1_and_knocks_in_phase_2():

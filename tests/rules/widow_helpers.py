@@ -10,6 +10,7 @@ from collections import Counter
 from typing import Any
 
 from games.engine import decider as contract
+from games.engine import presence
 from games.engine.codec import decode_event, decode_state, encode_event, encode_state
 from games.engine.decider import Context
 from games.rules.widow import exchange as widow
@@ -17,6 +18,8 @@ from games.rules.widow.events import FirstDealerDrawn, HandEnded, HandStarted
 from tests.rules.playout_widow import context, play
 
 TABLE = "00000000-0000-0000-0000-0000000000aa"
+# What every seat still in the game may send about its presence, on its turn or not (CM-20).
+PRESENT = [{"type": "sit_out"}, {"type": "leave"}]
 SEED = bytes(range(32))
 CARD_CODES = frozenset(
     [r + s for r in "23456789TJQKA" for s in "cdhs"] + ["X1", "X2"],
@@ -181,7 +184,8 @@ def random_playout(game: Any, config: dict[str, Any], table_id: str, pack: tuple
     watcher = Watcher(game, config["seats"], pack)
 
     def choose(state: Any, seat: int) -> dict[str, Any]:
-        return rng.choice(game.legal_actions(state, seat))
+        # A random player who sits out or leaves is a test of its own (CM-20), not of a playout.
+        return rng.choice([a for a in game.legal_actions(state, seat) if not presence.is_presence_action(a)])
 
     state, events = play(game, config, choose, table_id, on_event=watcher, **kwargs)
     return state, events, watcher

@@ -28,6 +28,8 @@ Readings the rules leave open:
 - a timed-out seat passes, or, when stuck, names the first allowed suit in clubs, diamonds,
   hearts, spades order; it declines a claim and plays (or discards) the lowest legal card by EU-8
   order (EU-22).
+- CM-20: every seat may sit out, sit in or leave at any moment of the match, not only on its turn;
+  the bot plays a leaver's seat to the end and the side's result and prize stay the leaver's.
 
 Modules: ``cards`` (card order and the deal), ``events``, ``state`` (the state and ``evolve``),
 ``legal`` (refusals, legal actions, the timeout's move), ``decide``, ``view``, ``settlements``,

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from games.engine.audit import NoExports, Streams
+from games.rules.euchre import presence
 from games.rules.euchre.audit_history import history_line, showdown
 from games.rules.euchre.audit_outcome import outcome_differences
 from games.rules.euchre.cards import cards_text, deal_hands
@@ -185,5 +186,5 @@ class EuchreAudit(NoExports):
         return showdown(config, hand)
 
     def history_line(self, event: Any, actor: str, names: Sequence[str]) -> str | None:
-        """The event in words, players by name: "alice orders up hearts.", "bob plays Jh."."""
-        return history_line(event, names)
+        """The event in words, players by name: "alice orders up hearts.", "bob plays Jh."; "alice sits out" (CM-20)."""
+        return presence.history_line(event, names) or history_line(event, names)

@@ -14,6 +14,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from games.engine import presence
 from games.rules.euchre.cards import DECK, SUIT_ORDER, effective_suit, low_key, rank_in_suit
 
 SAMPLES = 16
@@ -280,10 +281,11 @@ def _play(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random)
 
 def choose(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random) -> dict[str, Any]:
     """The bot's action for the seat whose ``view`` this is, among the ``legal`` actions."""
-    if not legal:
+    # Plain copies: the policies below index and return them as they are. Sitting out, sitting in
+    # and leaving are the player's to choose, never the bot's (CM-20).
+    view, legal_actions = dict(view), [dict(action) for action in legal if not presence.is_presence_action(action)]
+    if not legal_actions:
         raise ValueError("The bot was asked to act with no legal action.")
-    # Plain copies: the policies below index and return them as they are.
-    view, legal_actions = dict(view), [dict(action) for action in legal]
     phase = view["phase"]
     if phase == "claims":
         return _claim(view, legal_actions)

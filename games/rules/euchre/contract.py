@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Literal, Required, TypedDict
 
+from games.engine import presence
+
 
 class KeepHand(TypedDict):
     type: Literal["keep_hand"]
@@ -65,6 +67,7 @@ ACTIONS: tuple[type, ...] = (
     CallNoTrump,
     Play,
     Discard,
+    *presence.ACTIONS,
 )
 
 
@@ -102,6 +105,7 @@ class EuchreView(TypedDict, total=False):
     winners: list[int]
     hand: list[str]
     discard: str
+    played_by_bot: list[int]
 
 
 VIEW: type = EuchreView

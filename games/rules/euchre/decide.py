@@ -6,10 +6,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from games.engine import presence
 from games.engine.decider import Context
 from games.engine.errors import IllegalAction
 from games.engine.fairness import commitment, shuffled
 from games.engine.words import T
+from games.rules.euchre import presence as seating
 from games.rules.euchre.cards import DECK, deal_hands, draw_first_dealer, parse_card, trick_winner
 from games.rules.euchre.events import (
     AceNoFaceDeclared,
@@ -41,6 +43,9 @@ def decide(state: EuchreState, command: Mapping[str, Any], ctx: Context) -> list
         raise IllegalAction(T("There is no seat {seat} at this table.", seat=repr(seat)))
     if kind == "set_deal_pattern":
         return [_deal_pattern(state, seat, command)]
+    if kind in presence.COMMANDS:
+        # Any seat, whoever's turn it is (CM-20); the bot plays an away seat's turn at once.
+        return seating.decide(state, seat, command)
     if kind == "timeout":
         if seat not in to_act(state):
             raise IllegalAction(T("Seat {seat} is not awaited; nothing timed out.", seat=seat), code="stale_timeout")

@@ -6,6 +6,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
+from games.engine import presence
 from games.engine.codec import secret_field
 
 Plays = tuple[tuple[int, str], ...]
@@ -156,6 +157,8 @@ EVENT_TYPES = (
     TrickTaken,
     HandEnded,
     MatchWon,
+    # CM-20: sitting out, sitting in and leaving.
+    *presence.EVENT_TYPES,
 )
 
 

@@ -95,7 +95,8 @@ class Euchre(Rules):
         return view_event(event, seat)
 
     def legal_actions(self, state: EuchreState, seat: int) -> list[dict[str, Any]]:
-        """The commands ``seat`` may send now (none for a seat sitting out)."""
+        """The commands ``seat`` may send now: its moves when awaited (none for the partner of a lone
+        maker), and sitting out, sitting in or leaving whenever allowed (CM-20)."""
         return legal_actions(state, seat)
 
     def to_act(self, state: EuchreState) -> tuple[int, ...]:

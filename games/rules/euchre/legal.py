@@ -10,6 +10,7 @@ from itertools import combinations
 from typing import Any
 
 from games.engine.words import T, Text
+from games.rules.euchre import presence as seating
 from games.rules.euchre.cards import (
     SUIT_NAMES,
     SUIT_ORDER,
@@ -256,7 +257,13 @@ def _candidates(state: EuchreState, seat: int) -> list[dict[str, Any]]:
 
 
 def legal_actions(state: EuchreState, seat: int) -> list[dict[str, Any]]:
-    """The commands ``seat`` may send now, shaped like the API's ``action``."""
+    """The commands ``seat`` may send now, shaped like the API's ``action``: its moves when it is
+    awaited and, whoever's turn it is, sitting out, sitting in or leaving (CM-20)."""
+    return legal_moves(state, seat) + seating.legal(state, seat)
+
+
+def legal_moves(state: EuchreState, seat: int) -> list[dict[str, Any]]:
+    """The moves of the game ``seat`` may make now: none unless it is awaited."""
     if seat not in to_act(state):
         return []
     return [command for command in _candidates(state, seat) if refusal(state, seat, command) is None]
@@ -274,5 +281,5 @@ def timeout_action(state: EuchreState, seat: int) -> dict[str, Any]:
             return {"type": "name_trump", "suit": suit, "alone": False}
         return {"type": "pass"}
     verb = "discard" if state.phase == "discard" else "play"
-    legal = [action["card"] for action in legal_actions(state, seat)]
+    legal = [action["card"] for action in legal_moves(state, seat)]
     return {"type": verb, "card": min(legal, key=lambda card: low_key(card, state.trump))}

@@ -8,6 +8,8 @@ import functools
 from dataclasses import replace
 from typing import Any
 
+from games.engine import presence
+from games.engine.presence import EVERYONE_HERE, Presence
 from games.rules.euchre.cards import deal_hands
 from games.rules.euchre.events import (
     AceNoFaceDeclared,
@@ -73,6 +75,7 @@ class EuchreState:
     tricks_won: tuple[int, ...] = ()
     scores: tuple[int, ...] = ()
     winners: tuple[int, ...] = ()
+    presence: Presence = EVERYONE_HERE
 
 
 def next_seat(state: EuchreState, seat: int) -> int:
@@ -241,3 +244,12 @@ def _(event: HandEnded, state: EuchreState) -> EuchreState:
 @evolve.register
 def _(event: MatchWon, state: EuchreState) -> EuchreState:
     return replace(state, winners=event.winners, scores=event.scores, phase="finished", turn=-1)
+
+
+def _presence_changed(event: Any, state: EuchreState) -> EuchreState:
+    """A player sat out, sat in or left (CM-20)."""
+    return replace(state, presence=presence.evolve(state.presence, event))
+
+
+for _kind in presence.EVENT_TYPES:
+    evolve.register(_kind, _presence_changed)

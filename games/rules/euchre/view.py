@@ -45,6 +45,7 @@ def _table(state: EuchreState, seat: int | None) -> dict[str, Any]:
         "turned_card": state.turned_card or None,
         "turned_down": state.turned_down,
         "picked_up": state.picked_up,
+        "played_by_bot": sorted(state.presence.away),
     }
 
 

@@ -22,6 +22,7 @@ from games.rules.la_viuda.events import (
 )
 from games.rules.widow import audit as shared
 from games.rules.widow import history
+from games.rules.widow import presence
 from games.rules.widow.events import HandStarted
 
 
@@ -164,8 +165,9 @@ class LaViudaAudit(NoExports):
     """La Viuda's audit hooks."""
 
     def history_line(self, event: Any, actor: str, names: Sequence[str]) -> str | None:
-        """The event in words, naming the players (``names``) and every card."""
-        return history_line(event, names)
+        """The event in words, naming the players (``names``) and every card; a player sitting
+        out, sitting in or leaving too (CM-20)."""
+        return presence.history_line(event, names) or history_line(event, names)
 
     def audit_deck(self, config: Mapping[str, Any], hand: Sequence[Any]) -> str | None:
         """The named deck the hand shuffled (CM-3, CM-9): the 54-card La Viuda pack."""

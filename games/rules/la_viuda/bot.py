@@ -8,12 +8,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.rules.la_viuda.cards import PACK, wild_cards
-from games.rules.widow.bot import NOT_WORST, choose_exchange
+from games.rules.widow.bot import NOT_WORST, choose_exchange, moves_only
 
 
 def choose(view: Mapping[str, Any], legal_actions: Sequence[Mapping[str, Any]], rng: random.Random) -> dict[str, Any]:
     """The bot's action for this view; one of ``legal_actions``."""
-    kinds = {action["type"] for action in legal_actions}
+    kinds = {action["type"] for action in moves_only(legal_actions)}
     if "buy_widow" in kinds:
         return {"type": "buy_widow"} if worth_buying(view) else {"type": "decline_widow"}
     rank = view.get("wild_rank")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Literal, Required, TypedDict
 
+from games.engine import presence
 from games.rules.widow.contract import EXCHANGE_ACTIONS, WidowView
 
 
@@ -16,7 +17,7 @@ class DeclineWidow(TypedDict):
     type: Literal["decline_widow"]
 
 
-ACTIONS: tuple[type, ...] = (*EXCHANGE_ACTIONS, BuyWidow, DeclineWidow)
+ACTIONS: tuple[type, ...] = (*EXCHANGE_ACTIONS, BuyWidow, DeclineWidow, *presence.ACTIONS)
 
 
 class LaViudaView(WidowView, total=False):

@@ -1,12 +1,16 @@
 """La Viuda's commands turned into events, with every automatic consequence (showdown, payment,
-the offer of La Viuda or elimination, the next deal, the end); its refusals; and who may act."""
+the offer of La Viuda or elimination, the next deal, the end); its refusals; and who may act.
+
+CM-20: La Viuda is a match, so a player who leaves hands the seat to the table's bot for the rest
+of the game (it plays the seat's turns and answers its offer of La Viuda), and the result and its
+money stay the player's. A player already out may still leave (``games.rules.widow.presence``)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from games.engine import fairness
+from games.engine import fairness, presence
 from games.engine.decider import Context
 from games.engine.errors import IllegalAction
 from games.engine.words import T
@@ -23,6 +27,7 @@ from games.rules.la_viuda.events import (
 )
 from games.rules.la_viuda.state import State, fold
 from games.rules.widow import exchange
+from games.rules.widow import presence as seating
 from games.rules.widow.decide import TURN_COMMANDS, refuse_out_of_time
 from games.rules.widow.events import HandEnded, HandStarted, PlayerEliminated
 from games.rules.widow.hand import deal_hand, draw_first_dealer, show_hands
@@ -38,6 +43,8 @@ def decide(state: State, command: Mapping[str, Any], ctx: Context) -> list[Any]:
     refuse_out_of_time(state, kind)
     if kind == "start":
         return _start(state, ctx)
+    if kind in presence.COMMANDS:
+        return seating.decide(state, command)
     if kind in OFFER_COMMANDS:
         return _answer_offer(state, command, ctx)
     if kind in TURN_COMMANDS:
@@ -53,9 +60,14 @@ def decide(state: State, command: Mapping[str, Any], ctx: Context) -> list[Any]:
 
 
 def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
-    """What ``seat`` may do now: answer the offer, or an exchange move on its turn."""
+    """What ``seat`` may do now: answer the offer, or an exchange move on its turn; and, whoever's
+    turn it is, sit out, sit in or leave (CM-20)."""
     if state.finished or not state.started:
         return []
+    return _moves(state, seat) + seating.legal(state, seat)
+
+
+def _moves(state: State, seat: int) -> list[dict[str, Any]]:
     if state.offer != NOBODY:
         return [{"type": "buy_widow"}, {"type": "decline_widow"}] if seat == state.offer else []
     return exchange.legal(state.exchange, seat, state.max_orbits)

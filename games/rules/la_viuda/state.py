@@ -8,6 +8,7 @@ import functools
 from collections.abc import Iterable
 from typing import Any
 
+from games.engine.presence import EVERYONE_HERE, Presence
 from games.engine.replace import replacer
 from games.rules.la_viuda.events import (
     GameEnded,
@@ -57,6 +58,7 @@ class State(TableState):
     finished: bool = False
     winner: int = NOBODY
     last_showdown: ShowdownHeld | None = None
+    presence: Presence = EVERYONE_HERE
 
     @property
     def stock(self) -> tuple[str, ...]:

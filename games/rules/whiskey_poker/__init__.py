@@ -13,6 +13,12 @@ Readings the rules leave open, as this package plays them:
 - A pot-scoring match ends with one player left (a player who cannot ante is out) or after the
   hand in which the table's owner ends it; the most chips win, ties all win (WP-6).
 - The reduced pack's lowest rank plays low in a wheel straight, as the ace's neighbour (WP-8).
+- CM-20 in ``pot`` scoring: a leaver's turns are passed at once for the rest of the hand (a pass
+  with the widow face down, a knock once it is up, as the timer plays), their chips are cashed
+  out when it ends and they are dealt no later hand; once every person has left, the match ends
+  after the hand as the owner's end would. In ``loser_pays`` and ``points`` the bot plays the
+  leaver's seat to the end and the result stays theirs. A player already out may leave, not sit
+  out or in.
 """
 
 from games.rules.whiskey_poker.game import DECIDER

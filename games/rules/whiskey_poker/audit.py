@@ -19,12 +19,14 @@ from games.rules.whiskey_poker.events import (
     LosersPaid,
     MatchEndRequested,
     PointsScored,
+    PlayerCashedOut,
     PotAwarded,
     ShowdownHeld,
 )
 from games.rules.whiskey_poker.state import LOSER_PAYS, POINTS, POT
 from games.rules.widow import audit as shared
 from games.rules.widow import history
+from games.rules.widow import presence
 from games.rules.widow.events import HandStarted
 
 
@@ -199,8 +201,9 @@ class WhiskeyPokerAudit(NoExports):
     """Whiskey Poker's audit hooks."""
 
     def history_line(self, event: Any, actor: str, names: Sequence[str]) -> str | None:
-        """The event in words, naming the players (``names``) and every card."""
-        return history_line(event, names)
+        """The event in words, naming the players (``names``) and every card; a player sitting
+        out, sitting in, leaving or cashed out after leaving too (CM-20)."""
+        return presence.history_line(event, names) or cashed_out_line(event, names) or history_line(event, names)
 
     def audit_deck(self, config: Mapping[str, Any], hand: Sequence[Any]) -> str | None:
         """The named deck the hand shuffled (CM-3, CM-9): the 52-card or the reduced pack (WP-8)."""
@@ -217,3 +220,15 @@ class WhiskeyPokerAudit(NoExports):
     def showdown(self, config: Mapping[str, Any], hand: Sequence[Any]) -> list[dict[str, Any]]:
         """The shown hands with category, description and outcome."""
         return showdown(config, hand)
+
+
+def cashed_out_line(event: Any, names: Sequence[str]) -> Text | None:
+    """The line of a leaver cashed out when the hand ended (CM-20), or ``None`` for another event."""
+    if not isinstance(event, PlayerCashedOut):
+        return None
+    return N(
+        "{player} is cashed out with {count} chip",
+        "{player} is cashed out with {count} chips",
+        event.chips,
+        player=names[event.seat],
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Literal, Required, TypedDict
 
+from games.engine import presence
 from games.rules.widow.contract import EXCHANGE_ACTIONS, WidowView
 
 
@@ -14,7 +15,7 @@ class EndMatch(TypedDict):
     type: Literal["end_match"]
 
 
-ACTIONS: tuple[type, ...] = (*EXCHANGE_ACTIONS, EndMatch)
+ACTIONS: tuple[type, ...] = (*EXCHANGE_ACTIONS, EndMatch, *presence.ACTIONS)
 
 
 class WhiskeyPokerView(WidowView, total=False):

@@ -1,11 +1,19 @@
 """Whiskey Poker's commands turned into events, with every automatic consequence (showdown,
-scoring, eliminations, the next deal, the end); its refusals; and who may act."""
+scoring, eliminations, the next deal, the end); its refusals; and who may act.
+
+CM-20: in ``pot`` scoring each hand stands alone, so a player who leaves has their turns passed
+at once for the rest of the hand (a pass while the widow is face down, a knock once it is up, as
+the turn timer would; a later knock is a pass, WX-6), is cashed out when the hand ends and is
+dealt no later hand; when every person has left, the match ends after the hand, as if the owner
+had ended it (WP-6). In ``loser_pays`` and ``points`` scoring the match plays on with the table's
+bot in the leaver's seat and the result stays theirs. A player already out may still leave."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+from games.engine import presence
 from games.engine.decider import Context
 from games.engine.errors import IllegalAction
 from games.engine.words import T
@@ -16,12 +24,14 @@ from games.rules.whiskey_poker.events import (
     GameStarted,
     LosersPaid,
     MatchEndRequested,
+    PlayerCashedOut,
     PointsScored,
     PotAwarded,
     ShowdownHeld,
 )
 from games.rules.whiskey_poker.state import LOSER_PAYS, POINTS, POT, State, fold
 from games.rules.widow import exchange
+from games.rules.widow import presence as seating
 from games.rules.widow.decide import TURN_COMMANDS, refuse_out_of_time
 from games.rules.widow.events import HandEnded, PlayerEliminated
 from games.rules.widow.hand import deal_hand, draw_first_dealer, show_hands
@@ -38,6 +48,8 @@ def decide(state: State, command: Mapping[str, Any], ctx: Context) -> list[Any]:
         return _start(state, ctx)
     if kind == "end_match":
         return _end_match(state)
+    if kind in presence.COMMANDS:
+        return _play_on(state, seating.decide(state, command), ctx)
     if kind in TURN_COMMANDS:
         return _turn(state, command, ctx)
     raise IllegalAction(
@@ -46,10 +58,11 @@ def decide(state: State, command: Mapping[str, Any], ctx: Context) -> list[Any]:
 
 
 def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
-    """The exchange moves ``seat`` may make on its turn."""
+    """The exchange moves ``seat`` may make on its turn; and, whoever's turn it is, sit out, sit in
+    or leave (CM-20)."""
     if state.finished or not state.started:
         return []
-    return exchange.legal(state.exchange, seat, state.max_orbits)
+    return exchange.legal(state.exchange, seat, state.max_orbits) + seating.legal(state, seat)
 
 
 def to_act(state: State) -> tuple[int, ...]:
@@ -103,10 +116,21 @@ def _deal(state: State, ctx: Context, dealer: int) -> list[Any]:
 
 def _turn(state: State, command: Mapping[str, Any], ctx: Context) -> list[Any]:
     """An exchange move (WX-2..WX-7) and, once the exchange is over, the showdown."""
-    events = exchange.turn_events(state.exchange, command, state.max_orbits)
+    return _play_on(state, exchange.turn_events(state.exchange, command, state.max_orbits), ctx)
+
+
+def _play_on(state: State, events: list[Any], ctx: Context) -> list[Any]:
+    """After ``events``: in ``pot`` scoring the turns of players who left passed at once (CM-20),
+    then the showdown once the exchange is over."""
     after = fold(state, events)
+    while state.scoring == POT and (turn := exchange_turn(after)) and turn[0] in after.presence.gone:
+        assert after.exchange is not None
+        move = {"type": "knock" if after.exchange.face_up else "pass", "seat": turn[0]}
+        passed = exchange.turn_events(after.exchange, move, after.max_orbits)
+        events = events + passed
+        after = fold(after, passed)
     if showdown_due(after):
-        events += _showdown(after, ctx)
+        events = events + _showdown(after, ctx)
     return events
 
 
@@ -131,19 +155,34 @@ def _showdown(state: State, ctx: Context) -> list[Any]:
     events.append(HandEnded(state.hand_no, state.server_seed))
     after = fold(state, events)
     if after.scoring == POT:
-        return events + _next_pot_hand_or_end(after, ctx)
+        cashed = _cash_out_leavers(after)
+        return events + cashed + _next_pot_hand_or_end(fold(after, cashed), ctx)
     return events + _next_hand_or_end(after, ctx)
+
+
+def _cash_out_leavers(state: State) -> list[Any]:
+    """CM-20: each player who left during the hand has their chips cashed out now it is over (one
+    left with none is out as any player who cannot ante)."""
+    gone = sorted(seat for seat in state.presence.gone if not state.out[seat] and state.chips[seat])
+    return [PlayerCashedOut(seat, state.chips[seat], state.chip_value) for seat in gone]
+
+
+def _people_gone(state: State, ctx: Context) -> bool:
+    """True when every person at the table has left (``ctx.extra["people"]``: the seats people
+    hold), so the match ends rather than bots playing on for nobody (CM-20)."""
+    people = ctx.extra.get("people") or ()
+    return bool(people) and all(int(seat) in state.presence.gone for seat in people)
 
 
 def _next_pot_hand_or_end(state: State, ctx: Context) -> list[Any]:
     """WP-6: a player who cannot ante is out; the match ends with one player left or when the
-    owner asked, the most chips winning."""
+    owner asked, the most chips winning; and when every person has left (CM-20)."""
     players = [seat for seat in range(state.seats) if not state.out[seat]]
     broke = [seat for seat in players if state.chips[seat] == 0]
     events: list[Any] = [PlayerEliminated(seat, "cannot ante") for seat in broke]
     left = [seat for seat in players if seat not in broke]
-    if len(left) == 1 or state.end_requested:
-        most = max(state.chips[seat] for seat in left)
+    if len(left) <= 1 or state.end_requested or _people_gone(state, ctx):
+        most = max((state.chips[seat] for seat in left), default=0)
         winners = tuple(seat for seat in left if state.chips[seat] == most)
         losers = tuple(seat for seat in range(state.seats) if seat not in winners)
         return [*events, GameEnded(winners, losers, state.chips, state.chip_value)]

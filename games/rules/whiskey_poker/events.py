@@ -62,6 +62,16 @@ class PointsScored:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class PlayerCashedOut:
+    """A player who left a ``pot`` table during the hand had ``chips`` cashed out at
+    ``chip_value`` when it ended, and takes no part in later hands (CM-20)."""
+
+    seat: int
+    chips: int
+    chip_value: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class MatchEndRequested:
     """The table's owner ended the match: it ends when this hand is over (WP-6)."""
 
@@ -86,6 +96,7 @@ EVENT_TYPES: tuple[type, ...] = (
     PotAwarded,
     LosersPaid,
     PointsScored,
+    PlayerCashedOut,
     MatchEndRequested,
     GameEnded,
 )

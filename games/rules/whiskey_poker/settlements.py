@@ -5,7 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine.decider import Movement
-from games.rules.whiskey_poker.events import AntesPaid, GameEnded, GameStarted, LosersPaid, PotAwarded
+from games.rules.whiskey_poker.events import (
+    AntesPaid,
+    GameEnded,
+    GameStarted,
+    LosersPaid,
+    PlayerCashedOut,
+    PotAwarded,
+)
 from games.rules.whiskey_poker.state import State
 
 
@@ -23,6 +30,8 @@ def settlements(state: State, event: Any) -> list[Movement]:
         ]
     if kind is LosersPaid:
         return [Movement(("seat", seat), ("pot",), 1, "CHIP", "worst hand pays") for seat in event.seats]
+    if kind is PlayerCashedOut:
+        return _seat_cashed_out(event.seat, event.chips, event.chip_value, money)
     if kind is GameEnded:
         return _cashed_out(event, money)
     return []
@@ -43,10 +52,19 @@ def _chips_bought(event: GameStarted, money: bool) -> list[Movement]:
 
 def _cashed_out(event: GameEnded, money: bool) -> list[Movement]:
     """WP-6: each seat's chips go back to the bank, paid out at ``chip_value`` when they have money value."""
-    moves = []
-    for seat, chips in enumerate(event.cash_out):
-        if chips:
-            moves.append(Movement(("seat", seat), ("bank",), chips, "CHIP", "cashed out"))
-            if money:
-                moves.append(Movement(("escrow",), ("payout", seat), chips * event.chip_value, "MONEY", "cash-out"))
+    return [
+        move
+        for seat, chips in enumerate(event.cash_out)
+        for move in _seat_cashed_out(seat, chips, event.chip_value, money)
+    ]
+
+
+def _seat_cashed_out(seat: int, chips: int, chip_value: int, money: bool) -> list[Movement]:
+    """One seat's chips back to the bank and their money to its payout, at the end of the match
+    (WP-6) or of the hand its player left during (CM-20)."""
+    if not chips:
+        return []
+    moves = [Movement(("seat", seat), ("bank",), chips, "CHIP", "cashed out")]
+    if money:
+        moves.append(Movement(("escrow",), ("payout", seat), chips * chip_value, "MONEY", "cash-out"))
     return moves

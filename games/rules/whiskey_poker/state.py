@@ -8,6 +8,7 @@ import functools
 from collections.abc import Iterable
 from typing import Any
 
+from games.engine.presence import EVERYONE_HERE, Presence
 from games.engine.replace import replacer
 from games.rules.whiskey_poker.events import (
     AntesPaid,
@@ -15,6 +16,7 @@ from games.rules.whiskey_poker.events import (
     GameStarted,
     LosersPaid,
     MatchEndRequested,
+    PlayerCashedOut,
     PointsScored,
     PotAwarded,
     ShowdownHeld,
@@ -64,6 +66,7 @@ class State(TableState):
     winners: tuple[int, ...] = ()
     losers: tuple[int, ...] = ()
     last_showdown: ShowdownHeld | None = None
+    presence: Presence = EVERYONE_HERE
 
     @property
     def scoring(self) -> str:
@@ -145,6 +148,15 @@ def _(event: LosersPaid, state: State) -> State:
 @evolve.register
 def _(event: PointsScored, state: State) -> State:
     return _replace(state, {"points": event.points})
+
+
+@evolve.register
+def _(event: PlayerCashedOut, state: State) -> State:
+    chips = list(state.chips)
+    chips[event.seat] -= event.chips
+    out = list(state.out)
+    out[event.seat] = True
+    return _replace(state, {"chips": tuple(chips), "out": tuple(out)})
 
 
 @evolve.register

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from games.engine import hands
+from games.engine import hands, presence
 from games.engine.cards import INDEX
 
 SAMPLES = 160
@@ -98,7 +98,8 @@ def choose_exchange(
 ) -> dict[str, Any]:
     """A sensible exchange move from the view: knock on a good hand, else the move that helps most.
     ``pack`` is the table's pack and ``wild`` the hand's wild cards, as the game's bot reads them
-    from the view (public facts only)."""
+    from the view (public facts only). Never sitting out, sitting in or leaving (CM-20)."""
+    legal = moves_only(legal)
     kinds = {action["type"] for action in legal}
     if kinds == {"knock"}:
         return {"type": "knock"}
@@ -132,5 +133,11 @@ def swap(hand: Sequence[str], give: str, take: str) -> tuple[str, ...]:
 
 
 def random_legal(legal: Sequence[Mapping[str, Any]], rng: random.Random) -> dict[str, Any]:
-    """The benchmark's baseline player: any legal action, uniformly."""
-    return dict(rng.choice(list(legal)))
+    """The benchmark's baseline player: any legal move, uniformly (never a presence action)."""
+    return dict(rng.choice(moves_only(legal)))
+
+
+def moves_only(legal: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The legal actions without sitting out, sitting in and leaving: the player's to choose, never
+    a bot's (CM-20)."""
+    return [action for action in legal if not presence.is_presence_action(action)]

@@ -58,3 +58,4 @@ class WidowView(TypedDict, total=False):
     flush_by_suit: bool
     phase2_turns: int
     turns_before_forced_knock: int | None
+    played_by_bot: list[int]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from games.engine import presence
 from games.engine.codec import secret_field
 
 
@@ -70,4 +71,11 @@ class PlayerEliminated:
     reason: str
 
 
-SHARED_EVENT_TYPES: tuple[type, ...] = (FirstDealerDrawn, HandStarted, HandEnded, PlayerEliminated)
+# With CM-20's sitting out, sitting in and leaving (``games.engine.presence``).
+SHARED_EVENT_TYPES: tuple[type, ...] = (
+    FirstDealerDrawn,
+    HandStarted,
+    HandEnded,
+    PlayerEliminated,
+    *presence.EVENT_TYPES,
+)

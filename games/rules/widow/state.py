@@ -7,6 +7,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, ClassVar, TypeVar
 
+from games.engine import presence
+from games.engine.presence import Presence
 from games.engine.replace import replace
 from games.rules.widow import exchange
 from games.rules.widow.events import FirstDealerDrawn, HandEnded, PlayerEliminated
@@ -46,6 +48,7 @@ class TableState:
     dealer: int
     exchange: Exchange | None
     last_showdown: Any
+    presence: Presence
 
     @property
     def seats(self) -> int:
@@ -120,6 +123,11 @@ def player_eliminated(event: PlayerEliminated, state: S) -> S:
     return replace(state, {"out": tuple(out)})
 
 
+def presence_changed(event: Any, state: S) -> S:
+    """A player sat out, sat in or left (CM-20)."""
+    return replace(state, {"presence": presence.evolve(state.presence, event)})
+
+
 def showdown_due(state: TableState) -> bool:
     """True when the exchange is over: the turn came back to the first knocker (WX-6)."""
     return state.exchange is not None and state.exchange.turn == exchange.OVER
@@ -142,10 +150,13 @@ def chip_counts(state: TableState) -> dict[tuple[Any, ...], int]:
 
 def register_shared(evolve: Any, showdown_held_type: type) -> None:
     """Register the shared events' handlers in a game's singledispatch ``evolve``: the first
-    dealer, every exchange move, the game's own showdown event, the end of a hand, an elimination."""
+    dealer, every exchange move, the game's own showdown event, the end of a hand, an elimination,
+    and a player sitting out, sitting in or leaving (CM-20)."""
     evolve.register(FirstDealerDrawn, first_dealer_drawn)
     evolve.register(showdown_held_type, showdown_held)
     evolve.register(HandEnded, hand_ended)
     evolve.register(PlayerEliminated, player_eliminated)
     for kind in exchange.EVENT_TYPES:
         evolve.register(kind, exchange_moved)
+    for kind in presence.EVENT_TYPES:
+        evolve.register(kind, presence_changed)

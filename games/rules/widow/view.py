@@ -1,5 +1,6 @@
 """What a seat may see of a widow table and of its events (WX-1, WP-9): its own cards, the widow
-only while face up, the public table; a seed only once its hand has ended (CM-10)."""
+only while face up, the public table with the seats the table's bot plays (CM-20); a seed only
+once its hand has ended (CM-10)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ def view(state: TableState, seat: int | None, game: str, table: Mapping[str, Any
         "chip_value": state.chip_value,
         "currency": state.currency,
         "finished": state.finished,
+        "played_by_bot": sorted(state.presence.away),
         "last_showdown": public_event(state.last_showdown) if state.last_showdown is not None else None,
         **table,
     }
