@@ -21,8 +21,7 @@ from games.rules.la_viuda.events import (
     WorstHandPaid,
 )
 from games.rules.widow import audit as shared
-from games.rules.widow import history
-from games.rules.widow import presence
+from games.rules.widow import history, presence
 from games.rules.widow.events import HandStarted
 
 

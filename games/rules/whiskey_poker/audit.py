@@ -18,15 +18,14 @@ from games.rules.whiskey_poker.events import (
     GameStarted,
     LosersPaid,
     MatchEndRequested,
-    PointsScored,
     PlayerCashedOut,
+    PointsScored,
     PotAwarded,
     ShowdownHeld,
 )
 from games.rules.whiskey_poker.state import LOSER_PAYS, POINTS, POT
 from games.rules.widow import audit as shared
-from games.rules.widow import history
-from games.rules.widow import presence
+from games.rules.widow import history, presence
 from games.rules.widow.events import HandStarted
 
 
