@@ -9,6 +9,8 @@ from typing import Any
 
 from games.engine import fairness
 from games.engine.audit import NoExports, Streams
+from games.engine.presence import LeftTable, SatIn, SatOut
+from games.engine.words import T, Text
 from games.rules.guerra.cards import canonical, deal
 from games.rules.guerra.events import (
     BattleCardsLaid,
@@ -119,7 +121,9 @@ class GuerraAudit(NoExports):
         return shown
 
     def history_line(self, event: Any, actor: str, names: Sequence[str]) -> str | None:
-        """Rounds in words: throws, battles and who took the cards."""
+        """Rounds in words: throws, battles and who took the cards; who sat out, sat in or left."""
+        if isinstance(event, SatOut | SatIn | LeftTable):
+            return presence_line(event, names)
         if isinstance(event, CardsThrown):
             return f"Round {event.round_no}: seat {event.seat} throws {' '.join(event.cards)}"
         if isinstance(event, BattleCardsLaid):
@@ -130,3 +134,16 @@ class GuerraAudit(NoExports):
         if isinstance(event, MatchEnded):
             return f"Match over ({event.reason}): winners {list(event.winners)}, piles {list(event.pile_sizes)}"
         return None
+
+
+def presence_line(event: SatOut | SatIn | LeftTable, names: Sequence[str]) -> Text:
+    """CM-20 in words: who sat out or in, or left the match to the bot."""
+    player = names[event.seat] if event.seat < len(names) else T("seat {seat}", seat=event.seat)
+    if isinstance(event, SatOut):
+        return T("{player} sits out: the bot throws for their seat", player=player)
+    if isinstance(event, SatIn):
+        return T("{player} sits in again and throws for themselves", player=player)
+    return T(
+        "{player} leaves the match: the bot throws for their seat to the end, and the result stays theirs",
+        player=player,
+    )
