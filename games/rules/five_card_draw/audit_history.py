@@ -8,6 +8,8 @@ import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from games.engine.presence import LeftTable, SatIn, SatOut
+from games.engine.words import T, Text
 from games.rules.five_card_draw.audit_hand import cards_text, first_of, pot_name, seats_text, settlement
 from games.rules.five_card_draw.events import (
     CardsDealt,
@@ -282,6 +284,22 @@ def _(event: PlayerLeft, actor: str) -> str:
     if event.reason == "no_chips":
         return f"Seat {event.seat} has no chips left and leaves the table"
     return f"Seat {event.seat} leaves the table, cashing out {_plural(event.chips, 'chip')}"
+
+
+# CM-20: only the seat's own player sits out, sits in or leaves, so ``actor`` names them.
+@history_line.register
+def _(event: SatOut, actor: str) -> Text:
+    return T("{player} sits out: the bot plays their seat", player=actor)
+
+
+@history_line.register
+def _(event: SatIn, actor: str) -> Text:
+    return T("{player} sits in again and plays their own turns", player=actor)
+
+
+@history_line.register
+def _(event: LeftTable, actor: str) -> Text:
+    return T("{player} leaves the table", player=actor)
 
 
 @history_line.register
