@@ -38,6 +38,7 @@ from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
 from games import store
+from games.engine.presence import is_presence_action
 from games.models import Table
 from tests.api.play import Game, _run_due_system_command, person
 
@@ -191,8 +192,8 @@ def _play_to_the_end(table_id: str, table: str, people: dict[int, APIClient], ta
             continue
         seat = rng.choice(awaited)
         mine = views[seat]
-        # Not "leave" (Guerra offers it on every turn): a person who left would have nothing more to show.
-        legal = [action for action in mine["legal_actions"] if action["type"] != "leave"]
+        # Not sit_out, sit_in or leave (CM-20, offered on every turn): a person plays their own turns.
+        legal = [action for action in mine["legal_actions"] if not is_presence_action(action)]
         if legal:
             action = {"action": rng.choice(legal), "expected_version": mine["version"]}
             assert answers.post(people[seat], f"{table}actions/", action)["version"] > mine["version"]
