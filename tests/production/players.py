@@ -176,9 +176,11 @@ def play(table: PlayedTable, rng: random.Random, *, until: float, poll: float = 
                 continue
             person = table.people[rng.choice(awaited)]
             status, mine = person.request("GET", path)
-            if status != 200 or not mine["legal_actions"]:
+            # A player plays its turns; it does not sit out, sit in or leave (CM-20).
+            turn = [a for a in mine.get("legal_actions", ()) if a["type"] not in ("sit_out", "sit_in", "leave")]
+            if status != 200 or not turn:
                 continue
-            sent = person.act(table.id, rng.choice(mine["legal_actions"]), mine["version"])
+            sent = person.act(table.id, rng.choice(turn), mine["version"])
             # 409: a bot or a timer moved the table first; the next view says what is awaited now.
             if sent.status not in (200, 409):
                 raise AssertionError(f"action at {table.spec.game}: {sent.status} {sent.answer}")
