@@ -1,6 +1,7 @@
 """Guerra Chevichona's commands: ``start``, ``throw``, ``sit_out``, ``sit_in`` and ``leave`` from
-the players, ``timeout`` and ``play_round`` from the server's timers. Each refusal is worded once here and shared by
-``decide`` and ``legal_actions``; whatever a command makes ready is played by ``round.Round``."""
+the players, ``timeout`` and ``play_round`` from the server's timers. Each refusal is worded once
+here and shared by ``decide`` and ``legal_actions``; whatever a command makes ready is played by
+``round.Round``."""
 
 from __future__ import annotations
 
