@@ -106,6 +106,7 @@ def play_to_the_end(
         # Sitting out, sitting in and leaving (CM-20) are listed whenever allowed; a random client
         # plays the game's moves, and a test that means to leave says so itself.
         moves = [action for action in mine["legal_actions"] if not presence.is_presence_action(action)]
+        mine["legal_actions"] = moves
         if not moves:
             continue
         response = client.post(

@@ -158,11 +158,13 @@ def test_fd_13_cash_table_buy_ins_a_departure_cashed_out_the_owner_ends_and_payo
     assert left.status_code == 200, left.json()
     assert left.json()["state"]["players"][3]["leaving"] is True
     assert events_of(table_id, "LeaveRequested")[0].data == {"seat": 3}
+    folded = [e for e in events_of(table_id, "PlayerActed") if e.data["seat"] == 3][-1]
+    assert folded.data["action"] == "fold" and folded.seq > events_of(table_id, "LeftTable")[0].seq
     assert not Payout.objects.filter(table_id=table_id).exists()  # not before the hand is over
     again = bob.post(url(table_id, "leave/"))
     assert again.status_code == 422, again.json()
 
-    # Bob plays the hand out without putting a chip in; when it is over he is cashed out.
+    # Bob's hand is folded at once (CM-20); when the hand is over he is cashed out.
     view = drive(
         table_id,
         clients,
@@ -357,14 +359,12 @@ def test_chips_cannot_be_chosen_at_a_game_without_a_choice():
     assert wallet(alice) == 100_00
 
 
-def test_fd_13_nobody_leaves_or_ends_a_tournament(task_queue):
-    """FD-13: leaving and ending are for cash tables; a tournament ends only with its winner."""
+def test_fd_13_nobody_ends_a_tournament(task_queue):
+    """FD-13: ending is for cash tables; a tournament ends only with its winner. (Leaving one is
+    allowed since CM-20: tests/api/test_presence_draw.py.)"""
     table_id, clients = people_only(
         2, {"format": "tournament", "starting_stack": 30}, {"currency": "MXN", "amount": "5.00"}
     )
-    left = clients[1].post(url(table_id, "leave/"))
-    assert left.status_code == 422, left.json()
-    assert left.json()["code"] == "cannot_leave" and "tournament" in left.json()["detail"], left.json()
     version = clients[0].get(url(table_id)).json()["version"]
     ended = act(clients[0], table_id, {"type": "end_table"}, version)
     assert ended.status_code == 422 and "tournament" in ended.json()["detail"], ended.json()
@@ -397,7 +397,8 @@ def test_fd_6_a_bet_without_openers_is_refused_with_no_openers(task_queue):
         hand = mine["state"]["hand"]
         unopened = hand["phase"] == "betting" and hand["street"] == 0 and hand["current_bet"] == 0
         if unopened and not has_openers(hand["your_cards"], "none"):
-            assert {o["type"] for o in mine["legal_actions"]} == {"check", "fold"}, mine["legal_actions"]
+            kinds = {o["type"] for o in mine["legal_actions"]}
+            assert kinds == {"check", "fold", "sit_out", "leave"}, mine["legal_actions"]  # CM-20's too
             for action in ({"type": "bet", "amount": 1}, {"type": "all_in"}):
                 refused = act(clients[seat], table_id, action, mine["version"])
                 assert refused.status_code == 422, refused.json()

@@ -63,7 +63,9 @@ def test_gc_12_four_bots_with_money_and_auto_play_finish_on_a_real_worker(celery
     assert sum(payouts.values()) == 4 * 2500
 
 
-def test_gc_10_a_player_who_leaves_mid_match_is_out_and_their_pile_goes_on(task_queue):
+def test_cm_20_a_player_who_leaves_mid_match_hands_the_seat_to_the_bot(task_queue):
+    """CM-20 (amended: leaving used to put the player out, GC-10, their pile going to the taker):
+    the leaver's seat stays in the match, played by the table's bot to the end."""
     owner, bob = person("alice"), person("bob")
     table = services.create_table(user=owner.user, game="guerra", seats=3, options={"max_rounds": 50})
     services.join_table(table_id=table.pk, user=owner.user)
@@ -72,15 +74,12 @@ def test_gc_10_a_player_who_leaves_mid_match_is_out_and_their_pile_goes_on(task_
     services.start_table(table_id=table.pk, user=owner.user)
     left = bob.post(f"/api/v1/tables/{table.pk}/leave/")
     assert left.status_code == 200, left.json()
-    assert 1 not in left.json()["to_act"]
-    out = [e for e in Event.objects.filter(table=table, type="PlayerOut") if e.data["seat"] == 1]
-    assert [e.data["reason"] for e in out] == ["left"]
-    again = bob.post(
-        f"/api/v1/tables/{table.pk}/actions/",
-        {"action": {"type": "throw"}, "expected_version": left.json()["version"]},
-        format="json",
-    )
-    assert again.status_code == 422
+    assert 1 in left.json()["to_act"] and left.json()["seats"][1]["played_by_bot"] is True
+    assert [e.data for e in Event.objects.filter(table=table, type="LeftTable")] == [{"seat": 1}]
+    assert not Event.objects.filter(table=table, type="PlayerOut").exists()
+    task_queue.run_until_idle()
+    thrown = [e.actor for e in Event.objects.filter(table=table, type="ThrowSent") if e.data["seat"] == 1]
+    assert thrown == ["bot:1"]
     final = play_to_the_end(str(table.pk), {0: owner, 1: None, 2: None}, task_queue, random.Random(1))
     assert final["status"] == "finished"
     check_finished_table(str(table.pk))

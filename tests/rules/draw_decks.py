@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.engine import fairness
+from games.engine.presence import is_presence_action
 from games.rules.five_card_draw import DECIDER, cards
 from games.rules.five_card_draw.events import CardsDealt, HandStarted
 from games.rules.five_card_draw.state import State, chip_counts
@@ -93,7 +94,9 @@ class Table:
         return DECIDER.to_act(self.state)[0]
 
     def legal(self, seat: int | None = None) -> list[dict[str, Any]]:
-        return DECIDER.legal_actions(self.state, self.to_act() if seat is None else seat)
+        """The seat's turn actions: its legal actions without sitting out, in or leaving (CM-20)."""
+        legal = DECIDER.legal_actions(self.state, self.to_act() if seat is None else seat)
+        return [option for option in legal if not is_presence_action(option)]
 
     def check_down(self) -> list[Any]:
         """Everyone checks (or calls) and stands pat until this hand is over."""

@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from games.engine.decider import Context
+from games.engine.presence import is_presence_action
 from games.rules.five_card_draw import DECIDER
 from games.rules.five_card_draw.state import State
 
@@ -50,8 +51,9 @@ def apply(state: State, command: Mapping[str, Any], tag: str = "t", **extra: Any
 
 
 def random_action(state: State, seat: int, rng: random.Random) -> dict[str, Any]:
-    """A uniformly chosen legal action with a random legal amount or discard."""
-    option = rng.choice(DECIDER.legal_actions(state, seat))
+    """A uniformly chosen legal action with a random legal amount or discard; never sitting out,
+    sitting in or leaving (CM-20), which a playout means only when it says so."""
+    option = rng.choice([o for o in DECIDER.legal_actions(state, seat) if not is_presence_action(o)])
     kind = option["type"]
     if kind in ("bet", "raise"):
         return {"type": kind, "amount": rng.randint(option["min"], option["max"]), "seat": seat}

@@ -11,6 +11,7 @@ import pytest
 from games.engine import fairness
 from games.engine.decider import Context
 from games.engine.errors import IllegalAction, InvalidOptions
+from games.engine.presence import LeftTable
 from games.rules.five_card_draw import DECIDER, cards
 from games.rules.five_card_draw.events import (
     CardsDealt,
@@ -19,6 +20,7 @@ from games.rules.five_card_draw.events import (
     HandEnded,
     HandStarted,
     LeaveRequested,
+    PlayerActed,
     PlayerEliminated,
     PlayerLeft,
     PotsAwarded,
@@ -45,26 +47,30 @@ def test_fd_13_cash_buy_ins_come_from_the_context_and_cost_chip_value_each() -> 
     assert money == [(("wallet", 0), 200), (("wallet", 1), 750), (("wallet", 2), 1000)]
 
 
-def test_fd_13_leave_takes_effect_when_the_hand_is_over_with_the_stack() -> None:
+def test_fd_13_cm_20_a_leaver_is_folded_at_their_turn_and_cashed_out_when_the_hand_is_over() -> None:
+    """FD-13 with CM-20 (amended: a leaving player used to play the hand to its end): the leaver's
+    hand is folded at its next turn, in the command that reaches it, and the stack is cashed out
+    when the hand is over."""
     hands = {0: "2c 5d 8h Ts Qc", 1: "Ac Ad 9h Js Kd", 2: "4c 7d 9c Th Kh"}
     options = {"opening": "anything_opens", "chip_value": 2, "currency": "EUR"}
     t = table(3, options, button=2, hands=hands)
-    assert t.act(1, "leave") == [LeaveRequested(1)]
+    assert t.act(1, "leave") == [LeaveRequested(1), LeftTable(1)]
     assert t.to_act() == 0 and DECIDER.view(t.state, 0)["players"][1]["leaving"]
-    with pytest.raises(IllegalAction, match="already leaving"):
+    with pytest.raises(IllegalAction) as again:
         t.act(1, "leave")
-    t.act(0, "bet", amount=5)
-    t.act(1, "call")  # a leaving player plays the hand to its end
+    assert again.value.code == "seat_left"
+    bet = t.act(0, "bet", amount=5)
+    assert bet[1:] == [PlayerActed(1, "fold", 0, 0, timeout=False)] and t.to_act() == 2
     t.act(2, "fold")
-    events = t.check_down()
+    events = t.log[-6:]
     left = of(events, PlayerLeft)
-    assert left == PlayerLeft(1, 100 - 6 + 13, 2, "left")
+    assert left == PlayerLeft(1, 100 - 1, 2, "left")
     assert events.index(of(events, PotsAwarded)) < events.index(left) < events.index(of(events, HandStarted))
     assert of(events, HandStarted).players == (2, 0)  # seat 1 is gone
     moves = DECIDER.settlements(t.state, left)
     assert [(m.source, m.destination, m.amount, m.unit) for m in moves] == [
-        (("seat", 1), ("bank",), 107, "CHIP"),
-        (("escrow",), ("payout", 1), 214, "MONEY"),
+        (("seat", 1), ("bank",), 99, "CHIP"),
+        (("escrow",), ("payout", 1), 198, "MONEY"),
     ]
     with pytest.raises(IllegalAction) as refused:
         t.act(1, "leave")
@@ -118,9 +124,8 @@ def test_fd_13_tournament_eliminations_are_placed_and_the_winner_takes_every_sta
     t.deal_next({0: "Ac Ad As Js Kd", 1: "Kc Ks 8h Ts Qc", 2: "4c 7d 9c Th Kh"})
     t.check_down()
     assert t.state.stacks == (24 - 1, 19 - 1, 17 - 1) and t.state.button == 0
-    with pytest.raises(IllegalAction) as refused:
-        t.act(1, "leave")
-    assert refused.value.code == "cannot_leave"
+    # CM-20 (amended: leaving a tournament used to be refused): the bot plays the leaver's seat on.
+    assert t.act(1, "leave") == [LeftTable(1)] and DECIDER.played_by_bot(t.state) == {1}
     with pytest.raises(IllegalAction, match="one player holds every chip"):
         t.command({"type": "end_table"})
     t.act(1, "all_in")

@@ -17,6 +17,8 @@ from games.engine import fairness
 from games.engine.codec import decode_event, decode_state, encode_event, encode_state
 from games.engine.decider import Context, event_types_by_name, replay
 from games.engine.errors import IllegalAction, InvalidOptions
+from games.engine.presence import LeftTable, SatIn, SatOut, is_presence_action
+from games.engine.words import Text
 from games.rules.guerra import DECIDER
 from games.rules.guerra.cards import DECKS, VALUE, canonical, deal, match_deck
 from games.rules.guerra.events import (
@@ -26,7 +28,6 @@ from games.rules.guerra.events import (
     BattleWon,
     CardsThrown,
     ExtraCardThrown,
-    ForfeitsTaken,
     MatchEnded,
     MatchStarted,
     PileShuffled,
@@ -40,6 +41,8 @@ from games.rules.guerra.settlements import split
 from games.rules.guerra.state import Play, State
 
 SEED = bytes(range(32))
+# CM-20: what a player still in may always send about their presence.
+PRESENT = [{"type": "sit_out"}, {"type": "leave"}]
 TABLE = "00000000-0000-0000-0000-000000000006"
 CTX = Context(table_id=TABLE, hand_no=1, server_seed=SEED, client_seed="", next_commitment="c2")
 
@@ -246,7 +249,7 @@ def test_gc_6_gc_10_a_round_given_when_then():
     state = given("Ac 2c 9c", "Kd 3d 9d")
     first, state = act(state, {"type": "throw", "seat": 1})
     assert first == [ThrowSent(1, 1, False)]
-    assert DECIDER.to_act(state) == (0,) and DECIDER.legal_actions(state, 1) == [{"type": "leave"}]
+    assert DECIDER.to_act(state) == (0,) and DECIDER.legal_actions(state, 1) == PRESENT
     events, state = act(state, {"type": "throw", "seat": 0})
     assert events == [
         ThrowSent(1, 0, False),
@@ -452,7 +455,7 @@ def test_gc_9_spanish_ambush_shuffles_from_the_spanish_canonical_order():
 def test_gc_10_a_player_short_for_the_round_is_out_and_the_taker_gets_their_cards():
     state = given("Ac Kc 2c", "2d 3d 4d", "Qh", size=2)
     assert DECIDER.to_act(state) == (0, 1)
-    assert DECIDER.legal_actions(state, 2) == [{"type": "leave"}]
+    assert DECIDER.legal_actions(state, 2) == PRESENT
     events, state = throw_all(state)
     out = of(events, PlayerOut)
     assert [(o.seat, o.reason, o.cards) for o in out[:1]] == [(2, "short", ("Qh",))]
@@ -606,21 +609,82 @@ def test_gc_12_auto_play_plays_the_round_itself():
         DECIDER.decide(given("Ac Kc", "2d 3d"), {"type": "play_round"}, CTX)
 
 
-def test_a_leavers_pile_goes_to_the_next_rounds_taker():
+def test_cm_20_sit_out_hands_the_seat_to_the_bot_and_sit_in_takes_it_back():
+    """CM-20: sitting out and in are events, allowed whoever the round awaits; the view says which
+    seats the bot plays; a sat-out seat still throws (the bot sends its throw)."""
+    state = given("Ac Kc 2c", "2d 3d 4d")
+    _, state = act(state, {"type": "throw", "seat": 0})
+    assert DECIDER.to_act(state) == (1,) and DECIDER.legal_actions(state, 0) == PRESENT
+    events, state = act(state, {"type": "sit_out", "seat": 0})
+    assert events == [SatOut(0)] and DECIDER.played_by_bot(state) == {0}
+    assert DECIDER.view(state, 1)["played_by_bot"] == [0] and DECIDER.view(state, None)["played_by_bot"] == [0]
+    assert DECIDER.legal_actions(state, 0) == [{"type": "sit_in"}, {"type": "leave"}]
+    with pytest.raises(IllegalAction) as twice:
+        DECIDER.decide(state, {"type": "sit_out", "seat": 0}, CTX)
+    assert twice.value.code == "already_sitting_out"
+    _, state = act(state, {"type": "throw", "seat": 1})
+    assert {"type": "throw"} in DECIDER.legal_actions(state, 0)
+    events, state = act(state, {"type": "sit_in", "seat": 0})
+    assert events == [SatIn(0)] and DECIDER.played_by_bot(state) == frozenset()
+    assert DECIDER.view(state, 0)["played_by_bot"] == []
+    assert DECIDER.legal_actions(state, 0) == [{"type": "throw"}, *PRESENT]
+    with pytest.raises(IllegalAction) as not_out:
+        DECIDER.decide(state, {"type": "sit_in", "seat": 0}, CTX)
+    assert not_out.value.code == "not_sitting_out"
+
+
+def test_cm_20_a_player_out_of_the_match_has_no_presence_to_change():
+    """CM-20 applies to players still in the match, and only while it runs."""
+    state = given("Ac Kc 2c", "2d 3d 4d", "Qh", size=2)
+    _, state = throw_all(state)
+    assert state.out[2] and DECIDER.legal_actions(state, 2) == []
+    with pytest.raises(IllegalAction, match="out of the match"):
+        DECIDER.decide(state, {"type": "sit_out", "seat": 2}, CTX)
+    fresh = DECIDER.initial_state(DECIDER.configure(2, {}))
+    with pytest.raises(IllegalAction, match="not started"):
+        DECIDER.decide(fresh, {"type": "sit_out", "seat": 0}, CTX)
+
+
+def test_cm_20_the_history_names_who_sat_out_sat_in_and_left():
+    names = ["alice", "bob"]
+    lines = [DECIDER.audit.history_line(event, "x", names) for event in (SatOut(1), SatIn(1), LeftTable(0))]
+    assert lines[0].startswith("bob sits out") and lines[1].startswith("bob sits in")
+    assert lines[2].startswith("alice leaves the match") and "result stays theirs" in lines[2]
+    assert all(
+        isinstance(line, Text) and line.values == {"player": name}
+        for line, name in zip(lines, ["bob", "bob", "alice"], strict=True)
+    )
+
+
+def test_cm_20_a_leaver_stays_in_and_the_bot_throws_for_their_seat():
+    """CM-20 (amended GC rule: leaving used to put the player out, their pile forfeited): Guerra is
+    a match, so the leaver's seat stays in, awaited, played by the bot; they cannot sit in again."""
     state = given("Ac Kc 2c", "2d 3d 4d", "5h 6h 7h")
     events, state = act(state, {"type": "leave", "seat": 2})
-    assert [(e.seat, e.reason, e.count) for e in events] == [(2, "left", 3)]
-    assert DECIDER.to_act(state) == (0, 1) and DECIDER.legal_actions(state, 2) == []
+    assert events == [LeftTable(2)]
+    assert DECIDER.to_act(state) == (0, 1, 2) and not state.out[2]
+    assert DECIDER.played_by_bot(state) == {2} and DECIDER.view(state, 0)["played_by_bot"] == [2]
+    assert DECIDER.legal_actions(state, 2) == [{"type": "throw"}]
+    with pytest.raises(IllegalAction) as refused:
+        DECIDER.decide(state, {"type": "sit_in", "seat": 2}, CTX)
+    assert refused.value.code == "seat_left"
+    with pytest.raises(IllegalAction) as again:
+        DECIDER.decide(state, {"type": "leave", "seat": 2}, CTX)
+    assert again.value.code == "seat_left"
     events, state = throw_all(state)
-    taken = of(events, RoundTaken)[0]
-    assert taken.seat == 0 and taken.cards[-3:] == ("5h", "6h", "7h")
+    assert [e.seat for e in of(events, CardsThrown)] == [0, 1, 2]
+    assert of(events, RoundTaken)[0].seat == 0 and pile(state, 2) == ["7h"] and not state.out[2]
 
 
-def test_the_last_player_left_takes_the_forfeited_piles_and_wins():
-    state = given("Ac Kc 2c", "2d 3d 4d")
+def test_cm_20_the_leavers_seat_plays_to_the_end_and_the_result_is_theirs():
+    """CM-20: the leaver's seat, played on by the bot, wins the match when its cards win it."""
+    state = given("2c 3c 4c", "Ad Kd Qd Jd Td 9d")
     events, state = act(state, {"type": "leave", "seat": 1})
-    assert [type(e) for e in events] == [PlayerOut, ForfeitsTaken, MatchEnded]
-    assert events[-1].winners == (0,) and len(pile(state, 0)) == 6
+    assert events == [LeftTable(1)] and not state.finished
+    while not state.finished:
+        _, state = throw_all(state)
+    assert state.winners == (1,) and len(pile(state, 1)) == 9
+    assert DECIDER.view(state, None)["winners"] == [1]
 
 
 def test_refusals_carry_the_legal_actions():
@@ -628,7 +692,7 @@ def test_refusals_carry_the_legal_actions():
     _, state = act(state, {"type": "throw", "seat": 0})
     with pytest.raises(IllegalAction, match="already thrown") as refused:
         DECIDER.decide(state, {"type": "throw", "seat": 0}, CTX)
-    assert refused.value.legal == [{"type": "leave"}]
+    assert refused.value.legal == PRESENT
     with pytest.raises(IllegalAction, match="no seat"):
         DECIDER.decide(state, {"type": "throw", "seat": 5}, CTX)
     with pytest.raises(IllegalAction, match="Unknown"):
@@ -698,19 +762,21 @@ def _put_face_up(event: Any) -> set[str]:
 
 
 def _random_command(state: State, seats: int, rng: random.Random) -> dict[str, Any]:
-    """A command for the match's next step: now and then a player leaves or times out; a throw is legal."""
+    """A command for the match's next step: now and then a player sits out, sits in or leaves
+    (CM-20) or the timer throws; a throw or a presence command is legal."""
     awaited = DECIDER.to_act(state)
     roll = rng.random()
-    if roll < 0.003:
-        players = [s for s in range(seats) if not state.out[s]]
-        command = {"type": "leave", "seat": rng.choice(players)}
+    players = [s for s in range(seats) if not state.out[s] and s not in state.presence.gone]
+    if roll < 0.01 and players:
+        seat = rng.choice(players)
+        command = {**rng.choice([a for a in DECIDER.legal_actions(state, seat) if is_presence_action(a)]), "seat": seat}
     elif state.match.auto_play and roll < 0.7:
         command = {"type": "play_round"}
     elif roll < 0.1:
         command = {"type": "timeout", "seat": awaited[0]}
     else:
         command = {"type": "throw", "seat": rng.choice(awaited)}
-    if command["type"] in {"throw", "leave"}:
+    if command["type"] in {"throw", "sit_out", "sit_in", "leave"}:
         assert {"type": command["type"]} in DECIDER.legal_actions(state, command["seat"])
     return command
 

@@ -7,8 +7,13 @@ Readings the rules leave open, chosen here and stated once:
   with fewer chips than the forced bet (the ante, or the big blind) sits the hand out (FD-2); one
   with no chips left is cashed out (nothing) and leaves. A tournament player short of the forced
   bet posts what they have, all-in.
-- Leaving (FD-13) and the owner's end of a cash table take effect when the hand under way is over;
-  a leaving player still plays (or the turn timer folds for them) until then.
+- Leaving and coming back (CM-20, FD-13): a player who sits out has the table's bot play their
+  seat at once, until they sit in. At a cash table a player who leaves plays no more turns: the
+  engine folds their hand at each of its turns, in the command that reaches it (a draw has no
+  fold, so they stand pat there and fold at the next betting turn; an all-in leaver has no turn
+  left and their hand is shown down as it stands), and their stack is cashed out when the hand
+  is over, like the owner's end of a cash table. A tournament is a match: a player who leaves it
+  hands the seat to the bot to the end, and their place and prize stay theirs.
 - The first betting round is "nobody opened" (FD-6) only if it was played: when fewer than two
   players could bet (all-in for the antes), it is skipped (FD-20) and the hand goes on to the draw.
 - When the stock runs short in a draw (FD-8), the player first takes what is left of it; then the

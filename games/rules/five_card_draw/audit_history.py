@@ -10,6 +10,7 @@ import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from games.engine.presence import LeftTable, SatIn, SatOut
 from games.engine.words import N, T, Text
 from games.rules.five_card_draw.audit_hand import cards_text, first_of, settlement
 from games.rules.five_card_draw.events import (
@@ -393,6 +394,22 @@ def _(event: PlayerLeft, names: Sequence[str]) -> Text:
     if event.reason == "no_chips":
         return T("{player} has no chips left and leaves the table.", player=player)
     return T("{player} leaves the table, cashing out {chips}.", player=player, chips=_chips(event.chips))
+
+
+# CM-20: sitting out, sitting in and leaving.
+@history_line.register
+def _(event: SatOut, names: Sequence[str]) -> Text:
+    return T("{player} sits out: the bot plays their seat.", player=_name(names, event.seat))
+
+
+@history_line.register
+def _(event: SatIn, names: Sequence[str]) -> Text:
+    return T("{player} sits in again and plays their own turns.", player=_name(names, event.seat))
+
+
+@history_line.register
+def _(event: LeftTable, names: Sequence[str]) -> Text:
+    return T("{player} leaves the table.", player=_name(names, event.seat))
 
 
 @history_line.register

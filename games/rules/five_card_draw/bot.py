@@ -30,6 +30,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from games.engine.presence import is_presence_action
 from games.rules.five_card_draw import bot_draws, bot_strength
 from games.rules.five_card_draw.bot_draws import HIGH, HIGH_LOW, LOW27
 from games.rules.five_card_draw.cards import pack, wild_cards
@@ -46,7 +47,9 @@ ALL_IN_SHARE = 0.6
 
 
 def choose(view: Mapping[str, Any], legal_actions: Sequence[Mapping[str, Any]], rng: random.Random) -> dict[str, Any]:
-    """The bot's action: a draw or a betting action from ``legal_actions``, from ``view`` alone."""
+    """The bot's action: a draw or a betting action from ``legal_actions``, from ``view`` alone;
+    never sitting out, sitting in or leaving, which are the player's own choices (CM-20)."""
+    legal_actions = [option for option in legal_actions if not is_presence_action(option)]
     try:
         action = decide(view, legal_actions, rng)
     except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError):

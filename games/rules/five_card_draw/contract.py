@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any, Literal, NotRequired, Required, TypedDict
 
+from games.engine import presence
+
 
 class Fold(TypedDict):
     type: Literal["fold"]
@@ -54,7 +56,7 @@ class EndTable(TypedDict):
     type: Literal["end_table"]
 
 
-ACTIONS: tuple[type, ...] = (Fold, Check, Call, Bet, Raise, AllIn, Draw, EndTable)
+ACTIONS: tuple[type, ...] = (Fold, Check, Call, Bet, Raise, AllIn, Draw, EndTable, *presence.ACTIONS)
 
 
 class FiveCardDrawView(TypedDict, total=False):
@@ -74,6 +76,7 @@ class FiveCardDrawView(TypedDict, total=False):
     pot: int
     players: list[dict[str, Any]]
     to_act: list[int]
+    played_by_bot: list[int]
     hand: dict[str, Any] | None
     last_hand: dict[str, Any] | None
     end_requested: bool

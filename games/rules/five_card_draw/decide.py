@@ -1,13 +1,13 @@
-"""Five-Card Draw's commands: start, the betting actions, the draw, timeouts, leaving and ending
-the table; and every automatic consequence (the showdown, the pots, the next deal) decided in the
-same command. ``to_act``, ``legal_actions`` and ``deadline`` answer what the state waits for."""
+"""Five-Card Draw's commands: start, the betting actions, the draw, timeouts, sitting out and in,
+leaving and ending the table; and every automatic consequence (a leaver's folds, the showdown, the
+pots, the next deal) decided in the same command. ``to_act``, ``legal_actions`` and ``deadline`` answer what the state waits for."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from games.engine import fairness
+from games.engine import fairness, presence
 from games.engine.decider import Context
 from games.engine.errors import IllegalAction
 from games.engine.seats import left_of, next_seat, turn_order
@@ -76,6 +76,7 @@ def decide(state: State, command: Mapping[str, Any], ctx: Context) -> list[Any]:
         )
     log = _Log(state)
     handler(log, command, ctx)
+    _fold_leavers(log, ctx)
     _advance(log, ctx)
     return log.events
 
@@ -305,23 +306,53 @@ def _timeout(log: _Log, command: Mapping[str, Any], ctx: Context) -> None:
     log.add(PlayerActed(seat, kind, 0, after.bets[i], timeout=True))
 
 
-def _leave(log: _Log, command: Mapping[str, Any], ctx: Context) -> None:
-    """FD-13: a cash player leaves between hands; asked during a hand, they leave (and their
-    stack is cashed out) as soon as it is over, playing it to its end or folding it meanwhile."""
-    state = log.state
+def _present_seat(state: State, command: Mapping[str, Any]) -> int:
+    """The seat of a player still at the table (CM-20: only they may sit out, sit in or leave)."""
     seat = command.get("seat")
-    if state.settings.format == TOURNAMENT:
-        raise IllegalAction(
-            T("A tournament is played until one player holds every chip; the turn timer plays for an absent player."),
-            code="cannot_leave",
-        )
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.settings.seats:
         raise IllegalAction(T("No such seat: {seat}.", seat=repr(seat)))
     if not state.present[seat]:
         raise IllegalAction(T("You are no longer at this table."), code="cannot_leave")
-    if state.leaving[seat]:
-        raise IllegalAction(T("You are already leaving: your chips are cashed out when this hand is over."))
-    log.add(LeaveRequested(seat))
+    return seat
+
+
+def _presence(log: _Log, command: Mapping[str, Any], ctx: Context) -> None:
+    """CM-20: sitting out hands the seat to the table's bot, at any moment; sitting in takes it back."""
+    _present_seat(log.state, command)
+    for event in presence.decide(log.state.presence, command):
+        log.add(event)
+
+
+def _leave(log: _Log, command: Mapping[str, Any], ctx: Context) -> None:
+    """CM-20, FD-13: at a cash table the leaver's hand is folded for the rest of the hand (at each
+    of its turns, by ``_fold_leavers``) and their stack is cashed out as soon as it is over; a
+    tournament is a match, so the table's bot plays the leaver's seat to its end, and the place
+    and prize stay the player's."""
+    state = log.state
+    seat = _present_seat(state, command)
+    left = presence.leave(state.presence, seat)
+    if state.settings.format != TOURNAMENT and not state.leaving[seat]:
+        log.add(LeaveRequested(seat))
+    log.add(left)
+
+
+def _fold_leavers(log: _Log, ctx: Context) -> None:
+    """CM-20: whenever the hand waits for a cash leaver, it acts for them at once in the same
+    command, never waiting for the turn timer or the bot: it folds their betting turns and, since
+    a draw has no fold, stands pat in a draw (the next betting turn folds). An all-in leaver has no
+    turn left, and their hand goes to the showdown as it stands."""
+    while log.state.settings.format != TOURNAMENT:
+        waiting = to_act(log.state)
+        if not waiting or waiting[0] not in log.state.presence.gone:
+            return
+        seat = waiting[0]
+        hand = _hand(log.state)
+        if hand.phase == DRAWING:
+            _take(log, ctx, seat, (), None, timeout=False)
+            continue
+        assert hand.round is not None
+        after = act(hand.round, Action("fold"))
+        log.add(PlayerActed(seat, "fold", 0, after.bets[hand.round.position(seat)], timeout=False))
 
 
 def _end_table(log: _Log, command: Mapping[str, Any], ctx: Context) -> None:
@@ -338,6 +369,8 @@ _HANDLERS: dict[str, Callable[[_Log, Mapping[str, Any], Context], None]] = {
     **{kind: _bet for kind in KINDS},
     "draw": _draw,
     TIMEOUT: _timeout,
+    "sit_out": _presence,
+    "sit_in": _presence,
     "leave": _leave,
     "end_table": _end_table,
 }
@@ -497,7 +530,16 @@ def to_act(state: State) -> tuple[int, ...]:
 
 
 def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
-    """``seat``'s betting actions with exact amounts (FD-4, FD-6) or draw choices (FD-7)."""
+    """``seat``'s betting actions with exact amounts (FD-4, FD-6) or draw choices (FD-7) on its
+    turn; and, whoever's turn it is, ``sit_out`` or ``sit_in`` and ``leave`` while the player is
+    at the table and has not left (CM-20)."""
+    legal = _turn_actions(state, seat)
+    if state.started and not state.finished and 0 <= seat < state.settings.seats and state.present[seat]:
+        legal += presence.actions(state.presence, seat)
+    return legal
+
+
+def _turn_actions(state: State, seat: int) -> list[dict[str, Any]]:
     if seat not in to_act(state):
         return []
     hand = _hand(state)

@@ -7,6 +7,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from games.engine import presence
 from games.engine.decider import Context, Movement, Rules
 from games.engine.errors import InvalidOptions
 from games.engine.options import Option, validate_options
@@ -15,7 +16,16 @@ from games.rules.five_card_draw import bot, contract, decide, settlements, view
 from games.rules.five_card_draw.audit import FiveCardDrawAudit
 from games.rules.five_card_draw.cards import WILD_CHOICES
 from games.rules.five_card_draw.events import EVENT_TYPES
-from games.rules.five_card_draw.state import CASH, TOURNAMENT, TRIPLE_DRAW, Settings, State, chip_counts, evolve
+from games.rules.five_card_draw.state import (
+    CASH,
+    TOURNAMENT,
+    TRIPLE_DRAW,
+    Settings,
+    State,
+    chip_counts,
+    evolve,
+    played_by_bot,
+)
 from games.rules.five_card_draw.state import initial_state as empty_table
 
 CHIPS = 1_000_000
@@ -86,7 +96,7 @@ class FiveCardDraw(Rules):
     owner_commands: ClassVar[frozenset[str]] = frozenset({"end_table"})
     refused_combinations: ClassVar[tuple[str, ...]] = REFUSED
     action_fields: ClassVar[frozenset[str]] = frozenset({"amount", "discard", "show"})
-    event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES
+    event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES + presence.EVENT_TYPES
     state_type: ClassVar[type] = State
     audit = FiveCardDrawAudit()
 
@@ -156,7 +166,8 @@ class FiveCardDraw(Rules):
         return view.view_event(event, seat)
 
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
-        """Betting actions with exact amounts, or draw choices (``decide.legal_actions``)."""
+        """Betting actions with exact amounts, or draw choices; sit out, sit in and leave (CM-20)
+        whoever's turn it is (``decide.legal_actions``)."""
         return decide.legal_actions(state, seat)
 
     def to_act(self, state: State) -> tuple[int, ...]:
@@ -186,6 +197,10 @@ class FiveCardDraw(Rules):
     def bot(self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random) -> dict[str, Any]:
         """The game's bot (``bot.choose``), from its own seat's view only."""
         return bot.choose(view, legal, rng)
+
+    def played_by_bot(self, state: State) -> frozenset[int]:
+        """Seats at the table whose player sat out, or left a tournament (CM-20, ``state.played_by_bot``)."""
+        return played_by_bot(state)
 
 
 def _refuse_combinations(config: Mapping[str, Any], given: Mapping[str, Any], chip_value: int) -> None:

@@ -9,6 +9,8 @@ import dataclasses
 import functools
 from typing import Any
 
+from games.engine import presence
+from games.engine.presence import EVERYONE_HERE, LeftTable, Presence, SatIn, SatOut
 from games.engine.replace import replace
 from games.engine.seats import left_of, turn_order
 from games.rules.betting.actions import apply_recorded
@@ -127,7 +129,8 @@ class Hand:
 class State:
     """A table. ``stacks`` are each seat's chips behind (not in the pot); ``present`` the seats
     still at the table (not left, not eliminated); ``pot`` every chip in the pot, a passed hand's
-    included; ``in_play`` every chip bought and not cashed out (FD-12)."""
+    included; ``in_play`` every chip bought and not cashed out (FD-12); ``presence`` who sat out
+    or left (CM-20)."""
 
     settings: Settings
     hand_no: int = 0
@@ -145,12 +148,20 @@ class State:
     eliminated: tuple[int, ...] = ()
     winners: tuple[int, ...] = ()
     end_reason: str = ""
+    presence: Presence = EVERYONE_HERE
 
 
 def initial_state(settings: Settings) -> State:
     """A table waiting for its start."""
     seats = settings.seats
     return State(settings, stacks=(0,) * seats, present=(False,) * seats, leaving=(False,) * seats)
+
+
+def played_by_bot(state: State) -> frozenset[int]:
+    """The seats the table's bot plays (CM-20): those whose player sat out, or left a tournament,
+    while still at the table. A cash leaver's seat is the engine's to fold, then gone."""
+    gone = state.presence.gone if state.settings.format == CASH else frozenset()
+    return frozenset(seat for seat in state.presence.away - gone if state.present[seat])
 
 
 def chip_counts(state: State) -> dict[tuple[Any, ...], int]:
@@ -351,6 +362,11 @@ def _player_eliminated(event: PlayerEliminated, state: State) -> State:
     return replace(
         state, {"present": _set(state.present, event.seat, False), "eliminated": (*state.eliminated, event.seat)}
     )
+
+
+@evolve.register
+def _presence(event: SatOut | SatIn | LeftTable, state: State) -> State:
+    return replace(state, {"presence": presence.evolve(state.presence, event)})
 
 
 @evolve.register

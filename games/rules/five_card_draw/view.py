@@ -12,14 +12,15 @@ from games.engine.codec import encode_event
 from games.rules.betting.pots import side_pots
 from games.rules.five_card_draw.decide import to_act
 from games.rules.five_card_draw.events import CardsDealt, CardsDrawn, ShownHand
-from games.rules.five_card_draw.state import Hand, State, round_contributions
+from games.rules.five_card_draw.state import Hand, State, played_by_bot, round_contributions
 from games.rules.five_card_draw.words import category_name, hand_words, low_description
 
 GAME = "five_card_draw"
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
-    """The table as ``seat`` (``None``: a spectator) may see it."""
+    """The table as ``seat`` (``None``: a spectator) may see it, with the seats the table's bot
+    plays (CM-20)."""
     settings = state.settings
     hand = state.hand
     you = seat if seat is not None and 0 <= seat < settings.seats else None
@@ -40,6 +41,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "pot": state.pot,
         "players": [_player(state, hand, number) for number in range(settings.seats)],
         "to_act": list(to_act(state)),
+        "played_by_bot": sorted(played_by_bot(state)),
         "hand": _hand_view(state, hand, you) if hand is not None else None,
         "last_hand": _last_hand(state.last_hand, state.settings.wild) if state.last_hand is not None else None,
         "end_requested": state.end_requested,

@@ -6,6 +6,13 @@ Nobody has a choice to make: a round is played as soon as every player still in 
 plays the whole round, battles and tie-breaks included, in one go. A round's events are therefore
 always recorded together, after the round is over.
 
+Leaving and coming back (CM-20): ``throw`` is how a person plays a round, so the seat of a player
+who sat out is thrown for by the table's bot as soon as a round awaits it, with no wait for the
+turn timer; with ``auto_play`` the rounds play themselves on the clock anyway, and a sat-out seat
+only has its throws sent by the bot rather than its player. A match is one game, so a player who
+leaves is not out: the bot throws for their seat to the end, and the result (and the stake it
+wins or loses) stays theirs.
+
 Readings the rules leave open, chosen here and stated once:
 
 - The deal (GC-2) gives card ``j`` of the shuffled deck to seat ``j mod n``; each pile keeps the

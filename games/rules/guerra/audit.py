@@ -9,7 +9,8 @@ from typing import Any
 
 from games.engine import fairness
 from games.engine.audit import NoExports, Streams
-from games.engine.words import N, T
+from games.engine.presence import LeftTable, SatIn, SatOut
+from games.engine.words import N, T, Text
 from games.rules.guerra.cards import canonical, deal
 from games.rules.guerra.events import (
     MatchEnded,
@@ -135,4 +136,19 @@ class GuerraAudit(NoExports):
 
     def history_line(self, event: Any, actor: str, names: Sequence[str]) -> str | None:
         """Every event of the match in words, players by name (``words.history_line``)."""
+        if isinstance(event, SatOut | SatIn | LeftTable):
+            return presence_line(event, names)
         return history_line(event, names)
+
+
+def presence_line(event: SatOut | SatIn | LeftTable, names: Sequence[str]) -> Text:
+    """CM-20 in words: who sat out or in, or left the match to the bot."""
+    player = names[event.seat] if event.seat < len(names) else T("seat {seat}", seat=event.seat)
+    if isinstance(event, SatOut):
+        return T("{player} sits out: the bot throws for their seat", player=player)
+    if isinstance(event, SatIn):
+        return T("{player} sits in again and throws for themselves", player=player)
+    return T(
+        "{player} leaves the match: the bot throws for their seat to the end, and the result stays theirs",
+        player=player,
+    )

@@ -5,16 +5,14 @@ from __future__ import annotations
 
 from typing import Any, Literal, Required, TypedDict
 
+from games.engine import presence
+
 
 class Throw(TypedDict):
     type: Literal["throw"]
 
 
-class Leave(TypedDict):
-    type: Literal["leave"]
-
-
-ACTIONS: tuple[type, ...] = (Throw, Leave)
+ACTIONS: tuple[type, ...] = (Throw, *presence.ACTIONS)
 
 
 class GuerraView(TypedDict, total=False):
@@ -31,6 +29,7 @@ class GuerraView(TypedDict, total=False):
     players: list[dict[str, Any]]
     table: list[Any]
     awaiting: list[int]
+    played_by_bot: list[int]
     last_round: dict[str, Any] | None
     ambushes: int
     forfeited_cards: int

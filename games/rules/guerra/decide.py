@@ -1,13 +1,14 @@
-"""Guerra Chevichona's commands: ``start``, ``throw`` and ``leave`` from the players, ``timeout``
-and ``play_round`` from the server's timers. Each refusal is worded once here and shared by
-``decide`` and ``legal_actions``; whatever a command makes ready is played by ``round.Round``."""
+"""Guerra Chevichona's commands: ``start``, ``throw``, ``sit_out``, ``sit_in`` and ``leave`` from
+the players, ``timeout`` and ``play_round`` from the server's timers. Each refusal is worded once
+here and shared by ``decide`` and ``legal_actions``; whatever a command makes ready is played by
+``round.Round``."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from games.engine import fairness
+from games.engine import fairness, presence
 from games.engine.decider import Context
 from games.engine.errors import IllegalAction
 from games.engine.words import N, T
@@ -31,10 +32,16 @@ def decide(state: State, command: Mapping[str, Any], ctx: Context) -> list[Any]:
         _timeout(play, seat)
     elif kind == "play_round":
         _play_round(play, seat)
+    elif kind in ("sit_out", "sit_in"):
+        _presence(play, command)
     elif kind == "leave":
         _leave(play, seat)
     else:
-        _refuse(state, seat, T("Unknown action {action}; Guerra Chevichona knows throw and leave.", action=repr(kind)))
+        _refuse(
+            state,
+            seat,
+            T("Unknown action {action}; Guerra Chevichona knows throw, sit_out, sit_in and leave.", action=repr(kind)),
+        )
     return play.events
 
 
@@ -101,11 +108,20 @@ def _play_round(play: Round, seat: Any) -> None:
     play.advance(force=True)
 
 
+def _presence(play: Round, command: Mapping[str, Any]) -> None:
+    """CM-20: a sat-out seat is thrown for by the table's bot as soon as a round awaits it."""
+    state = play.state
+    _refuse(state, command.get("seat"), leave_refusal(state, command.get("seat")))
+    for event in presence.decide(state.presence, command):
+        play.emit(event)
+
+
 def _leave(play: Round, seat: Any) -> None:
+    """CM-20: a match game, so the leaver stays in and the bot throws for their seat to the end;
+    the result, and the stake it wins or loses, stay theirs."""
     state = play.state
     _refuse(state, seat, leave_refusal(state, seat))
-    play.put_out(seat, "left")
-    play.advance()
+    play.emit(presence.leave(state.presence, seat))
 
 
 def _refuse(state: State, seat: Any, refusal: str | None) -> None:
@@ -115,14 +131,15 @@ def _refuse(state: State, seat: Any, refusal: str | None) -> None:
 
 
 def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
-    """``throw`` while awaited for the coming round, ``leave`` while in."""
+    """``throw`` while awaited for the coming round; ``sit_out`` or ``sit_in``, and ``leave``, while
+    in the match, whoever the round awaits (CM-20)."""
     if not seat_ok(state, seat):
         return []
     actions: list[dict[str, Any]] = []
     if throw_refusal(state, seat) is None:
         actions.append({"type": "throw"})
     if leave_refusal(state, seat) is None:
-        actions.append({"type": "leave"})
+        actions.extend(presence.actions(state.presence, seat))
     return actions
 
 
@@ -166,7 +183,8 @@ def throw_refusal(state: State, seat: Any) -> str | None:
 
 
 def leave_refusal(state: State, seat: Any) -> str | None:
-    """Why ``seat`` may not leave the match, or ``None``."""
+    """Why ``seat`` may not sit out, sit in or leave the match, or ``None`` (whether they already
+    left is ``presence``'s to say)."""
     return match_refusal(state) or seat_refusal(state, seat)
 
 

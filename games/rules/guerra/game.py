@@ -7,6 +7,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from games.engine import presence
 from games.engine.decider import Context, Movement, Rules
 from games.engine.errors import InvalidOptions
 from games.engine.options import Option, validate_options
@@ -56,7 +57,7 @@ class Guerra(Rules):
         Option("auto_play", "bool", False, help=T("The server plays every round every round_seconds.")),
         Option("round_seconds", "int", 2, minimum=0, maximum=3600, help=T("Seconds between rounds with auto_play.")),
     )
-    event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES
+    event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES + presence.EVENT_TYPES
     state_type: ClassVar[type] = State
     audit = GuerraAudit()
 
@@ -97,7 +98,7 @@ class Guerra(Rules):
         return view_event(event, seat)
 
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
-        """``throw`` while awaited for the coming round, ``leave`` while in."""
+        """``throw`` while awaited for the coming round; ``sit_out``/``sit_in`` and ``leave`` while in (CM-20)."""
         return legal_actions(state, seat)
 
     def to_act(self, state: State) -> tuple[int, ...]:

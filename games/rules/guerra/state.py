@@ -10,6 +10,8 @@ import operator
 from collections.abc import Mapping
 from typing import Any
 
+from games.engine import presence
+from games.engine.presence import EVERYONE_HERE, LeftTable, Presence, SatIn, SatOut
 from games.rules.guerra.cards import deal
 from games.rules.guerra.events import (
     AmbushMade,
@@ -79,7 +81,7 @@ class Match:
 class State:
     """A match. ``piles`` are top first; ``out`` is ``""`` for a player still in, else the reason;
     ``size`` is the size of the coming round; ``table`` and ``forfeited`` hold a round's cards
-    until it is taken."""
+    until it is taken; ``presence`` says which seats the table's bot plays (CM-20)."""
 
     seats: int
     match: Match = Match()
@@ -101,6 +103,7 @@ class State:
     finished: bool = False
     winners: tuple[int, ...] = ()
     end_reason: str = ""
+    presence: Presence = EVERYONE_HERE
 
 
 _FIELD_NAMES = tuple(field.name for field in dataclasses.fields(State))
@@ -298,3 +301,8 @@ def _(event: ForfeitsTaken, state: State) -> State:
 @evolve.register
 def _(event: MatchEnded, state: State) -> State:
     return _replace(state, finished=True, winners=event.winners, end_reason=event.reason)
+
+
+@evolve.register
+def _(event: SatOut | SatIn | LeftTable, state: State) -> State:
+    return _replace(state, presence=presence.evolve(state.presence, event))

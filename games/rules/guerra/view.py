@@ -12,7 +12,8 @@ from games.rules.guerra.words import lot_sentence, round_sentence, seat_names
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
-    """Pile sizes, who is in, the cards on the table face up and the last round (GC-13);
+    """Pile sizes, who is in, which seats the table's bot plays (CM-20), the cards on the table
+    face up and the last round (GC-13);
     never a pile's order, nor a face-down card of a round not yet over."""
     last = state.last_round
     data: dict[str, Any] = {
@@ -35,6 +36,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             for i in range(state.seats)
         ],
         "awaiting": list(awaited(state)),
+        "played_by_bot": sorted(state.presence.away),
         "forfeited_cards": len(state.forfeited),
         "table": [_play_view(play, round_over=False) for play in state.table],
         "last_round": None,
