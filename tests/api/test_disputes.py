@@ -7,6 +7,7 @@ dispute serves. Every answer is checked against the OpenAPI document (``Contract
 from __future__ import annotations
 
 import json
+import random
 import re
 from datetime import timedelta
 
@@ -22,8 +23,9 @@ from ledger import keys
 from ledger import services as ledger
 from ledger.models import Payout, Transaction
 from ledger.selectors import balance_of
+from tests.api import draw, play
 from tests.api.contract import ContractClient
-from tests.api.play import person
+from tests.api.play import Game, person, set_up
 from tests.api.test_payouts import finished_table
 from tests.api.test_tables import started_pair
 
@@ -328,3 +330,56 @@ def test_a_dispute_step_is_refused_by_the_database_when_changed_or_deleted(hand)
         with pytest.raises(DatabaseError), transaction.atomic(), connection.cursor() as cursor:
             cursor.execute(sql, [step.pk])
     assert DisputeStep.objects.get(pk=step.pk).reason == step.reason
+
+
+def test_a_five_card_draw_review_answers_as_documented_and_shows_no_other_seats_cards(task_queue):
+    """A real game, whose views are in the document: alice and two bots play hand 1 of a
+    tournament; ada's review of alice's dispute validates against the document, and no view
+    before the showdown holds a card dealt or drawn to a bot's seat, the stock, or the seed."""
+    alice, sam = person("alice"), person("sam", staff=True)
+    spec = Game(
+        "five_card_draw",
+        3,
+        people=(0,),
+        options={"format": "tournament", "starting_stack": 10, "forced_bets": "blinds"},
+        stake={"currency": "MXN", "amount": "10.00"},
+    )
+    table_id, _clients = set_up(spec, alice, sam)
+    rng = random.Random(16)
+    for _ in range(300):
+        task_queue.run_until_idle()
+        if HandSeed.objects.filter(table_id=table_id, hand_no=1).exclude(revealed_at=None).exists():
+            break
+        view = alice.get(f"/api/v1/tables/{table_id}/").json()
+        if view["status"] == "finished":
+            break
+        if view["legal_actions"]:
+            body = {"action": draw.choose(view, rng), "expected_version": view["version"]}
+            assert alice.post(f"/api/v1/tables/{table_id}/actions/", body, format="json").status_code == 200
+        elif not task_queue.published:
+            play._run_due_system_command(table_id)
+    number = filed({"alice": checked(alice), "table_id": table_id})["id"]
+    review = auditor("ada").get(f"/api/v1/disputes/{number}/review/")  # checked against the document
+    assert review.status_code == 200, review.json()
+
+    rows = list(Event.objects.filter(table_id=table_id, hand_no__in=[0, 1]).order_by("seq"))
+    public = {card for row in rows if row.type == "FirstDealerDrawn" for _, card in row.data["draws"]}
+    hidden: set[str] = set()
+    for row in rows:
+        if row.type == "CardsDealt":
+            hidden |= {card for seat, cards in enumerate(row.secret["hands"]) if seat != 0 for card in cards}
+            hidden |= set(row.secret["stock"])
+        if row.type == "CardsDrawn":
+            hidden |= set(row.secret["discarded"]) | set(row.secret["received"])
+            if row.data["seat"] == 0:
+                hidden -= set(row.secret["received"]) | set(row.secret["discarded"])
+    dealt = next(row for row in rows if row.type == "CardsDealt")
+    hidden -= set(dealt.secret["hands"][0]) | public
+    seed = next(row for row in rows if row.type == "HandStarted").secret["server_seed"]
+    shown = next((row.seq for row in rows if row.type in ("ShowdownHeld", "HandEnded")), rows[-1].seq)
+    views = [v for v in review.json()["player_views"] if v["version"] < shown]
+    assert views and hidden
+    for view in views:
+        text = json.dumps(view)
+        assert not any(shows(text, card, seed) for card in hidden), view["version"]
+    assert {v["table"]["your_seat"] for v in review.json()["player_views"]} == {0}
