@@ -26,7 +26,7 @@ from ledger.selectors import balance_of
 from tests.api import draw, play
 from tests.api.contract import ContractClient
 from tests.api.play import Game, person, set_up
-from tests.api.test_payouts import finished_table
+from tests.api.test_payouts import admin_client, finished_table
 from tests.api.test_tables import started_pair
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -383,3 +383,15 @@ def test_a_five_card_draw_review_answers_as_documented_and_shows_no_other_seats_
         text = json.dumps(view)
         assert not any(shows(text, card, seed) for card in hidden), view["version"]
     assert {v["table"]["your_seat"] for v in review.json()["player_views"]} == {0}
+
+
+def test_staff_read_disputes_and_their_steps_in_the_admin_and_change_nothing(hand):
+    number = filed(hand)["id"]
+    tina = admin_client(hand["tina"])
+    listing = tina.get("/admin/disputes/dispute/")
+    assert listing.status_code == 200 and "alice" in listing.content.decode()
+    detail = tina.get(f"/admin/disputes/dispute/{number}/change/")
+    assert detail.status_code == 200 and "payouts_held" in detail.content.decode()
+    assert tina.get("/admin/disputes/dispute/add/").status_code == 403
+    assert tina.post(f"/admin/disputes/dispute/{number}/delete/", {"post": "yes"}).status_code == 403
+    assert Dispute.objects.filter(pk=number).exists()
