@@ -35,7 +35,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def checked(client):
     """The same person through a client whose every answer is checked against the document."""
     twin = ContractClient()
-    twin.force_authenticate(client.user)
+    twin.credentials(**client._credentials)  # the same token
     twin.user = client.user
     return twin
 
@@ -44,7 +44,7 @@ def plain(client):
     """The same person through an unchecked client: the test game ``counter`` is not in the
     document, so a review's views of its tables are checked with a real game instead."""
     twin = APIClient()
-    twin.force_authenticate(client.user)
+    twin.credentials(**client._credentials)
     twin.user = client.user
     return twin
 
@@ -395,3 +395,23 @@ def test_staff_read_disputes_and_their_steps_in_the_admin_and_change_nothing(han
     assert tina.get("/admin/disputes/dispute/add/").status_code == 403
     assert tina.post(f"/admin/disputes/dispute/{number}/delete/", {"post": "yes"}).status_code == 403
     assert Dispute.objects.filter(pk=number).exists()
+
+
+def test_the_players_stream_hears_their_dispute_decided(hand):
+    from tests.api.test_live import elsewhere, open_stream, run
+
+    number = filed(hand)["id"]
+    body = {"outcome": "rejected", "reasons": "The deal verifies."}
+
+    async def scenario():
+        stream = await open_stream(hand["alice"], "/api/v1/me/stream/")
+        decide = elsewhere(lambda: hand["ada"].post(f"/api/v1/disputes/{number}/decide/", body, format="json"))
+        assert (await decide()).status_code == 200
+        notices = [await stream.frame(), await stream.frame()]  # taken on the way, then decided
+        await stream.close()
+        return notices
+
+    notices = run(scenario())
+    assert [n["event"] for n in notices] == ["dispute_changed", "dispute_changed"]
+    assert [n["data"]["state"] for n in notices] == ["under_review", "rejected"]
+    assert notices[1]["data"] == {"dispute": number, "table": hand["table_id"], "hand_no": 1, "state": "rejected"}
