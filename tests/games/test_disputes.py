@@ -12,11 +12,14 @@ from django.contrib.auth.models import Group
 from games.disputes import services
 from games.disputes.models import Dispute, DisputeStep
 from games.errors import Conflict, NotFound
+from ledger import keys
 from ledger import services as ledger
 from ledger.errors import ImmutableRecord
-from ledger.models import Payout
+from ledger.models import Payout, Transaction
+from ledger.selectors import balance_of
 from tests.api.play import person
 from tests.api.test_payouts import finished_table
+from tests.ledger.test_concurrency import race
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -89,3 +92,32 @@ def test_reconcile_names_a_compensation_changed_behind_the_service(table):
     found = {(p.code, p.subject) for p in ledger.reconcile().problems}
     assert ("compensation_mismatch", f"transaction:{Dispute.objects.get(pk=dispute.pk).transaction_id}") in found
     assert ("compensation_approvals_mismatch", f"dispute:{dispute.pk}") in found
+
+
+# --- races, for real on PostgreSQL --------------------------------------------------------------
+
+
+def test_two_filings_of_one_hand_at_once_open_one_dispute(postgres_tx, table):
+    results = race(4, lambda i: file(table))
+    assert sum(isinstance(r, Dispute) for r in results) == 1, results
+    refused = [r for r in results if not isinstance(r, Dispute)]
+    assert {(type(r).__name__, r.code) for r in refused} == {("Conflict", "dispute_already_open")}, results
+    assert Dispute.objects.count() == 1
+    assert DisputeStep.objects.filter(kind=DisputeStep.Kind.FILED).count() == 1
+
+
+def test_staff_approving_one_compensation_at_once_pay_it_once(postgres_tx, table):
+    dispute = file(table)
+    # Above the two-person limit of 100,000 minor units: it waits for a second approver.
+    services.decide(dispute_id=dispute.pk, by=table["ada"], outcome="upheld", reasons="Yes.", compensation="1500.00")
+    staff = [person(f"staff{i}", staff=True).user for i in range(5)]
+    wallet = keys.wallet_key(table["alice"].pk, "MXN")
+    before = balance_of(key=wallet)
+
+    results = race(5, lambda i: services.approve_compensation(dispute_id=dispute.pk, by=staff[i]))
+
+    assert sum(isinstance(r, Dispute) for r in results) == 1, results
+    assert {r.code for r in results if not isinstance(r, Dispute)} == {"dispute_not_awaiting_approval"}, results
+    assert balance_of(key=wallet) == before + 150_000
+    assert Transaction.objects.filter(reference=f"dispute:{dispute.pk}").count() == 1
+    assert ledger.reconcile().ok
