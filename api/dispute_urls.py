@@ -13,4 +13,5 @@ urlpatterns = [
     path("disputes/<number:dispute_id>/take/", d.TakeView.as_view(), name="dispute-take"),
     path("disputes/<number:dispute_id>/decide/", d.DecideView.as_view(), name="dispute-decide"),
     path("disputes/<number:dispute_id>/approve/", d.ApproveView.as_view(), name="dispute-approve"),
+    path("disputes/<number:dispute_id>/decline/", d.DeclineView.as_view(), name="dispute-decline"),
 ]

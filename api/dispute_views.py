@@ -51,6 +51,11 @@ class CompensationApprovalSerializer(StrictSerializer):
     reason = serializers.CharField(required=False, allow_blank=True, max_length=500, default="")
 
 
+class DeclineSerializer(StrictSerializer):
+    # Blank is refused by the service with its own sentence; the document says so with minLength.
+    reason = serializers.CharField(allow_blank=True, max_length=500, min_length=1)
+
+
 # --- answers ------------------------------------------------------------------------------------
 
 
@@ -296,4 +301,26 @@ class ApproveView(APIView):
             request,
             {"operation": "approve_compensation", "dispute": dispute_id, "reason": reason},
             lambda: dispute_services.approve_compensation(dispute_id=dispute_id, by=request.user, reason=reason),
+        )
+
+
+class DeclineView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=DeclineSerializer,
+        parameters=[IDEMPOTENCY_KEY],
+        responses={200: DisputeSerializer, **ERRORS},
+        tags=["disputes"],
+    )
+    def post(self, request, dispute_id: int):
+        """Staff, a second person: decline an upheld dispute's compensation, with a reason; the dispute
+        goes back to its auditor to be decided again."""
+        body = DeclineSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        reason = body.validated_data["reason"]
+        return _once(
+            request,
+            {"operation": "decline_compensation", "dispute": dispute_id, "reason": reason},
+            lambda: dispute_services.decline_compensation(dispute_id=dispute_id, by=request.user, reason=reason),
         )

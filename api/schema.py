@@ -59,6 +59,7 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("/api/v1/disputes/{dispute_id}/take/", "post"): ("takeDispute", "disputes"),
     ("/api/v1/disputes/{dispute_id}/decide/", "post"): ("decideDispute", "disputes"),
     ("/api/v1/disputes/{dispute_id}/approve/", "post"): ("approveDisputeCompensation", "disputes"),
+    ("/api/v1/disputes/{dispute_id}/decline/", "post"): ("declineDisputeCompensation", "disputes"),
 }
 
 TAGS = [

@@ -87,6 +87,7 @@ class DisputeStep(models.Model):
         DECIDED = "decided"
         REFERRED = "referred"
         COMPENSATION_APPROVED = "compensation_approved"
+        COMPENSATION_DECLINED = "compensation_declined"
         COMPENSATION_PAID = "compensation_paid"
         PAYOUTS_RELEASED = "payouts_released"
 

@@ -13,6 +13,8 @@ Rules chosen here:
   the compensation's first approval: at or below ``PAYOUT_TWO_PERSON_LIMIT`` it is paid at once;
   above it a second person, a member of staff who is neither the filer, nor the decider, nor anyone
   who played at the table, approves and it is paid then.
+- The second member of staff may instead decline the compensation, with a reason: the dispute
+  goes back to its auditor (``under_review``) to be decided again; every step stays.
 - While a dispute on a table is open (``open`` or ``under_review``) none of the table's pending
   payouts can be approved (``payout_held``; rejecting stays possible, as it pays nobody). The
   decision releases them, and says which.
@@ -309,13 +311,8 @@ def approve_compensation(*, dispute_id: int, by: Any, reason: str = "") -> Dispu
     limit; with the approvals it needs, it is paid."""
     with transaction.atomic():
         dispute = _locked(dispute_id)
-        if not getattr(by, "is_staff", False):
-            raise Forbidden(T("Only staff approve a compensation."), code="not_staff")
-        if by.pk == dispute.user_id or played_at(by, dispute.table_id):
-            raise Forbidden(
-                T("You played at this table, so you cannot approve its compensation."), code="played_at_table"
-            )
-        approvers = set(dispute.steps.filter(kind=Kind.COMPENSATION_APPROVED).values_list("by_id", flat=True))
+        _check_approver(dispute, by)
+        approvers = current_approvers(dispute)
         if dispute.state != State.AWAITING_APPROVAL:
             raise Conflict(
                 T("This dispute's compensation does not wait for an approval."),
@@ -332,6 +329,60 @@ def approve_compensation(*, dispute_id: int, by: Any, reason: str = "") -> Dispu
             _pay(dispute, by)
             notify.dispute_changed(dispute)
         return dispute
+
+
+def decline_compensation(*, dispute_id: int, by: Any, reason: str) -> Dispute:
+    """The second member of staff refuses the compensation: the dispute goes back to the auditor
+    who decided it, to be decided again (the decision and this refusal stay in its steps)."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise InvalidRequest(T("Say why the compensation is declined."), field="reason")
+    with transaction.atomic():
+        dispute = _locked(dispute_id)
+        _check_approver(dispute, by)
+        if dispute.state != State.AWAITING_APPROVAL:
+            raise Conflict(
+                T("This dispute's compensation does not wait for an approval."),
+                code="dispute_not_awaiting_approval",
+                state=dispute.state,
+            )
+        if by.pk in current_approvers(dispute):
+            raise Conflict(
+                T("You approved this compensation; a second, different member of staff decides on it."),
+                code="second_approver_needed",
+            )
+        _step(
+            dispute,
+            Kind.COMPENSATION_DECLINED,
+            by=by,
+            reason=reason,
+            compensation=format_amount(dispute.compensation, dispute.currency),
+            currency=dispute.currency,
+        )
+        dispute.state = State.UNDER_REVIEW
+        dispute.outcome, dispute.decided_at = "", None
+        dispute.compensation, dispute.currency, dispute.approvals_needed = 0, "", 0
+        dispute.save(update_fields=["state", "outcome", "decided_at", "compensation", "currency", "approvals_needed"])
+        held = _pending_payouts(dispute.table_id)
+        if held:  # open again: the table's pending payouts wait for the new decision
+            _step(dispute, Kind.PAYOUTS_HELD, payouts=held)
+        notify.dispute_changed(dispute)
+        return dispute
+
+
+def current_approvers(dispute: Dispute) -> set[int]:
+    """Who approved the compensation of the dispute's latest decision (a declined one's approvals
+    do not count for the next)."""
+    decided = dispute.steps.filter(kind=Kind.DECIDED).aggregate(last=Max("n"))["last"] or 0
+    approvals = dispute.steps.filter(kind=Kind.COMPENSATION_APPROVED, n__gt=decided, by__isnull=False)
+    return set(approvals.values_list("by_id", flat=True))
+
+
+def _check_approver(dispute: Dispute, by: Any) -> None:
+    if not getattr(by, "is_staff", False):
+        raise Forbidden(T("Only staff approve a compensation."), code="not_staff")
+    if by.pk == dispute.user_id or played_at(by, dispute.table_id):
+        raise Forbidden(T("You played at this table, so you cannot approve its compensation."), code="played_at_table")
 
 
 def _pay(dispute: Dispute, by: Any) -> None:
@@ -420,9 +471,7 @@ def compensations_match() -> Iterable[Problem]:
     for dispute in disputes.values():
         subject = f"dispute:{dispute.pk}"
         needed = 2 if dispute.compensation > limit else 1
-        approvers = (
-            dispute.steps.filter(kind=Kind.COMPENSATION_APPROVED, by__isnull=False).values("by").distinct().count()
-        )
+        approvers = len(current_approvers(dispute))
         if dispute.approvals_needed != needed:
             yield Problem(
                 "compensation_approvals_mismatch", subject, f"needs {needed}, says {dispute.approvals_needed}"

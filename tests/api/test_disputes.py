@@ -415,3 +415,43 @@ def test_the_players_stream_hears_their_dispute_decided(hand):
     assert [n["event"] for n in notices] == ["dispute_changed", "dispute_changed"]
     assert [n["data"]["state"] for n in notices] == ["under_review", "rejected"]
     assert notices[1]["data"] == {"dispute": number, "table": hand["table_id"], "hand_no": 1, "state": "rejected"}
+
+
+def test_a_declined_compensation_goes_back_to_its_auditor_who_decides_again(hand):
+    ada, sam, tina, uma = hand["ada"], hand["sam"], hand["tina"], hand["uma"]
+    number = filed(hand)["id"]
+    body = {"outcome": "upheld", "reasons": "Short-paid.", "compensation": "30.00"}
+    assert ada.post(f"/api/v1/disputes/{number}/decide/", body, format="json").json()["state"] == "awaiting_approval"
+    assert sam.post(f"/api/v1/disputes/{number}/decline/", {"reason": ""}, format="json").status_code == 400
+    declined = sam.post(f"/api/v1/disputes/{number}/decline/", {"reason": "Too much for a timer."}, format="json")
+    assert declined.status_code == 200, declined.json()
+    assert declined.json()["state"] == "under_review" and declined.json()["taken_by"] == "ada"
+    assert declined.json()["compensation_minor"] == 0 and declined.json()["outcome"] is None
+    payout = Payout.objects.get(table_id=hand["table_id"], seat=0)
+    held = tina.post(f"/api/v1/payouts/{payout.pk}/approve/", {}, format="json")
+    assert held.status_code == 409 and held.json()["code"] == "payout_held"
+    taken = tina.post(f"/api/v1/disputes/{number}/decide/", body, format="json")
+    assert taken.status_code == 409 and taken.json()["code"] == "dispute_taken"  # ada's to decide again
+
+    again = ada.post(f"/api/v1/disputes/{number}/decide/", {**body, "compensation": "12.00"}, format="json")
+    assert again.status_code == 200 and again.json()["state"] == "awaiting_approval"
+    # sam's refusal of the first compensation is no approval of the second: uma's approval pays it.
+    paid = uma.post(f"/api/v1/disputes/{number}/approve/", {}, format="json")
+    assert paid.status_code == 200 and paid.json()["state"] == "upheld" and paid.json()["compensation"] == "12.00"
+    assert kinds(paid.json()) == [
+        "filed",
+        "payouts_held",
+        "taken",
+        "decided",
+        "compensation_approved",
+        "payouts_released",
+        "compensation_declined",
+        "payouts_held",
+        "decided",
+        "compensation_approved",
+        "payouts_released",
+        "compensation_approved",
+        "compensation_paid",
+    ]
+    assert Transaction.objects.filter(reference=f"dispute:{number}").count() == 1
+    assert ledger.reconcile().ok
