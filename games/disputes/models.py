@@ -37,7 +37,9 @@ class Dispute(models.Model):
         UPHELD = "upheld"
         REJECTED = "rejected"
 
+    # Open: its table's pending payouts are held. Unsettled: the player cannot file another on the hand.
     OPEN_STATES = (State.OPEN, State.UNDER_REVIEW)
+    UNSETTLED_STATES = (State.OPEN, State.UNDER_REVIEW, State.AWAITING_APPROVAL)
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="disputes")
     hand_no = models.PositiveIntegerField()
@@ -64,10 +66,10 @@ class Dispute(models.Model):
 
     class Meta:
         constraints = [
-            # One open dispute per player and hand; a race of two filings meets this.
+            # One unsettled dispute per player and hand; a race of two filings meets this.
             models.UniqueConstraint(
                 fields=["table", "hand_no", "user"],
-                condition=Q(state__in=["open", "under_review"]),
+                condition=Q(state__in=["open", "under_review", "awaiting_approval"]),
                 name="dispute_one_open_per_player_and_hand",
             ),
         ]

@@ -6,7 +6,8 @@ Rules chosen here:
 
 - Only a person who sat at the table files, on a hand that is over (``finished_hand``), within
   ``DISPUTE_WINDOW_DAYS`` of the hand's end (its seed revealed, else its last event); on a payout,
-  within the window from when the payout opened. One open dispute per player and hand.
+  within the window from when the payout opened. One unsettled dispute (open, under review or
+  awaiting approval) per player and hand; once it is settled, another may be filed.
 - Members of the ``auditors`` group and staff take and decide; anyone who played at the table
   (sat there, or moved money at it) may not, nor may they read its review.
 - An upheld dispute names a compensation, a referral, or both. The deciding auditor's decision is
@@ -34,7 +35,7 @@ from django.utils import timezone
 from games import notify, selectors
 from games.audit.hand import AUDITORS, finished_hand
 from games.disputes.models import Dispute, DisputeStep
-from games.engine.words import T
+from games.engine.words import N, T
 from games.errors import Conflict, Forbidden, InvalidRequest, NotFound, ServiceError
 from games.models import Seat, Table
 from ledger import keys
@@ -99,10 +100,11 @@ def file(*, user: Any, table_id: Any, hand_no: int, category: str, words: str, p
     closes = start + window()
     if now() > closes:
         raise Conflict(
-            T(
-                "Disputes on this hand closed on {closed}, {days} days after it ended.",
+            N(
+                "Disputes on this hand closed on {closed}, {count} day after it ended.",
+                "Disputes on this hand closed on {closed}, {count} days after it ended.",
+                window().days,
                 closed=rfc3339(closes),
-                days=window().days,
             ),
             code="dispute_window_closed",
             closed_at=rfc3339(closes),
@@ -149,7 +151,7 @@ def _hand_ended(table: Table, hand_no: int) -> datetime:
 
 
 def _open_dispute(table: Table, hand_no: int, user: Any) -> Dispute | None:
-    return Dispute.objects.filter(table=table, hand_no=hand_no, user=user, state__in=Dispute.OPEN_STATES).first()
+    return Dispute.objects.filter(table=table, hand_no=hand_no, user=user, state__in=Dispute.UNSETTLED_STATES).first()
 
 
 def _already_open(existing: Dispute | None) -> Conflict:

@@ -204,6 +204,8 @@ def test_the_same_person_cannot_give_both_approvals_of_a_compensation(hand):
     assert decided.status_code == 200 and decided.json()["state"] == "awaiting_approval"
     twice = tina.post(f"/api/v1/disputes/{number}/approve/", {}, format="json")
     assert twice.status_code == 409 and twice.json()["code"] == "second_approver_needed"
+    refiled = file(hand["alice"], hand["table_id"])  # not settled while its compensation waits
+    assert refiled.status_code == 409 and refiled.json()["code"] == "dispute_already_open"
     player = hand["alice"].post(f"/api/v1/disputes/{number}/approve/", {}, format="json")
     assert player.status_code == 403
     assert Dispute.objects.get(pk=number).transaction_id is None
