@@ -145,6 +145,8 @@ def test_an_upheld_dispute_above_the_limit_waits_for_a_second_approver_then_pays
     assert balance_of(key=keys.house_compensation_key("MXN")) == -2500
     txn = Transaction.objects.get(pk=body["transaction_id"])
     assert txn.reference == f"dispute:{number}" and txn.kind == "dispute_compensation"
+    listed = alice.get("/api/v1/ledger/transactions/").json()["results"]
+    assert [t["kind"] for t in listed if t["id"] == txn.pk] == ["dispute_compensation"]
     report = ledger.reconcile()
     assert report.ok, report.lines()
 
