@@ -108,10 +108,11 @@ def dispute_json(dispute: Dispute, *, viewer: Any = None) -> dict[str, Any]:
         "links": {
             "self": reverse("dispute", args=[dispute.pk]),
             "audit": reverse("hand-audit", args=[dispute.table_id, dispute.hand_no]),
-            "review": reverse("dispute-review", args=[dispute.pk]),
         },
     }
     if viewer is not None and viewer.pk != dispute.user_id:
+        # For auditors and staff: their review, which a player's link would only refuse.
+        data["links"]["review"] = reverse("dispute-review", args=[dispute.pk])
         data["you_played"] = played_at(viewer, dispute.table_id)
     return data
 

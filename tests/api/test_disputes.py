@@ -164,6 +164,9 @@ def test_an_upheld_dispute_above_the_limit_waits_for_a_second_approver_then_pays
     assert mine["reasons"] == "The timer played for you too early."
     assert [s["by"] for s in mine["steps"] if s["kind"] == "compensation_approved"] == ["ada", "sam"]
     assert "upheld" in mine["state_text"] and "25.00 MXN" in mine["state_text"]
+    assert "review" not in mine["links"] and "you_played" not in mine
+    assert mine["links"]["audit"] == f"/api/v1/tables/{hand['table_id']}/hands/1/audit/"
+    assert alice.get(mine["links"]["audit"]).status_code == 200  # the audit she may read already
 
 
 def test_a_rejected_dispute_moves_no_money_and_releases_the_held_payouts(hand):
