@@ -53,6 +53,16 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("/api/v1/payouts/", "get"): ("listPayouts", "payouts"),
     ("/api/v1/payouts/{payout_id}/approve/", "post"): ("approvePayout", "payouts"),
     ("/api/v1/payouts/{payout_id}/reject/", "post"): ("rejectPayout", "payouts"),
+    ("/api/v1/disputes/", "get"): ("listMyDisputes", "disputes"),
+    ("/api/v1/disputes/", "post"): ("fileDispute", "disputes"),
+    ("/api/v1/disputes/queue/", "get"): ("listDisputesQueue", "disputes"),
+    ("/api/v1/disputes/report/", "get"): ("getDisputesReport", "disputes"),
+    ("/api/v1/disputes/{dispute_id}/", "get"): ("getDispute", "disputes"),
+    ("/api/v1/disputes/{dispute_id}/review/", "get"): ("getDisputeReview", "disputes"),
+    ("/api/v1/disputes/{dispute_id}/take/", "post"): ("takeDispute", "disputes"),
+    ("/api/v1/disputes/{dispute_id}/decide/", "post"): ("decideDispute", "disputes"),
+    ("/api/v1/disputes/{dispute_id}/approve/", "post"): ("approveDisputeCompensation", "disputes"),
+    ("/api/v1/disputes/{dispute_id}/decline/", "post"): ("declineDisputeCompensation", "disputes"),
 }
 
 TAGS = [
@@ -63,6 +73,7 @@ TAGS = [
     {"name": "hands", "description": "Finished hands: audits, verification, histories, replays."},
     {"name": "ledger", "description": "Wallets, transactions and deposits."},
     {"name": "payouts", "description": "Staff review of payouts."},
+    {"name": "disputes", "description": "Disputed hands: filing, the auditors' queue, decisions, compensation."},
     {"name": "ops", "description": "Health and metrics."},
     {"name": "languages", "description": "The languages answers come in, and the one you read them in."},
 ]

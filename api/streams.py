@@ -237,6 +237,9 @@ class _Notices:
         if notice.get("k") == "payout":
             fields = ("payout", "table", "status", "amount", "currency")
             return [_frame("payout_decided", {key: notice.get(key) for key in fields})]
+        if notice.get("k") == "dispute":
+            fields = ("dispute", "table", "hand_no", "state")
+            return [_frame("dispute_changed", {key: notice.get(key) for key in fields})]
         table, version = notice["table"], notice["v"]
         self.cancel(table)
         out = []

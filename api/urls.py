@@ -2,6 +2,7 @@ from django.urls import path
 
 from api import auth_views, language_views, streams, views
 from api.audit_urls import urlpatterns as audit_urlpatterns
+from api.dispute_urls import urlpatterns as dispute_urlpatterns
 from api.ledger_urls import urlpatterns as ledger_urlpatterns
 
 urlpatterns = [
@@ -29,4 +30,5 @@ urlpatterns = [
     path("languages/", language_views.LanguagesView.as_view(), name="languages"),
     *ledger_urlpatterns,
     *audit_urlpatterns,
+    *dispute_urlpatterns,
 ]

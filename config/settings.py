@@ -85,6 +85,8 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "ledger",
     "games",
+    # Disputed hands: filing, the auditors' queue, decisions and compensation (games/disputes/).
+    "games.disputes",
     "api",
 ]
 
@@ -380,6 +382,8 @@ PAYOUT_TWO_PERSON_LIMIT = int(os.environ.get("PAYOUT_TWO_PERSON_LIMIT", "100000"
 # Deposits above this (minor units) wait for a second member of staff (docs/api.md).
 DEPOSIT_TWO_PERSON_LIMIT = int(os.environ.get("DEPOSIT_TWO_PERSON_LIMIT", "100000"))
 PAYOUT_AUTO_APPROVE_BELOW = int(os.environ.get("PAYOUT_AUTO_APPROVE_BELOW", "0"))
+# A player may dispute a finished hand (or its payout) this many days after it ended (docs/api.md).
+DISPUTE_WINDOW_DAYS = int(os.environ.get("DISPUTE_WINDOW_DAYS", "30"))
 LONG_POLL_MAX_SECONDS = float(os.environ.get("LONG_POLL_MAX_SECONDS", "25"))
 # A waiting request holds a web thread: one person may hold this many at once (api/limits.py).
 LONG_POLL_MAX_PER_USER = int(os.environ.get("LONG_POLL_MAX_PER_USER", "2"))

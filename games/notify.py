@@ -18,7 +18,8 @@ reads the database again, so a notice carries only what tells a waiter whether t
 
 A notice is JSON: ``{"k": "table", "table", "v", "status", "deadline", "to_act": [user ids whose
 seat the table waits for], "seated": [user ids], "started", "ended"}`` or ``{"k": "payout",
-"user", "payout", "table", "status"}``.
+"user", "payout", "table", "status"}`` or ``{"k": "dispute", "user", "dispute", "table", "hand_no",
+"state"}``.
 """
 
 from __future__ import annotations
@@ -88,6 +89,20 @@ def payout_decided(payout: Any) -> None:
             "status": payout.status,
             "amount": format_amount(payout.amount, payout.currency),
             "currency": payout.currency,
+        }
+    )
+
+
+def dispute_changed(dispute: Any) -> None:
+    """Publish, in the current transaction, that a person's dispute moved (filed, taken, decided, paid)."""
+    publish(
+        {
+            "k": "dispute",
+            "user": dispute.user_id,
+            "dispute": dispute.pk,
+            "table": str(dispute.table_id),
+            "hand_no": dispute.hand_no,
+            "state": dispute.state,
         }
     )
 
@@ -228,7 +243,7 @@ class Hub:
                 table_waiters = list(self.tables.get(notice["table"], ()))
                 people = set(notice.get("to_act", ())) | set(notice.get("seated", ()))
                 user_waiters = [w for user in people for w in self.users.get(user, ())]
-            elif notice.get("k") == "payout":
+            elif notice.get("k") in ("payout", "dispute"):
                 table_waiters, user_waiters = [], list(self.users.get(notice.get("user"), ()))
             else:
                 return

@@ -21,6 +21,7 @@ SQLITE_KEYS: dict[str, tuple[tuple[str, ...], ...]] = {
     "ledger_posting": (("id",),),
     "ledger_payoutdecision": (("id",), ("payout_id", "by_id", "decision")),
     "games_event": (("id",), ("table_id", "seq")),
+    "disputes_disputestep": (("id",), ("dispute_id", "n")),
 }
 
 _PG_FUNCTION = """

@@ -8,6 +8,7 @@ table:<uuid>:pot:CHIP              chips in the pot
 table:<uuid>:bank:CHIP             the table's chip issuer (goes negative as chips are bought)
 house:cash:<CUR>                   money in and out of the service (goes negative with deposits)
 house:bots:<CUR>                   the house's stake for bots (goes negative)
+house:compensation:<CUR>           what the house paid players whose disputes were upheld (goes negative)
 payout:<id>:<CUR>                  a payout awaiting review
 deposit:<uuid>:<user_id>:<CUR>     a large deposit awaiting a second member of staff
 """
@@ -30,6 +31,7 @@ class Kind:
     BANK = "bank"
     HOUSE_CASH = "house_cash"
     HOUSE_BOTS = "house_bots"
+    HOUSE_COMPENSATION = "compensation"
     PAYOUT = "payout"
     PENDING_DEPOSIT = "pending_deposit"
     RESERVED = "reserved"
@@ -42,6 +44,7 @@ class Kind:
         (BANK, "chip bank"),
         (HOUSE_CASH, "house cash"),
         (HOUSE_BOTS, "house stake for bots"),
+        (HOUSE_COMPENSATION, "house compensation for disputes"),
         (PAYOUT, "pending payout"),
         (PENDING_DEPOSIT, "deposit awaiting approval"),
         (RESERVED, "buy-in reserved"),
@@ -94,6 +97,10 @@ def house_bots_key(unit: str) -> str:
     return f"house:bots:{currency(unit)}"
 
 
+def house_compensation_key(unit: str) -> str:
+    return f"house:compensation:{currency(unit)}"
+
+
 def payout_key(payout_id: int | str, unit: str) -> str:
     return f"payout:{payout_id}:{currency(unit)}"
 
@@ -129,6 +136,8 @@ def _parse(key: str) -> AccountSpec:
             return AccountSpec(key, Kind.HOUSE_CASH, currency(unit), allow_negative=True)
         case ["house", "bots", unit]:
             return AccountSpec(key, Kind.HOUSE_BOTS, currency(unit), allow_negative=True)
+        case ["house", "compensation", unit]:
+            return AccountSpec(key, Kind.HOUSE_COMPENSATION, currency(unit), allow_negative=True)
         case ["deposit", deposit_id, user_id, unit] if user_id.isdigit():
             # Not the user's account (no user_id): it is not their money until approved.
             _uuid(deposit_id)

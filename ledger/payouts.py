@@ -14,7 +14,7 @@ be decided again.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from django.conf import settings
@@ -42,6 +42,19 @@ if TYPE_CHECKING:
 PAID = "payout_paid"
 RETURNED = "payout_returned"
 KINDS = (PAID, RETURNED)
+
+
+# Checks that may hold a pending payout back from approval (a dispute open on its table, registered
+# by games.disputes): each raises a ``ServiceError`` to refuse. The ledger knows no games.
+PayoutHold = Callable[[Payout], None]
+_holds: list[PayoutHold] = []
+
+
+def register_hold(hold: PayoutHold) -> PayoutHold:
+    """Refuse approving a payout whenever ``hold(payout)`` raises (once per function)."""
+    if hold not in _holds:
+        _holds.append(hold)
+    return hold
 
 
 def two_person_limit() -> int:
@@ -181,6 +194,8 @@ def approve(*, payout_id: int, by: User, reason: str = "") -> Payout:
         payout = _locked(payout_id)
         _check_reviewer(payout, by)
         _check_pending(payout)
+        for hold in _holds:
+            hold(payout)
         if payout.decisions.filter(by=by, decision=PayoutDecision.Decision.APPROVE).exists():
             raise SecondApproverNeeded(
                 T(

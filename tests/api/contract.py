@@ -22,7 +22,8 @@ def document() -> dict[str, Any]:
 @cache
 def _routes() -> list[tuple[re.Pattern[str], str]]:
     routes = []
-    for template in document()["paths"]:
+    # Literal paths first: /disputes/queue/ is not /disputes/{dispute_id}/.
+    for template in sorted(document()["paths"], key=lambda template: template.count("{")):
         pattern = re.sub(r"\\\{[a-z_]+\\\}", "[^/]+", re.escape(template))
         routes.append((re.compile(f"^{pattern}$"), template))
     return routes

@@ -1,0 +1,123 @@
+"""Disputes through the service layer: filing on a payout, the window measured by the service's
+clock, the live notice to the player, the model's refusal to change a step, and reconcile naming
+a compensation changed behind the service's back."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import Group
+
+from games.disputes import services
+from games.disputes.models import Dispute, DisputeStep
+from games.errors import Conflict, NotFound
+from ledger import keys
+from ledger import services as ledger
+from ledger.errors import ImmutableRecord
+from ledger.models import Payout, Transaction
+from ledger.selectors import balance_of
+from tests.api.play import person
+from tests.api.test_payouts import finished_table
+from tests.ledger.test_concurrency import race
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def table(counter_game, task_queue):
+    """A finished counter money table of alice (seat 0) and bob (seat 1), and ada, an auditor."""
+    alice = person("alice")
+    table_id = finished_table(task_queue, alice, person("sam", staff=True))
+    ada = person("ada").user
+    ada.groups.add(Group.objects.get_or_create(name="auditors")[0])
+    payouts = {p.seat: p for p in Payout.objects.filter(table_id=table_id)}
+    return {"id": table_id, "alice": alice.user, "bob": payouts[1].user, "ada": ada, "payouts": payouts}
+
+
+def file(table, who="alice", **extra):
+    return services.file(
+        user=table[who], table_id=table["id"], hand_no=1, category="money", words="Short-paid.", **extra
+    )
+
+
+def test_a_player_disputes_their_own_payout_but_not_another_players(table):
+    dispute = file(table, payout_id=table["payouts"][0].pk)
+    assert dispute.payout_id == table["payouts"][0].pk
+    assert dispute.steps.first().data["payout"] == table["payouts"][0].pk
+    with pytest.raises(NotFound) as refused:
+        file(table, who="bob", payout_id=table["payouts"][0].pk)
+    assert refused.value.code == "no_such_payout"
+
+
+def test_the_window_closes_dispute_window_days_after_the_hand_ended(table, monkeypatch, settings):
+    settings.DISPUTE_WINDOW_DAYS = 2
+    real_now = services.now
+    monkeypatch.setattr(services, "now", lambda: real_now() + timedelta(days=2, minutes=1))
+    with pytest.raises(Conflict) as refused:
+        file(table)
+    assert refused.value.code == "dispute_window_closed" and "closed_at" in refused.value.extra
+    monkeypatch.setattr(services, "now", lambda: real_now() + timedelta(days=1))
+    assert file(table).state == Dispute.State.OPEN
+
+
+def test_every_move_of_a_dispute_is_published_to_its_player(table, monkeypatch):
+    notices = []
+    monkeypatch.setattr("games.notify.publish", notices.append)
+    dispute = file(table)
+    services.decide(dispute_id=dispute.pk, by=table["ada"], outcome="rejected", reasons="The payout is right.")
+    mine = [(n["k"], n["user"], n["dispute"], n["state"]) for n in notices if n["k"] == "dispute"]
+    assert mine == [
+        ("dispute", table["alice"].pk, dispute.pk, "open"),
+        ("dispute", table["alice"].pk, dispute.pk, "under_review"),
+        ("dispute", table["alice"].pk, dispute.pk, "rejected"),
+    ]
+
+
+def test_the_model_refuses_to_change_or_delete_a_step(table):
+    step = file(table).steps.first()
+    step.reason = "rewritten"
+    with pytest.raises(ImmutableRecord):
+        step.save()
+    with pytest.raises(ImmutableRecord):
+        step.delete()
+    assert DisputeStep.objects.get(pk=step.pk).reason == "Short-paid."
+
+
+def test_reconcile_names_a_compensation_changed_behind_the_service(table):
+    dispute = file(table)
+    services.decide(dispute_id=dispute.pk, by=table["ada"], outcome="upheld", reasons="Yes.", compensation="3.00")
+    assert ledger.reconcile().ok
+    Dispute.objects.filter(pk=dispute.pk).update(compensation=300_000)  # above the two-person limit of 100,000
+    found = {(p.code, p.subject) for p in ledger.reconcile().problems}
+    assert ("compensation_mismatch", f"transaction:{Dispute.objects.get(pk=dispute.pk).transaction_id}") in found
+    assert ("compensation_approvals_mismatch", f"dispute:{dispute.pk}") in found
+
+
+# --- races, for real on PostgreSQL --------------------------------------------------------------
+
+
+def test_two_filings_of_one_hand_at_once_open_one_dispute(postgres_tx, table):
+    results = race(4, lambda i: file(table))
+    assert sum(isinstance(r, Dispute) for r in results) == 1, results
+    refused = [r for r in results if not isinstance(r, Dispute)]
+    assert {(type(r).__name__, r.code) for r in refused} == {("Conflict", "dispute_already_open")}, results
+    assert Dispute.objects.count() == 1
+    assert DisputeStep.objects.filter(kind=DisputeStep.Kind.FILED).count() == 1
+
+
+def test_staff_approving_one_compensation_at_once_pay_it_once(postgres_tx, table):
+    dispute = file(table)
+    # Above the two-person limit of 100,000 minor units: it waits for a second approver.
+    services.decide(dispute_id=dispute.pk, by=table["ada"], outcome="upheld", reasons="Yes.", compensation="1500.00")
+    staff = [person(f"staff{i}", staff=True).user for i in range(5)]
+    wallet = keys.wallet_key(table["alice"].pk, "MXN")
+    before = balance_of(key=wallet)
+
+    results = race(5, lambda i: services.approve_compensation(dispute_id=dispute.pk, by=staff[i]))
+
+    assert sum(isinstance(r, Dispute) for r in results) == 1, results
+    assert {r.code for r in results if not isinstance(r, Dispute)} == {"dispute_not_awaiting_approval"}, results
+    assert balance_of(key=wallet) == before + 150_000
+    assert Transaction.objects.filter(reference=f"dispute:{dispute.pk}").count() == 1
+    assert ledger.reconcile().ok
