@@ -7,6 +7,7 @@ left as it is unless ``--force``. The catalogues are the Django apps' ``locale/`
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,10 +21,13 @@ from django.core.management.base import BaseCommand
 def catalogue_folders() -> list[Path]:
     """Every ``locale/`` folder of the project: its apps' and ``LOCALE_PATHS``."""
     base = Path(settings.BASE_DIR).resolve()
+    # A virtualenv inside the checkout (``make``'s ``.venv``) holds installed apps whose catalogues
+    # come compiled; they are not the project's.
+    installed = Path(sys.prefix).resolve()
     folders = [Path(folder) for folder in settings.LOCALE_PATHS]
     for config in apps.get_app_configs():
         path = Path(config.path).resolve()
-        if path.is_relative_to(base):
+        if path.is_relative_to(base) and not path.is_relative_to(installed):
             folders.append(path / "locale")
     return sorted({folder for folder in folders if folder.is_dir()})
 
