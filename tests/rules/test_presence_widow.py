@@ -14,7 +14,7 @@ from games.engine.presence import LeftTable, SatIn, SatOut
 from games.engine.words import Text
 from games.rules.la_viuda import bot as lv_bot
 from games.rules.la_viuda.events import GameEnded as LaViudaEnded
-from games.rules.la_viuda.events import WidowDeclined
+from games.rules.la_viuda.events import WidowDeclined, WidowOffered
 from games.rules.la_viuda.game import DECIDER as LV
 from games.rules.whiskey_poker import bot as wp_bot
 from games.rules.whiskey_poker.events import AntesPaid, GameEnded, LosersPaid, PlayerCashedOut, PotAwarded
@@ -136,6 +136,23 @@ def test_cm_20_la_viuda_the_leavers_seat_plays_to_the_end_and_the_result_counts_
     ended = events[-1]
     assert type(ended) is LaViudaEnded and ended.winner in range(4) and state.winner == ended.winner
     assert LV.settlements(fold(LV, LV.initial_state(config), events[:-1]), ended) == []  # no money at stake
+
+
+def test_cm_20_lv_8_the_bot_never_buys_la_viuda_with_an_away_players_money():
+    """CM-20, LV-8: buying La Viuda spends the player's own money, so a broke player who sat out is
+    not offered it: they decline at once (``away``) and are out, and no money moves; one who is
+    there is offered it as before."""
+    _config, state = broke_table(chip_value=500)
+    away = fold(LV, state, LV.decide(state, {"type": "sit_out", "seat": 1}, ctx(state.hand_no + 1, 4)))
+    events, after = showdown(away)
+    assert not any(type(event) is WidowOffered for event in events)
+    declined = events.index(WidowDeclined(1, "away"))
+    assert events[declined + 1] == PlayerEliminated(1, "broke") and after.out[1]
+    assert all(move.unit != "MONEY" for event in events for move in LV.settlements(away, event))
+    history = LV.audit.history_line(events[declined], "dealer", ("ana", "bruno", "carla", "dani"))
+    assert history == "bruno is away, and the bot does not buy La Viuda with their money"
+    there, _ = showdown(state)
+    assert there[-1] == WidowOffered(1, 1000)
 
 
 # --- Whiskey Poker: pot ---------------------------------------------------------------------------
@@ -261,7 +278,11 @@ def test_cm_20_presence_history_lines_name_the_player():
         lines = [game.audit.history_line(event, "alice", names) for event in (SatOut(1), SatIn(1), LeftTable(2))]
         assert lines == ["bob sits out; the table's bot plays for them", "bob sits in again", "carol leaves the table"]
         assert all(isinstance(line, Text) for line in lines)
-        assert game.audit.history_line(HandEnded(1, ""), "dealer", names) is None
+        # Other events keep the game's own lines.
+        assert (
+            game.audit.history_line(HandEnded(1, ""), "dealer", names)
+            == "Hand 1 is over and its server seed is revealed"
+        )
     cashed = WP.audit.history_line(PlayerCashedOut(2, 4, 200), "dealer", names)
     assert cashed == "carol is cashed out with 4 chips" and isinstance(cashed, Text)
 

@@ -12,9 +12,10 @@ Readings the rules leave open, as this package plays them:
   bought it; a player the service says cannot afford it declines at once (``cannot_afford``).
 - LV-7's last step, the manotazo, is drawn again until one hand is left: exactly one player pays.
 - The prize is every chip bought at ``chip_value``, plus La Viuda's price when it was bought.
-- CM-20: La Viuda is a match, so a player who leaves hands the seat to the table's bot to the end
-  (its turns and its offer of La Viuda, paid from the player's wallet as the player's would be),
-  and the result and prize stay theirs. A player already out may leave (nothing changes but the
+- CM-20: La Viuda is a match, so a player who leaves hands the seat to the table's bot to the end,
+  and the result and prize stay theirs. Buying La Viuda spends the player's own money, which the
+  bot never decides for them: a player who sat out or left and pays their last chip declines it at
+  once (``away``) and is out. A player already out may leave (nothing changes but the
   record) but not sit out or in: there is nothing left to play (``games.rules.widow.presence``).
 """
 

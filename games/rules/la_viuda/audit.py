@@ -134,6 +134,8 @@ def history_line(event: Any, names: Sequence[str]) -> Text | None:
             return T("{player} does not answer in time and so does not buy La Viuda", player=who)
         if event.reason == "cannot_afford":
             return T("{player} cannot afford La Viuda", player=who)
+        if event.reason == "away":
+            return T("{player} is away, and the bot does not buy La Viuda with their money", player=who)
         return T("{player} does not buy La Viuda", player=who)
     if kind is GameEnded:
         return T(

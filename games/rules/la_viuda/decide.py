@@ -154,7 +154,12 @@ def _showdown(state: State, ctx: Context) -> list[Any]:
     after = fold(state, events)
     if after.chips[loser] == 0:
         if after.widow_bought_by == NOBODY and seat_bool(ctx.extra, "can_afford_widow", loser):
-            return [*events, WidowOffered(loser, 2 * state.chip_value)]
+            if loser not in state.presence.away:
+                return [*events, WidowOffered(loser, 2 * state.chip_value)]
+            # CM-20: La Viuda is bought with the player's own money, a choice the table's bot never
+            # makes for a player who sat out or left.
+            events += [WidowDeclined(loser, "away"), PlayerEliminated(loser, "broke")]
+            return events + _next_hand_or_end(fold(state, events), ctx)
         broke = _out_of_chips(after, loser)
         events += broke
         after = fold(after, broke)

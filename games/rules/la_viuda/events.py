@@ -60,7 +60,8 @@ class WidowBought:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class WidowDeclined:
-    """The offer of La Viuda was declined: ``declined``, ``expired`` (LV-10) or ``cannot_afford`` (LV-8)."""
+    """The offer of La Viuda was declined: ``declined``, ``expired`` (LV-10), ``cannot_afford`` (LV-8)
+    or ``away`` (the player sat out or left, CM-20: the bot never buys it with their money)."""
 
     seat: int
     reason: str
