@@ -35,7 +35,7 @@ _RANKS: dict[int, tuple[Text, Text]] = {
 _SUITS: dict[str, Text] = {"c": T("clubs"), "d": T("diamonds"), "h": T("hearts"), "s": T("spades")}
 
 # The Spanish deck by number (GC-1): 1 to 7, the 8 and 9 of the 48-card deck, then the sota (jack),
-# the caballo (knight) and the rey (king).
+# the caballo (knight) and the rey (king); the suits are coins, cups, swords and batons.
 _SPANISH_RANKS: dict[int, Text] = {
     1: T("one"),
     2: T("two"),
@@ -46,12 +46,14 @@ _SPANISH_RANKS: dict[int, Text] = {
     7: T("seven"),
     8: T("eight"),
     9: T("nine"),
-    10: T("jack"),
+    # Its own words where the English deck's would collide in a catalogue: a language that has a
+    # sota and a jack, or bastos and clubs, tells them apart.
+    10: T("knave"),
     11: T("knight"),
     12: T("king"),
 }
 
-_SPANISH_SUIT_NAMES: dict[str, Text] = {"o": T("coins"), "c": T("cups"), "e": T("swords"), "b": T("clubs")}
+_SPANISH_SUIT_NAMES: dict[str, Text] = {"o": T("coins"), "c": T("cups"), "e": T("swords"), "b": T("batons")}
 
 _COLOURS: dict[str, Text] = {"red": T("red"), "black": T("black")}
 

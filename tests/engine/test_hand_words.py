@@ -29,8 +29,8 @@ def _described(text: str, wild: frozenset[str]) -> str:
         ("X2", "the joker"),
         ("1c", "the one of cups"),
         ("12e", "the king of swords"),
-        ("10o", "the jack of coins"),
-        ("11b", "the knight of clubs"),
+        ("10o", "the knave of coins"),
+        ("11b", "the knight of batons"),
     ],
 )
 def test_cm_1_gc_1_card_names_are_words(card, words):
