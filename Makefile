@@ -50,7 +50,7 @@ messages: $(STAMP)
 			--ignore-dirs="$$ignore" --sort-by-file --no-wrap --project=game-ledger --version=1 -o "$$pot" "$$package" || exit 1; \
 		if grep -q '^msgid "[^"]' "$$pot"; then \
 			for language in $(MESSAGE_LANGUAGES); do \
-				$(BIN)/pybabel -q update --init-missing --no-wrap -N -i "$$pot" -d "$$package/locale" -D django -l $$language || exit 1; \
+				$(BIN)/pybabel -q update --init-missing --ignore-obsolete --no-wrap -N -i "$$pot" -d "$$package/locale" -D django -l $$language || exit 1; \
 			done; \
 		fi; \
 		rm -f "$$pot"; \

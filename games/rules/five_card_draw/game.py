@@ -60,7 +60,13 @@ class FiveCardDraw(Rules):
             choices=("standard", TRIPLE_DRAW),
             help=T("Deuce-to-seven triple draw (FD-14)."),
         ),
-        Option("betting", "choice", "no_limit", choices=("no_limit", "pot_limit", "fixed_limit"), help=T("FD-4.")),
+        Option(
+            "betting",
+            "choice",
+            "no_limit",
+            choices=("no_limit", "pot_limit", "fixed_limit"),
+            help=T("How bets are sized: no limit, pot limit or fixed limit (FD-4)."),
+        ),
         Option(
             "forced_bets",
             "choice",
@@ -69,8 +75,22 @@ class FiveCardDraw(Rules):
             help=T("Antes, or blinds (triple draw's default) (FD-2)."),
         ),
         Option("ante_amount", "int", 1, 1, CHIPS, help=T("Chips each player antes (FD-2).")),
-        Option("small_blind", "int", 1, 1, CHIPS, help=T("FD-2.")),
-        Option("big_blind", "int", 2, 1, CHIPS, help=T("FD-2.")),
+        Option(
+            "small_blind",
+            "int",
+            1,
+            1,
+            CHIPS,
+            help=T("Chips of the small blind, posted by the player at the button's left (FD-2)."),
+        ),
+        Option(
+            "big_blind",
+            "int",
+            2,
+            1,
+            CHIPS,
+            help=T("Chips of the big blind, posted by the player after the small blind (FD-2)."),
+        ),
         Option("min_bet", "int", 0, 0, CHIPS, help=T("Smallest opening bet; 0: the big blind, or the ante (FD-2).")),
         Option("small_bet", "int", 0, 0, CHIPS, help=T("Fixed limit's small bet; 0: the min_bet (FD-2, FD-4).")),
         Option("big_bet", "int", 0, 0, CHIPS, help=T("Fixed limit's big bet; 0: twice the small bet (FD-2, FD-4).")),
@@ -81,11 +101,25 @@ class FiveCardDraw(Rules):
             choices=("jacks_or_better", "anything_opens"),
             help=T("Openers with antes; anything opens with blinds (FD-6)."),
         ),
-        Option("ace_rule", "choice", "none", choices=("none", "four_with_ace", "five_with_ace"), help=T("FD-7.")),
+        Option(
+            "ace_rule",
+            "choice",
+            "none",
+            choices=("none", "four_with_ace", "five_with_ace"),
+            help=T("How many cards a player who shows an ace may draw: no ace rule, four, or all five (FD-7)."),
+        ),
         Option("wild", "choice", "none", choices=WILD_CHOICES, help=T("Wild cards (FD-15).")),
         Option("shotgun", "bool", False, help=T("Each player's first card face up (FD-16).")),
         Option("high_low", "bool", False, help=T("California high-low (FD-17).")),
-        Option("format", "choice", CASH, choices=(CASH, TOURNAMENT), help=T("FD-13.")),
+        Option(
+            "format",
+            "choice",
+            CASH,
+            choices=(CASH, TOURNAMENT),
+            help=T(
+                "Cash (buy chips, leave and cash out between hands) or tournament (one stake each, played until one player holds every chip) (FD-13)."
+            ),
+        ),
         Option("min_buy_in", "int", 40, 1, CHIPS, help=T("Fewest chips a cash player buys (FD-13).")),
         Option(
             "max_buy_in", "int", 200, 1, CHIPS, help=T("Most chips a cash player buys; a bot buys this many (FD-13).")
