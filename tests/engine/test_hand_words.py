@@ -8,7 +8,8 @@ import pytest
 
 from games.engine.card_names import and_list, card_name, colour_name, rank_plural
 from games.engine.cards import LA_VIUDA_DECK, parse_hand
-from games.engine.hands import CATEGORIES, category, category_name, describe, high_value, wild_set, wild_substitutes
+from games.engine.hand_words import category_name, describe, wild_substitutes
+from games.engine.hands import CATEGORIES, category, high_value, wild_set
 from games.engine.words import Text
 
 ACES_WILD = wild_set("A")

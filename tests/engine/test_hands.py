@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from games.engine.cards import parse_hand
+from games.engine.hand_words import describe
 from games.engine.hands import (
     category,
-    describe,
     high_value,
     low_27_value,
     low_a5_value,

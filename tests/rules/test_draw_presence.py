@@ -133,8 +133,8 @@ def test_cm_20_the_hand_history_says_who_sat_out_sat_in_and_left() -> None:
     names = ["alice", "bob"]
     lines = [DECIDER.audit.history_line(event, "bob", names) for event in (SatOut(1), SatIn(1), LeftTable(1))]
     assert lines == [
-        "bob sits out: the bot plays their seat",
-        "bob sits in again and plays their own turns",
-        "bob leaves the table",
+        "bob sits out: the bot plays for them.",
+        "bob sits in again and plays their own turns.",
+        "bob leaves the table.",
     ]
     assert all(isinstance(line, Text) and line.values == {"player": "bob"} for line in lines)

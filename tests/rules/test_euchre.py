@@ -602,7 +602,7 @@ def test_eu_16_eu_17_the_offer_does_not_tell_the_others_who_can_claim():
         if seat == 2:
             # Only seat 2 itself sees that it could claim; it keeps its hand.
             assert any(a["type"] == "farmers_swap" for a in DECIDER.legal_actions(claimer, 2))
-            assert DECIDER.legal_actions(plain, 2) == [{"type": "keep_hand"}]
+            assert DECIDER.legal_actions(plain, 2) == [{"type": "keep_hand"}, *PRESENT]
         claimer, declined = when(claimer, seat, type="keep_hand")
         plain, declined_plain = when(plain, seat, type="keep_hand")
         for other in others:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from games.engine import fairness
+from games.engine import fairness, hand_words
 from games.engine import hands as poker
 from games.engine.cards import LA_VIUDA_DECK
 from games.rules.la_viuda import tiebreak
@@ -35,7 +35,7 @@ def hand_events(*, loser: int | None = None) -> list:
     shown = []
     for seat, cards in enumerate(HANDS):
         value = poker.high_value(cards, wild)
-        shown.append(ShownHand(seat, cards, int(value), poker.category(value), poker.describe(value), 0))
+        shown.append(ShownHand(seat, cards, int(value), poker.category(value), hand_words.describe(value), 0))
     outcome = tiebreak.la_viuda_tie_break([(0, HANDS[0]), (1, HANDS[1])], wild, ORDER, stock=STOCK, streams=streams())
     steps = outcome.steps
     started = HandStarted(1, 2, ORDER, "c", None, "||", 1, WILD_RANK, SEED.hex(), HANDS, ("X1",) * 5, STOCK)

@@ -399,7 +399,7 @@ def _(event: PlayerLeft, names: Sequence[str]) -> Text:
 # CM-20: sitting out, sitting in and leaving.
 @history_line.register
 def _(event: SatOut, names: Sequence[str]) -> Text:
-    return T("{player} sits out: the bot plays their seat.", player=_name(names, event.seat))
+    return T("{player} sits out: the bot plays for them.", player=_name(names, event.seat))
 
 
 @history_line.register

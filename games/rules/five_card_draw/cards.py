@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.engine import cards, hands
+from games.engine import cards, hand_words, hands
 
 # FD-15: the wild cards of each ``wild`` option; jokers are added to the deck only when wild.
 WILD_CARDS: dict[str, frozenset[str]] = {
@@ -73,7 +73,7 @@ def low_value(hand: Sequence[str], *, ace_to_five: bool) -> int:
 def high_words(hand: Sequence[str], wild: str) -> tuple[str, str]:
     """The high hand's category and its description (``"full_house"``, ``"full house, kings over twos"``)."""
     value = high_value(hand, wild)
-    return hands.category(value), str(hands.describe(value))
+    return hands.category(value), str(hand_words.describe(value))
 
 
 def low_words(hand: Sequence[str], *, ace_to_five: bool) -> tuple[str, str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from games.engine import presence
 from games.engine.codec import secret_field
 
 
@@ -230,4 +231,6 @@ EVENT_TYPES: tuple[type, ...] = (
     PlayerEliminated,
     TableEndRequested,
     TableEnded,
+    # CM-20: sitting out, sitting in and leaving, the same events in every game.
+    *presence.EVENT_TYPES,
 )

@@ -7,7 +7,6 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from games.engine import presence
 from games.engine.decider import Context, Movement, Rules
 from games.engine.errors import InvalidOptions
 from games.engine.options import Option, validate_options
@@ -130,7 +129,7 @@ class FiveCardDraw(Rules):
     owner_commands: ClassVar[frozenset[str]] = frozenset({"end_table"})
     refused_combinations: ClassVar[tuple[str, ...]] = REFUSED
     action_fields: ClassVar[frozenset[str]] = frozenset({"amount", "discard", "show"})
-    event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES + presence.EVENT_TYPES
+    event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES
     state_type: ClassVar[type] = State
     audit = FiveCardDrawAudit()
 

@@ -2,7 +2,7 @@
 messages (CM-11..CM-17, FD-11). Categories keep their machine code (``"full_house"``); these are
 the words shown beside it.
 
-``high_description`` is where the shared ``games.engine.hands.describe`` says a high hand; once
+``high_description`` is where the shared ``games.engine.hand_words.describe`` says a high hand; once
 that function takes the hand's cards and wild cards (the La Viuda words branch), it is passed
 them here so the description says what each wild card stands for (CM-14, FD-15)."""
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from games.engine import hand_words as poker_words
 from games.engine import hands
 from games.engine.words import T, Text
 from games.rules.five_card_draw.cards import WILD_CARDS
@@ -45,7 +46,7 @@ def high_description(value: int, cards: Sequence[str], wild: str) -> Text:
     """A high hand in words (CM-11..CM-14); ``cards`` and ``wild`` (the table's FD-15 option) say
     which cards are wild."""
     wilds = sorted(card for card in cards if card in WILD_CARDS.get(wild, frozenset()))
-    made = T("{hand}", hand=hands.describe(value))
+    made = T("{hand}", hand=poker_words.describe(value))
     if not wilds:
         return made
     return T("{hand}, with {wilds} wild", hand=made, wilds=wilds)

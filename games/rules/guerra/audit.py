@@ -145,10 +145,10 @@ def presence_line(event: SatOut | SatIn | LeftTable, names: Sequence[str]) -> Te
     """CM-20 in words: who sat out or in, or left the match to the bot."""
     player = names[event.seat] if event.seat < len(names) else T("seat {seat}", seat=event.seat)
     if isinstance(event, SatOut):
-        return T("{player} sits out: the bot throws for their seat", player=player)
+        return T("{player} sits out: the bot throws for them", player=player)
     if isinstance(event, SatIn):
         return T("{player} sits in again and throws for themselves", player=player)
     return T(
-        "{player} leaves the match: the bot throws for their seat to the end, and the result stays theirs",
+        "{player} leaves the match: the bot throws for them to the end, and the result stays theirs",
         player=player,
     )

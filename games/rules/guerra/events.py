@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from games.engine import presence
 from games.engine.codec import secret_field
 
 
@@ -199,4 +200,6 @@ EVENT_TYPES: tuple[type, ...] = (
     PileShuffled,
     ForfeitsTaken,
     MatchEnded,
+    # CM-20: sitting out, sitting in and leaving, the same events in every game.
+    *presence.EVENT_TYPES,
 )

@@ -7,7 +7,6 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from games.engine import presence
 from games.engine.decider import Context, Movement, Rules
 from games.engine.errors import InvalidOptions
 from games.engine.options import Option, validate_options
@@ -57,7 +56,7 @@ class Guerra(Rules):
         Option("auto_play", "bool", False, help=T("The server plays every round every round_seconds.")),
         Option("round_seconds", "int", 2, minimum=0, maximum=3600, help=T("Seconds between rounds with auto_play.")),
     )
-    event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES + presence.EVENT_TYPES
+    event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES
     state_type: ClassVar[type] = State
     audit = GuerraAudit()
 

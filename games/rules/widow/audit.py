@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
+from games.engine import hand_words
 from games.engine import hands as poker
 from games.engine.audit import PLAYER_NAMES
 from games.engine.cards import DECKS, JOKERS
@@ -118,8 +119,8 @@ def shown_entry(
         "seat": entry.seat,
         "cards": list(entry.cards),
         "category": entry.category,
-        "category_name": poker.category_name(entry.category),
-        "description": poker.describe(entry.value, entry.cards, wild),
+        "category_name": hand_words.category_name(entry.category),
+        "description": hand_words.describe(entry.value, entry.cards, wild),
         "value": entry.value,
         "wild_count": entry.wild_count,
         "outcome": outcome,
