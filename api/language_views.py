@@ -41,16 +41,27 @@ class LanguagePreferenceSerializer(StrictSerializer):
     language = serializers.CharField(allow_null=True, help_text="A code of `languages/`, or null for none.")
 
 
+# The document names the codes, so that a generated client offers exactly those; the view parses a
+# free string (LanguagePreferenceSerializer) to refuse any other code in its own words.
+class LanguageChoiceSerializer(StrictSerializer):
+    """The language you read the API in: a code of `languages/`, or null for each request's
+    `Accept-Language`."""
+
+    language = serializers.ChoiceField(
+        choices=codes(), allow_null=True, help_text="A code of `languages/`, or null for none."
+    )
+
+
 class MyLanguageView(APIView):
     def _answer(self, request):  # type: ignore[no-untyped-def]
         return Response({"language": preference_of(request.user)})
 
-    @extend_schema(responses={200: LanguagePreferenceSerializer})
+    @extend_schema(responses={200: LanguageChoiceSerializer})
     def get(self, request):  # type: ignore[no-untyped-def]
         """The language you chose to read the API in (null: each request's ``Accept-Language``)."""
         return self._answer(request)
 
-    @extend_schema(request=LanguagePreferenceSerializer, responses={200: LanguagePreferenceSerializer})
+    @extend_schema(request=LanguageChoiceSerializer, responses={200: LanguageChoiceSerializer})
     def put(self, request):  # type: ignore[no-untyped-def]
         """Choose the language you read the API in, whatever your client's ``Accept-Language``
         (null: back to the header). This answer already comes in it."""
