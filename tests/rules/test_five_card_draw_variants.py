@@ -32,6 +32,7 @@ from games.rules.five_card_draw.events import (
 )
 from games.rules.five_card_draw.game import REFUSED
 from games.rules.five_card_draw.state import chip_counts
+from games.rules.five_card_draw.words import low_description
 from tests.rules.draw_decks import every, of, table
 from tests.rules.playout_draw import TABLE_ID, hand_seed, new_table, play
 
@@ -213,9 +214,10 @@ def test_cm_16_deuce_to_seven_aces_high_straights_and_flushes_count_against() ->
     ]
     values = [low27(hand) for hand in best_first]
     assert values == sorted(values, reverse=True) and len(set(values)) == len(values)
-    assert cards.low_words("Ac 5d 4h 3s 2c".split(), ace_to_five=False) == ("high_card", "A-5-4-3-2 low")
-    assert cards.low_words("7c 5d 4h 3s 2c".split(), ace_to_five=False)[1] == "7-5-4-3-2 low"
-    assert cards.low_words("6c 5d 4h 3s 2c".split(), ace_to_five=False)[0] == "straight"
+    assert cards.low_category("Ac 5d 4h 3s 2c".split(), ace_to_five=False) == "high_card"
+    assert low_description(low27("Ac 5d 4h 3s 2c"), ace_to_five=False) == "A-5-4-3-2 low"
+    assert low_description(low27("7c 5d 4h 3s 2c"), ace_to_five=False) == "7-5-4-3-2 low"
+    assert cards.low_category("6c 5d 4h 3s 2c".split(), ace_to_five=False) == "straight"
 
 
 def test_fd_14_cm_16_triple_draw_three_draws_of_up_to_five_four_rounds_lowest_hand_wins() -> None:
@@ -240,7 +242,8 @@ def test_fd_14_cm_16_triple_draw_three_draws_of_up_to_five_four_rounds_lowest_ha
     shown = of(t.log, ShowdownHeld).hands
     assert [hand.seat for hand in shown] == [1, 2, 0]  # from the dealer's left
     assert shown[1].cards == ("Kc", "Kd", "Kh", "Ks", "Qc")  # seat 2 drew five
-    assert (shown[0].description, shown[2].description) == ("8-6-4-3-2 low", "A-5-4-3-2 low")
+    described = [low_description(hand.low or 0, ace_to_five=False) for hand in (shown[0], shown[2])]
+    assert described == ["8-6-4-3-2 low", "A-5-4-3-2 low"]
     # the 8 low beats A-5-4-3-2, ace high and no straight (CM-16)
     assert of(t.log, PotsAwarded).shares == (PotShare(0, 1, 6, "whole", True),)
 
@@ -312,7 +315,8 @@ def test_cm_17_ace_to_five_aces_low_straights_and_flushes_ignored_pairs_count() 
     ]
     values = [low_a5(hand) for hand in best_first]
     assert values == sorted(values, reverse=True) and len(set(values)) == len(values)
-    assert cards.low_words("5h 4h 3h 2h Ah".split(), ace_to_five=True) == ("high_card", "5-4-3-2-A low")
+    assert cards.low_category("5h 4h 3h 2h Ah".split(), ace_to_five=True) == "high_card"
+    assert low_description(low_a5("5h 4h 3h 2h Ah"), ace_to_five=True) == "5-4-3-2-A low"
     assert low_a5("Ac 2d 3h 4s 6c") > low_a5("2c 3d 4h 5s 7c")
 
 

@@ -196,7 +196,7 @@ def test_cm_20_pot_leaver_left_with_no_chips_is_out_as_anyone_who_cannot_ante():
     for seat in (0, 2):
         step, state = act(WP, state, seat, "knock")
         events += step
-    assert PlayerEliminated(1, "cannot ante") in events
+    assert PlayerEliminated(1, "cannot_ante") in events
     assert not any(type(event) is PlayerCashedOut for event in events)
     assert state.finished and state.winners == (2,)
 

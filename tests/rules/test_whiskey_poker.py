@@ -163,7 +163,7 @@ def test_wp_6_a_player_who_cannot_ante_is_out_and_the_match_ends_when_one_holds_
     every player's chips are cashed out at chip_value through payouts."""
     _, state = pot_table(FULL_HOUSE_AT_2, chips=1, options={"chip_value": 200, "currency": "MXN"})
     events, after = knock_round(state)
-    assert PlayerEliminated(0, "cannot ante") in events and PlayerEliminated(1, "cannot ante") in events
+    assert PlayerEliminated(0, "cannot_ante") in events and PlayerEliminated(1, "cannot_ante") in events
     ended = of(events, GameEnded)
     assert ended.winners == (2,) and ended.cash_out == (0, 0, 3) and after.finished
     moves = WP.settlements(fold(WP, state, events[:-1]), ended)

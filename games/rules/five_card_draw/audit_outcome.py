@@ -46,7 +46,7 @@ from games.rules.five_card_draw.events import (
 TRIPLE_DRAW = "triple_draw_27"
 # A share as compared: (pot, half, seat, chips, shown).
 Share = tuple[int, str, int, int, bool]
-_SHOWN_FIELDS = ("high value", "low value", "category", "description", "low category", "low description")
+_SHOWN_FIELDS = ("high value", "low value", "category", "low category")
 
 
 def outcome_differences(config: Mapping[str, Any], hand: Sequence[Any], streams: Streams) -> list[str]:
@@ -262,18 +262,19 @@ def revalue(
     for entry in held.hands:
         if triple:
             low = cards.low_value(entry.cards, ace_to_five=False)
-            want: tuple[Any, ...] = (None, low, *cards.low_words(entry.cards, ace_to_five=False), None, None)
+            want: tuple[Any, ...] = (None, low, cards.low_category(entry.cards, ace_to_five=False), None)
             values["whole"][entry.seat] = low
         else:
             high = cards.high_value(entry.cards, wild)
-            low_part: tuple[Any, ...] = (None, None, None)
+            low_part: tuple[Any, ...] = (None, None)
             if high_low:
                 low = cards.low_value(entry.cards, ace_to_five=True)
-                low_part = (low, *cards.low_words(entry.cards, ace_to_five=True))
+                low_part = (low, cards.low_category(entry.cards, ace_to_five=True))
                 values["high"][entry.seat], values["low"][entry.seat] = high, low
-            want = (high, low_part[0], *cards.high_words(entry.cards, wild), *low_part[1:])
+            want = (high, low_part[0], cards.high_category(entry.cards, wild), low_part[1])
             values["whole"][entry.seat] = high
-        got = (entry.high, entry.low, entry.category, entry.description, entry.low_category, entry.low_description)
+        # The descriptions are words, not re-derived: older records hold English, newer ones nothing.
+        got = (entry.high, entry.low, entry.category, entry.low_category)
         for name, mine, right in zip(_SHOWN_FIELDS, got, want, strict=True):
             if mine != right:
                 differences.append(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.engine import cards, hand_words, hands
+from games.engine import cards, hands
 
 # FD-15: the wild cards of each ``wild`` option; jokers are added to the deck only when wild.
 WILD_CARDS: dict[str, frozenset[str]] = {
@@ -21,22 +21,6 @@ _DECK_NAMES = {"joker": "english_53", "jokers": "english_54"}
 
 # FD-6: openers are a pair of jacks or better; the lowest such hand is a bare pair of jacks.
 OPENERS = hands.make_value("pair", ["J"])
-
-_RANK_WORDS = {
-    "2": "2",
-    "3": "3",
-    "4": "4",
-    "5": "5",
-    "6": "6",
-    "7": "7",
-    "8": "8",
-    "9": "9",
-    "T": "10",
-    "J": "J",
-    "Q": "Q",
-    "K": "K",
-    "A": "A",
-}
 
 
 def deck_name(wild: str) -> str:
@@ -70,22 +54,11 @@ def low_value(hand: Sequence[str], *, ace_to_five: bool) -> int:
     return hands.low_a5_value(hand) if ace_to_five else hands.low_27_value(hand)
 
 
-def high_words(hand: Sequence[str], wild: str) -> tuple[str, str]:
-    """The high hand's category and its description (``"full_house"``, ``"full house, kings over twos"``)."""
-    value = high_value(hand, wild)
-    return hands.category(value), str(hand_words.describe(value))
+def high_category(hand: Sequence[str], wild: str) -> str:
+    """The high hand's category code (``"full_house"``); its words are made when shown (``words``)."""
+    return hands.category(high_value(hand, wild))
 
 
-def low_words(hand: Sequence[str], *, ace_to_five: bool) -> tuple[str, str]:
-    """A low hand's category (the poker category that counts against it, ``"high_card"`` when
-    none) and a description of its ranks as they compare, e.g. ``"7-5-4-3-2 low"``."""
-    value = low_value(hand, ace_to_five=ace_to_five)
-    category = hands.low_category(value)
-    words = "-".join(_rank_word(rank) for rank in hands.low_ranks(value))
-    if category == "high_card":
-        return category, f"{words} low"
-    return category, f"{words} low ({category.replace('_', ' ')}, which counts against it)"
-
-
-def _rank_word(rank: int) -> str:
-    return "A" if rank in (1, 14) else _RANK_WORDS[cards.RANKS[rank - 2]]
+def low_category(hand: Sequence[str], *, ace_to_five: bool) -> str:
+    """A low hand's category: the poker category that counts against it, ``"high_card"`` when none."""
+    return hands.low_category(low_value(hand, ace_to_five=ace_to_five))

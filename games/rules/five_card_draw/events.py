@@ -122,7 +122,9 @@ class HandPassed:
 class ShownHand:
     """A hand shown at the showdown (FD-9): its cards, its value for each half played (``high``
     the high value; ``low`` the ace-to-five low in high-low, or in triple draw the deuce-to-seven
-    value, ``high`` then ``None``), its category and a description."""
+    value, ``high`` then ``None``) and its category codes. ``description`` and ``low_description``
+    held English words in records made before hands were described when shown; new records leave
+    them empty, and views and audits describe the hand from its values."""
 
     seat: int
     cards: tuple[str, ...]

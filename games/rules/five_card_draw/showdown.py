@@ -33,22 +33,22 @@ def settle(state: State) -> list[Any]:
 
 def show_hand(settings: Settings, seat: int, held: tuple[str, ...]) -> ShownHand:
     """One hand at the showdown, valued the way the variant plays it."""
+    # Descriptions are words, made when the hand is shown (``words``): the event keeps data only.
     if settings.variant == TRIPLE_DRAW:
-        category, description = cards.low_words(held, ace_to_five=False)
-        return ShownHand(seat, held, None, cards.low_value(held, ace_to_five=False), category, description)
-    category, description = cards.high_words(held, settings.wild)
+        low = cards.low_value(held, ace_to_five=False)
+        return ShownHand(seat, held, None, low, cards.low_category(held, ace_to_five=False), "")
+    category = cards.high_category(held, settings.wild)
     if not settings.high_low:
-        return ShownHand(seat, held, cards.high_value(held, settings.wild), None, category, description)
-    low_category, low_description = cards.low_words(held, ace_to_five=True)
+        return ShownHand(seat, held, cards.high_value(held, settings.wild), None, category, "")
     return ShownHand(
         seat,
         held,
         cards.high_value(held, settings.wild),
         cards.low_value(held, ace_to_five=True),
         category,
-        description,
-        low_category,
-        low_description,
+        "",
+        cards.low_category(held, ace_to_five=True),
+        "",
     )
 
 

@@ -179,7 +179,7 @@ def _next_pot_hand_or_end(state: State, ctx: Context) -> list[Any]:
     owner asked, the most chips winning; and when every person has left (CM-20)."""
     players = [seat for seat in range(state.seats) if not state.out[seat]]
     broke = [seat for seat in players if state.chips[seat] == 0]
-    events: list[Any] = [PlayerEliminated(seat, "cannot ante") for seat in broke]
+    events: list[Any] = [PlayerEliminated(seat, "cannot_ante") for seat in broke]
     left = [seat for seat in players if seat not in broke]
     if len(left) <= 1 or state.end_requested or _people_gone(state, ctx):
         most = max((state.chips[seat] for seat in left), default=0)

@@ -65,7 +65,8 @@ class HandEnded:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class PlayerEliminated:
-    """A player is out of the game (LV-8, LV-9, WP-6). ``reason`` in the game's own words."""
+    """A player is out of the game (LV-8, LV-9, WP-6). ``reason`` is a code: ``broke``, ``cannot_ante``
+    (``cannot ante`` in older records)."""
 
     seat: int
     reason: str

@@ -12,7 +12,12 @@ from games.engine.words import N, T, Text
 from games.rules.widow import exchange
 from games.rules.widow.events import FirstDealerDrawn, HandEnded, HandStarted, PlayerEliminated
 
-_REASONS = {"broke": T("they have no chips left"), "cannot ante": T("they cannot pay the ante")}
+# ``cannot ante`` is how records made before the reason became a code say ``cannot_ante``.
+_REASONS = {
+    "broke": T("they have no chips left"),
+    "cannot_ante": T("they cannot pay the ante"),
+    "cannot ante": T("they cannot pay the ante"),
+}
 
 
 def player(names: Sequence[str], seat: int) -> str:
