@@ -11,10 +11,10 @@ const SUITS = {
 };
 const SUIT_SIGNS = { c: "♣", d: "♦", h: "♥", s: "♠" };
 // The Spanish deck (GC-1): 1..12 of oros, copas, espadas, bastos; 10, 11, 12 are sota, caballo, rey.
-const SPANISH_SUITS = { o: () => t("coins"), c: () => t("cups"), e: () => t("swords"), b: () => t("clubs (Spanish)") };
+const SPANISH_SUITS = { o: () => t("coins"), c: () => t("cups"), e: () => t("swords"), b: () => t("batons") };
 const SPANISH_SIGNS = { o: "🪙", c: "🏆", e: "⚔", b: "🪵" };
 const SPANISH_RANKS = {
-  1: () => t("ace"), 10: () => t("jack (sota)"), 11: () => t("knight (caballo)"), 12: () => t("king"),
+  1: () => t("ace"), 10: () => t("knave"), 11: () => t("knight"), 12: () => t("king"),
 };
 
 export function cardName(code) {

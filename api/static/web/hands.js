@@ -2,6 +2,7 @@
 import * as api from "./api.js";
 import { t } from "./i18n.js";
 import { attempt, el, section } from "./shell.js";
+import { word } from "./words.js";
 
 export async function showHands(main, tableId) {
   const page = await api.get(`tables/${tableId}/hands/?limit=100`);
@@ -9,7 +10,7 @@ export async function showHands(main, tableId) {
   for (const hand of page.results) {
     const outcome = hand.result
       .filter((line) => line.outcome)
-      .map((line) => `${line.player || t("bot (seat %(seat)s)", { seat: line.seat })}: ${t(line.outcome)}`)
+      .map((line) => `${line.player || t("bot (seat %(seat)s)", { seat: line.seat })}: ${word(line.outcome)}`)
       .join(", ");
     list.append(
       el("li", {}, el("a", { href: `#/tables/${tableId}/hands/${hand.hand_no}`, dataset: { hand: hand.hand_no } }, t("Hand %(no)s", { no: hand.hand_no })), outcome ? ` ${outcome}` : ""),

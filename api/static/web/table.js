@@ -4,6 +4,7 @@
 import * as api from "./api.js";
 import { t } from "./i18n.js";
 import { cardElement, cardRow } from "./cards.js";
+import { word } from "./words.js";
 import { app, attempt, el, formValues, section, showError } from "./shell.js";
 
 const modules = new Map();
@@ -14,6 +15,14 @@ async function gameModule(slug) {
     modules.set(slug, import(`./games/${slug}.js`).catch(() => null));
   }
   return modules.get(slug);
+}
+
+// The game's name in the reader's language, from the games list (asked once per page load).
+let games = null;
+async function gameName(slug) {
+  games = games || api.get("games/").catch(() => []);
+  const found = (await games).find((game) => game.slug === slug);
+  return found ? found.name : slug;
 }
 
 export function playerName(view, seat) {
@@ -71,12 +80,12 @@ function toActText(view) {
 function genericLabel(action) {
   const { type, ...fields } = action;
   const parts = Object.entries(fields).map(([name, value]) => `${name}: ${Array.isArray(value) ? value.join(" ") : value}`);
-  return parts.length ? `${t(type)} (${parts.join(", ")})` : t(type);
+  return parts.length ? `${word(type)} (${parts.join(", ")})` : word(type);
 }
 
 // A field descriptor made into a labelled control: {name, kind: "number"|"cards"|"card"|"text"|"checkbox", label, min, max, value, cards}.
 function fieldControl(field, id) {
-  const label = field.label || t(field.name);
+  const label = field.label || word(field.name);
   if (field.kind === "cards" || field.kind === "card") {
     const box = el("fieldset", { className: "pick-cards" }, el("legend", {}, label));
     for (const code of field.cards || []) {
@@ -155,7 +164,7 @@ function showdownSection(state, view) {
           el("h3", {}, playerName(view, hand.seat)),
           hand.cards ? cardRow(hand.cards, playerName(view, hand.seat)) : null,
           el("p", {}, el("strong", { className: "category" }, hand.category_name || hand.category), hand.description ? ": " : "", el("span", { className: "description" }, hand.description || "")),
-          hand.outcome ? el("p", { className: "outcome" }, t(hand.outcome)) : null,
+          hand.outcome ? el("p", { className: "outcome" }, word(hand.outcome)) : null,
         ),
       );
       for (const step of hand.tie_break || []) if (!steps.some((s) => s.sentence === step.sentence)) steps.push(step);
@@ -172,7 +181,7 @@ function showdownSection(state, view) {
 function eventLine(view, event) {
   const who = event.actor || (event.actor_seat != null ? playerName(view, event.actor_seat) : t("the table"));
   const words = event.history || event.text || event.sentence;
-  return el("li", { dataset: { seq: event.seq, type: event.type } }, `#${event.seq} `, words || `${who}: ${t(event.type)}`);
+  return el("li", { dataset: { seq: event.seq, type: event.type } }, `#${event.seq} `, words || `${who}: ${event.type}`);
 }
 
 function openControls(view, reload) {
@@ -217,18 +226,19 @@ export async function showTable(main, tableId) {
   const showdownBox = el("div", { className: "showdown-box" });
   const events = el("ol", { id: "events", "aria-live": "polite", "aria-relevant": "additions" });
   const money = el("p", { className: "money" });
+  const title = el("h1", {}, view.game);
   root.append(
-    el("h1", {}, view.game),
+    title,
     el("p", {}, el("a", { id: "hands-link", href: `#/tables/${tableId}/hands` }, t("Hands of this table"))),
     opening,
-    section("seats-box", t("Seats"), seats, money),
-    toAct,
-    countdown,
-    game,
-    actions,
-    showdownBox,
-    section("events-box", t("Events"), events),
+    el(
+      "div",
+      { className: "layout" },
+      el("div", { className: "play" }, toAct, countdown, game, actions, showdownBox),
+      el("aside", { className: "side" }, section("seats-box", t("Seats"), seats, money), section("events-box", t("Events"), events)),
+    ),
   );
+  gameName(view.game).then((name) => (title.textContent = name));
   main.replaceChildren(root);
 
   let busy = false;
