@@ -122,7 +122,10 @@ function createForm(games) {
       const values = formValues(form);
       const options = {};
       for (const option of game.options) {
-        if (values[option.name] !== null && values[option.name] !== "") options[option.name] = values[option.name];
+        // Only what differs from the default: some options may not be given at all with others
+        // (the game's refused combinations), and a default is what the server would choose anyway.
+        const value = values[option.name];
+        if (value !== null && value !== "" && value !== option.default) options[option.name] = value;
       }
       const body = { game: game.slug, seats: values.seats, options };
       if (values.currency) {
