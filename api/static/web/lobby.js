@@ -1,7 +1,7 @@
 // The lobby: sign up / in / out, the wallet, the games with their options, the open tables, and
 // the form that opens a table.
 import * as api from "./api.js";
-import { t } from "./i18n.js";
+import { language, t } from "./i18n.js";
 import { app, attempt, el, formValues, refreshWho, section } from "./shell.js";
 
 function credentialsForm(id, heading, submit, onDone) {
@@ -24,6 +24,15 @@ function credentialsForm(id, heading, submit, onDone) {
       const { username, password } = formValues(form);
       await onDone(username, password);
       await refreshWho();
+      // A person who chose a language before reads the page in it from now on.
+      const chosen = (await api.get("me/language/")).language;
+      if (chosen && chosen !== language()) {
+        const url = new URL(location.href);
+        url.searchParams.set("lang", chosen);
+        url.hash = "#/";
+        location.replace(url.toString());
+        return;
+      }
       location.hash = "#/";
       await showLobby(document.getElementById("main"));
     });

@@ -294,7 +294,8 @@ export async function showTable(main, tableId) {
     actions.setAttribute("aria-label", t("Your actions"));
     showdownBox.replaceChildren(...showdownSection(state, view));
     if (focusedAction) {
-      const again = actions.querySelector(`[data-action="${focusedAction}"] , [data-action="${focusedAction}"] button`);
+      // Keyboard players keep their place: focus goes back to a control of the same action.
+      const again = actions.querySelector(`button[data-action="${focusedAction}"], form[data-action="${focusedAction}"] button`);
       if (again) again.focus();
     }
   };
@@ -325,6 +326,7 @@ export async function showTable(main, tableId) {
     if (event.seq <= lastSeq) return;
     lastSeq = event.seq;
     events.append(eventLine(view, event));
+    events.scrollTop = events.scrollHeight; // newest last, and in sight
     while (events.children.length > 200) events.firstChild.remove();
     refetch();
   };
