@@ -257,6 +257,7 @@ export async function showTable(main, tableId) {
       }
     });
 
+  let shownActions = null;
   const reload = async () => draw(await api.get(`tables/${tableId}/`));
 
   const draw = (next) => {
@@ -288,8 +289,14 @@ export async function showTable(main, tableId) {
       }
     } else element = el("pre", { className: "dump" }, JSON.stringify(view.state, null, 2));
     game.replaceChildren(element);
-    const built = actionsSection(view, module, ctx, send);
-    actions.replaceChildren(...built.childNodes);
+    // The controls are rebuilt only when the legal actions change: a bot's move elsewhere must
+    // not replace the button under a player's finger or take their keyboard focus.
+    const actionsKey = JSON.stringify(view.legal_actions);
+    if (actionsKey !== shownActions) {
+      shownActions = actionsKey;
+      const built = actionsSection(view, module, ctx, send);
+      actions.replaceChildren(...built.childNodes);
+    }
     actions.setAttribute("role", "group");
     actions.setAttribute("aria-label", t("Your actions"));
     showdownBox.replaceChildren(...showdownSection(state, view));
