@@ -92,14 +92,15 @@ function playersTable(state, ctx) {
     const drew = (player.drew || []).length
       ? player.drew.map((count) => t("%(count)s cards", { count })).join(" / ")
       : "";
+    // data-label names each cell on a phone, where the rows stack and the header is hidden.
     body.append(el("tr", { dataset: { seat: player.seat }, className: player.folded ? "folded" : null },
       el("th", { scope: "row" }, name, marks.length ? el("span", { className: "marks" }, ` (${marks.join(", ")})`) : null),
-      el("td", {}, String(player.stack)),
-      el("td", {}, player.bet != null ? String(player.bet) : ""),
-      el("td", {}, player.contributed != null ? String(player.contributed) : ""),
-      el("td", {}, (player.face_up || []).length ? cards(player.face_up, t("%(player)s's face-up cards", { player: name }), ctx) : ""),
-      el("td", {}, drew),
-      el("td", {}, playerStatus(player, state, t))));
+      el("td", { dataset: { label: t("Stack") } }, String(player.stack)),
+      el("td", { dataset: { label: t("Bet this round") } }, player.bet != null ? String(player.bet) : ""),
+      el("td", { dataset: { label: t("In the pot") } }, player.contributed != null ? String(player.contributed) : ""),
+      el("td", { dataset: { label: t("Face-up cards") } }, (player.face_up || []).length ? cards(player.face_up, t("%(player)s's face-up cards", { player: name }), ctx) : ""),
+      el("td", { dataset: { label: t("Drew") } }, drew),
+      el("td", { dataset: { label: t("Status") } }, playerStatus(player, state, t))));
   }
   table.append(body);
   return table;
@@ -127,7 +128,7 @@ function shownHands(showdown, ctx) {
       cards(shown.cards, t("%(player)s's hand", { player: name }), ctx),
       el("p", {}, el("span", { className: "category" }, shown.category_name || shown.category), ": ", el("span", { className: "description" }, shown.description || "")));
     if (shown.low_category) {
-      item.append(el("p", {}, t("Low: "), el("span", { className: "category" }, shown.low_category_name || shown.low_category), ": ", shown.low_description || ""));
+      item.append(el("p", {}, `${t("Low hand")}: `, el("span", { className: "category" }, shown.low_category_name || shown.low_category), ": ", shown.low_description || ""));
     }
     list.append(item);
   }
@@ -224,7 +225,7 @@ function amountField(action, ctx) {
   const quick = el("span", { className: "fcd-quick", role: "group", "aria-label": t("Quick amounts") });
   const pot = lastView && lastView.state ? lastView.state.pot : null;
   const presets = [[t("Least"), action.min]];
-  if (pot != null && pot > action.min && pot < action.max) presets.push([t("Pot"), pot]);
+  if (pot != null && pot > action.min && pot < action.max) presets.push([t("Pot size"), pot]);
   presets.push([t("Most"), action.max]);
   for (const [label, value] of presets) {
     const button = el("button", { type: "button", dataset: { amount: value } }, `${label} ${value}`);

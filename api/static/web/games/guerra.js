@@ -111,7 +111,7 @@ function lastRound(state, ctx) {
 }
 
 function deckWords(state, t) {
-  const decks = { english: t("English deck"), spanish_40: t("Spanish deck of 40"), spanish_48: t("Spanish deck of 48"), spanish: t("Spanish deck") };
+  const decks = { english: t("English deck"), spanish_40: t("Spanish deck of 40"), spanish_48: t("Spanish deck of 48") };
   const parts = [decks[state.deck] || state.deck];
   if (state.jokers) parts.push(t("with jokers"));
   if (state.ace_high) parts.push(t("aces high"));
