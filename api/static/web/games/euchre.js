@@ -18,6 +18,16 @@ function el(tag, attributes, ...children) {
   return element;
 }
 
+// A list of names in the page's language ("a, b and c"; "a، b و c" in Persian).
+function listOf(items) {
+  const lang = document.documentElement.lang || "en";
+  try {
+    return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(items.map(String));
+  } catch {
+    return items.join(", ");
+  }
+}
+
 function addStyle() {
   if (document.querySelector(`link[data-game-style="euchre"]`)) return;
   document.head.append(el("link", { rel: "stylesheet", href: new URL("./euchre.css", import.meta.url).href, dataset: { gameStyle: "euchre" } }));
@@ -61,7 +71,7 @@ function scores(state, ctx) {
   const { t } = ctx;
   const list = el("ul", { className: "euchre-scores" });
   for (const side of sides(state)) {
-    const names = side.map((seat) => ctx.playerName(seat)).join(" & ");
+    const names = listOf(side.map((seat) => ctx.playerName(seat)));
     const tricks = side.reduce((sum, seat) => sum + (state.tricks_won[seat] || 0), 0);
     const mine = side.includes(ctx.you);
     const makers = side.includes(state.maker);
@@ -94,7 +104,7 @@ function contract(state, ctx) {
   lines.push(el("p", { className: "euchre-trump", dataset: { trump: state.trump || "none" } }, trump));
   lines.push(el("p", {}, t("Made by %(player)s; makers: %(players)s", {
     player: ctx.playerName(state.maker),
-    players: (state.makers || []).map((seat) => ctx.playerName(seat)).join(", "),
+    players: listOf((state.makers || []).map((seat) => ctx.playerName(seat))),
   })));
   if (state.alone) {
     lines.push(el("p", { className: "euchre-alone" }, t("%(player)s goes alone", { player: ctx.playerName(state.maker) }),

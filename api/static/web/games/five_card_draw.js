@@ -20,6 +20,16 @@ function el(tag, attributes, ...children) {
   return element;
 }
 
+// A list of names in the page's language ("a, b and c"; "a، b و c" in Persian).
+function listOf(items) {
+  const lang = document.documentElement.lang || "en";
+  try {
+    return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(items.map(String));
+  } catch {
+    return items.join(", ");
+  }
+}
+
 function addStyle() {
   if (document.querySelector(`link[data-game-style="five_card_draw"]`)) return;
   const link = el("link", { rel: "stylesheet", href: new URL("./five_card_draw.css", import.meta.url).href, dataset: { gameStyle: "five_card_draw" } });
@@ -112,7 +122,7 @@ function potsList(pots, ctx, heading) {
   const list = el("ul", { className: "fcd-pots" });
   pots.forEach((pot, index) => {
     const name = index === 0 ? t("Main pot") : t("Side pot %(number)s", { number: index });
-    const who = pot.eligible.map((seat) => ctx.playerName(seat)).join(", ");
+    const who = listOf(pot.eligible.map((seat) => ctx.playerName(seat)));
     list.append(el("li", { dataset: { pot: index } }, t("%(pot)s: %(chips)s chips, for %(players)s", { pot: name, chips: pot.amount, players: who })));
   });
   return el("div", {}, el("h3", {}, heading), list);
@@ -166,7 +176,7 @@ function endWords(state, ctx) {
   const lines = [];
   if (state.end_reason) lines.push(el("p", {}, reasons[state.end_reason] || t(state.end_reason)));
   if (state.winners && state.winners.length) {
-    lines.push(el("p", { className: "winners" }, t("Winners: %(players)s", { players: state.winners.map((seat) => ctx.playerName(seat)).join(", ") })));
+    lines.push(el("p", { className: "winners" }, t("Winners: %(players)s", { players: listOf(state.winners.map((seat) => ctx.playerName(seat))) })));
   }
   return lines;
 }

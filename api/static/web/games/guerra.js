@@ -17,6 +17,16 @@ function el(tag, attributes, ...children) {
   return element;
 }
 
+// A list of names in the page's language ("a, b and c"; "a، b و c" in Persian).
+function listOf(items) {
+  const lang = document.documentElement.lang || "en";
+  try {
+    return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(items.map(String));
+  } catch {
+    return items.join(", ");
+  }
+}
+
 function addStyle() {
   if (document.querySelector(`link[data-game-style="guerra"]`)) return;
   document.head.append(el("link", { rel: "stylesheet", href: new URL("./guerra.css", import.meta.url).href, dataset: { gameStyle: "guerra" } }));
@@ -64,9 +74,13 @@ function play(entry, ctx) {
   let what;
   if (entry.kind === "battle") {
     what = t("battle in skirmish %(skirmish)s, layer %(layer)s", { skirmish: entry.skirmish, layer: entry.layer });
-    if (entry.face_down) for (const code of entry.face_down) row.append(ctx.cardElement(code));
-    else for (let n = 0; n < entry.face_down_count; n += 1) row.append(faceDown(ctx));
-    row.append(ctx.cardElement(entry.face_up));
+    // Face down first (their faces once the round is over), then the face-up card that decides.
+    const down = el("span", { className: "cards face-down", role: "group", "aria-label": t("face down") });
+    if (entry.face_down) for (const code of entry.face_down) down.append(ctx.cardElement(code));
+    else for (let n = 0; n < entry.face_down_count; n += 1) down.append(faceDown(ctx));
+    const up = el("span", { className: "cards face-up", role: "group", "aria-label": t("face up") }, ctx.cardElement(entry.face_up));
+    if (entry.face_down_count) row.append(el("span", { className: "label" }, `${t("face down")}: `), down, " ");
+    row.append(el("span", { className: "label" }, `${t("face up")}: `), up);
   } else {
     what = entry.kind === "extra" ? t("extra card") : t("thrown");
     for (const code of entry.cards) row.append(ctx.cardElement(code));
@@ -92,7 +106,7 @@ function lastRound(state, ctx) {
   const skirmishes = el("ol", { className: "guerra-skirmishes" });
   for (const skirmish of last.skirmishes || []) {
     skirmishes.append(el("li", {}, t("Skirmish %(number)s: highest %(players)s", {
-      number: skirmish.skirmish, players: skirmish.highest.map((seat) => ctx.playerName(seat)).join(", "),
+      number: skirmish.skirmish, players: listOf(skirmish.highest.map((seat) => ctx.playerName(seat))),
     })));
   }
   if ((last.skirmishes || []).length) box.append(skirmishes);
@@ -102,7 +116,7 @@ function lastRound(state, ctx) {
     })));
   }
   if ((last.ambush || []).length) {
-    box.append(el("p", { className: "guerra-ambush" }, t("Ambush by %(players)s", { players: last.ambush.map((seat) => ctx.playerName(seat)).join(", ") })));
+    box.append(el("p", { className: "guerra-ambush" }, t("Ambush by %(players)s", { players: listOf(last.ambush.map((seat) => ctx.playerName(seat))) })));
   }
   for (const lot of last.settled_by_lot || []) {
     box.append(el("p", { className: "guerra-lot", dataset: { drawn: lot.drawn } }, lot.sentence));
@@ -136,7 +150,7 @@ export function render(view, ctx) {
     const reasons = { all_cards: t("One player holds every card."), max_rounds: t("The round limit was reached: the most cards win.") };
     root.append(el("p", { className: "guerra-end" }, reasons[state.end_reason] || (state.end_reason ? t(state.end_reason) : "")));
     if ((state.winners || []).length) {
-      root.append(el("p", { className: "winners" }, t("Winners: %(players)s", { players: state.winners.map((seat) => ctx.playerName(seat)).join(", ") })));
+      root.append(el("p", { className: "winners" }, t("Winners: %(players)s", { players: listOf(state.winners.map((seat) => ctx.playerName(seat))) })));
     }
   }
   return root;
