@@ -16,7 +16,10 @@ from games.models import Table
 
 # slug, seats, options: one table per game module (options chosen so that its rarer parts show).
 TABLES: dict[str, tuple[int, dict[str, Any]]] = {
-    "euchre": (4, {"stick_the_dealer": True, "no_trump": True, "farmers_hand": True, "ace_no_face": True}),
+    "euchre": (
+        4,
+        {"stick_the_dealer": True, "no_trump": True, "farmers_hand": True, "ace_no_face": True, "target_points": 3},
+    ),
     "five_card_draw": (3, {"shotgun": True, "ace_rule": "four_with_ace", "opening": "anything_opens"}),
     "guerra": (3, {}),
 }

@@ -64,6 +64,9 @@ window.draw = async (slug, view) => {
   const element = module.render(view, ctx);
   if (!(element instanceof HTMLElement)) throw new Error("render() returned no element");
   document.getElementById("game").replaceChildren(element);
+  // The module's stylesheet loads after render(); the layout checks wait for it.
+  await Promise.all([...document.querySelectorAll("link[data-game-style]")].map((link) =>
+    link.sheet ? null : new Promise((done) => { link.addEventListener("load", done, { once: true }); link.addEventListener("error", done, { once: true }); })));
   const labels = view.legal_actions.map((action) => module.describeAction ? module.describeAction(action, ctx) : null);
   const fields = view.legal_actions.map((action) => {
     const made = module.actionFields ? module.actionFields(action, ctx) : null;
@@ -85,6 +88,8 @@ window.draw = async (slug, view) => {
     labels,
     fields,
     styles: [...document.querySelectorAll("link[data-game-style]")].length,
+    // Wider than the phone-sized viewport means a sideways scroll for the whole page.
+    overflow: document.documentElement.scrollWidth - window.innerWidth,
   };
 };
 window.ready = true;
@@ -169,6 +174,7 @@ def check_moments(page, game: str, views: dict[str, dict[str, Any]]) -> None:
         assert shown["unlabelled"] == 0, where
         assert shown["images"] == 0, where
         assert shown["styles"] >= 1, where
+        assert shown["overflow"] <= 0, (where, shown["overflow"])
         # Every legal action but presence gets the module's words; forms get their fields.
         for action, label, fields in zip(view["legal_actions"], shown["labels"], shown["fields"], strict=True):
             if action["type"] in ("sit_out", "sit_in", "leave"):
