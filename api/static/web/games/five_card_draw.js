@@ -193,7 +193,7 @@ export function render(view, ctx) {
   if (hand) {
     root.append(el("p", { className: "fcd-phase" },
       t("Hand %(number)s", { number: hand.hand_no }), " · ", phaseWords(hand, t),
-      " · ", t("Bet to call: %(chips)s", { chips: hand.current_bet }),
+      " · ", t("Highest bet this round: %(chips)s", { chips: hand.current_bet }),
       " · ", t("Cards left in the stock: %(count)s", { count: hand.stock })));
     if (hand.your_cards && hand.your_cards.length) {
       root.append(el("div", { className: "fcd-yours" }, el("h3", {}, t("Your cards")), cards(hand.your_cards, t("Your cards"), ctx)));
