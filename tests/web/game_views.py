@@ -21,7 +21,7 @@ TABLES: dict[str, tuple[int, dict[str, Any]]] = {
         {"stick_the_dealer": True, "no_trump": True, "farmers_hand": True, "ace_no_face": True, "target_points": 3},
     ),
     "five_card_draw": (3, {"shotgun": True, "ace_rule": "four_with_ace", "opening": "anything_opens"}),
-    "guerra": (3, {}),
+    "guerra": (3, {"deck": "spanish_48", "jokers": True, "ace_high": True}),
 }
 
 
