@@ -32,13 +32,14 @@ def test_cm_7_browser_decks_match_the_engine_for_the_fairness_vectors(verify_pag
         VECTORS,
     )
     for vector, result in zip(VECTORS, results, strict=True):
-        assert result["details"]["deck"] == vector["deck"], vector["deck_name"]
-        assert result["details"]["commitment"] == vector["commitment"]
+        assert result["computed"]["deck"] == vector["deck"], vector["deck_name"]
+        assert result["computed"]["commitment"] == vector["commitment"]
         assert result == {
             "verified": True,
             "commitment_ok": True,
             "deck_ok": True,
-            "details": {**result["details"], "problem": None, "first_difference": None},
+            "details": result["details"],
+            "computed": {**result["computed"], "problem": None, "first_difference": None},
         }
 
 
@@ -113,7 +114,8 @@ def test_a_tampered_audit_is_not_verified(verify_page):
     assert result["verified"] is False
     assert result["commitment_ok"] is True
     assert result["deck_ok"] is False
-    assert result["details"]["first_difference"] == 8
+    assert result["computed"]["first_difference"] == 8
+    assert "at card 9 from the top" in " ".join(result["details"])
 
     # The seed changed: its commitment no longer matches, nor does the deck it would deal.
     seed = bytearray.fromhex(honest["server_seed"])
@@ -126,12 +128,13 @@ def test_a_tampered_audit_is_not_verified(verify_page):
     # The commitment changed alone.
     result = _verify(verify_page, {**honest, "commitment": "00" * 32})
     assert (result["verified"], result["commitment_ok"], result["deck_ok"]) == (False, False, True)
+    assert "The commitment does not match" in result["details"][0]
 
     # Another table's audit: the stream is keyed by the table the person is looking at.
     result = _verify(verify_page, honest, table_id=str(uuid.UUID(int=5)))
     assert result["verified"] is False
-    assert result["details"]["problem"] == "other_table"
+    assert result["computed"]["problem"] == "other_table"
 
     # No seed revealed (a hand still in play) is not verified either.
     result = _verify(verify_page, {**honest, "server_seed": None})
-    assert (result["verified"], result["details"]["problem"]) == (False, "no_seed")
+    assert (result["verified"], result["computed"]["problem"]) == (False, "no_seed")

@@ -23,10 +23,10 @@ def test_verify_js_confirms_a_real_hand_and_refuses_it_tampered(page, web_server
     page.goto("/healthz")
     verify = f"async ([audit, tableId]) => {{ {IMPORT} return v.verifyHand(audit, tableId); }}"
     result = page.evaluate(verify, [audit, table_id])
-    assert (result["verified"], result["commitment_ok"], result["deck_ok"]) == (True, True, True), result["details"]
-    assert result["details"]["deck"] == audit["deck"]
+    assert (result["verified"], result["commitment_ok"], result["deck_ok"]) == (True, True, True), result["computed"]
+    assert result["computed"]["deck"] == audit["deck"]
 
     tampered = list(audit["deck"])
     tampered[0], tampered[-1] = tampered[-1], tampered[0]
     result = page.evaluate(verify, [{**audit, "deck": tampered}, table_id])
-    assert (result["verified"], result["deck_ok"], result["details"]["first_difference"]) == (False, False, 0)
+    assert (result["verified"], result["deck_ok"], result["computed"]["first_difference"]) == (False, False, 0)

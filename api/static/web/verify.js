@@ -121,61 +121,103 @@ export async function shuffled(cards, seedBytes, tableId, handNo, clientSeed, pu
   return shuffle(cards, await stream(seedBytes, tableId, handNo, clientSeed, purpose));
 }
 
+// The sentences go through Django's JavaScript catalogue (/jsi18n/, the page's language) when the
+// page has loaded it; verify.js imports nothing, so it also runs on a bare page.
+function t(msgid, values) {
+  const text = typeof window !== "undefined" && window.gettext ? window.gettext(msgid) : msgid;
+  if (!values) return text;
+  return window.interpolate ? window.interpolate(text, values, true) : text.replace(/%\((\w+)\)s/g, (_, name) => String(values[name]));
+}
+
+const PROBLEMS = {
+  no_seed: () => t("No server seed has been revealed for this hand yet."),
+  bad_seed: () => t("The revealed server seed is not hexadecimal."),
+  other_table: () => t("This audit is of another table."),
+  unknown_deck: (computed) => t("The audit names a deck this page does not know: %(deck)s.", { deck: computed.deck_name }),
+  no_deck: () => t("The audit does not list the deck it dealt."),
+};
+
 /**
  * Check a hand's audit (the JSON of GET /api/v1/tables/{id}/hands/{no}/audit/) in the browser.
  *
  * `tableId` is the table the person is looking at: the stream is keyed by it, not by the audit's
  * own word, so an audit of another table does not pass. Returns
- * `{verified, commitment_ok, deck_ok, details}` where `details` holds machine fields for the page
- * to put in words: `problem` (null, "no_seed", "bad_seed", "unknown_deck", "no_deck", "other_table"),
- * `commitment` (the recomputed one), `deck` (the recomputed order), `deck_name`, and
- * `first_difference` (the first position where the audit's deck differs, or null).
+ * `{verified, commitment_ok, deck_ok, details, computed}`: `details` are sentences for the person
+ * (translated when the page has the catalogue), `computed` the machine fields behind them:
+ * `problem` (null, "no_seed", "bad_seed", "unknown_deck", "no_deck", "other_table"), `commitment`
+ * (the recomputed one), `deck` (the recomputed order), `deck_name`, and `first_difference` (the
+ * first position, from 0, where the audit's deck differs; null when none does).
  * `deck_ok` is null when the hand dealt no deck (nothing to recompute).
  */
 export async function verifyHand(audit, tableId) {
   const table = String(tableId ?? audit.table_id ?? "");
-  const details = {
+  const computed = {
     problem: null,
     commitment: null,
     deck: null,
     deck_name: audit.deck_name ?? null,
     first_difference: null,
   };
-  const failed = (problem) => ({ verified: false, commitment_ok: false, deck_ok: false, details: { ...details, problem } });
+  const outcome = (commitmentOk, deckOk) => {
+    const details = [];
+    if (computed.problem) details.push(PROBLEMS[computed.problem](computed));
+    if (computed.commitment !== null) {
+      details.push(
+        commitmentOk
+          ? t("The commitment matches: SHA-256 of the revealed seed is %(commitment)s.", computed)
+          : t("The commitment does not match: SHA-256 of the revealed seed is %(commitment)s, the audit says %(claimed)s.", {
+              ...computed,
+              claimed: String(audit.commitment ?? "-"),
+            }),
+      );
+    }
+    if (deckOk === true) {
+      details.push(t("The whole deck (%(count)s cards) is the one the seeds deal.", { count: computed.deck.length }));
+    } else if (computed.first_difference !== null) {
+      details.push(t("The deck differs from the one the seeds deal at card %(position)s from the top.", { position: computed.first_difference + 1 }));
+    } else if (deckOk === null && computed.commitment !== null) {
+      details.push(t("The hand dealt no deck: only the commitment is checked."));
+    }
+    return { verified: commitmentOk && deckOk !== false, commitment_ok: commitmentOk, deck_ok: deckOk, details, computed };
+  };
+  const failed = (problem) => {
+    computed.problem = problem;
+    return outcome(false, false);
+  };
   if (audit.table_id && String(audit.table_id).toLowerCase() !== table.toLowerCase()) return failed("other_table");
   if (!audit.server_seed) return failed("no_seed");
   const seed = fromHex(audit.server_seed);
   if (!seed || seed.length === 0) return failed("bad_seed");
 
-  details.commitment = await commitment(seed);
-  const commitmentOk = typeof audit.commitment === "string" && details.commitment === audit.commitment.toLowerCase();
+  computed.commitment = await commitment(seed);
+  const commitmentOk = typeof audit.commitment === "string" && computed.commitment === audit.commitment.toLowerCase();
 
   let deckOk = null;
   const claimed = Array.isArray(audit.deck) ? audit.deck : null;
   if (audit.deck_name || claimed) {
     const canonical = audit.deck_name ? deckByName(audit.deck_name) : null;
     if (!canonical) {
-      details.problem = "unknown_deck";
+      computed.problem = "unknown_deck";
       deckOk = false;
     } else {
-      details.deck = await shuffled(
+      computed.deck = await shuffled(
         canonical, seed, table, Number(audit.hand_no), audit.client_seed ?? "", audit.purpose || "deck",
       );
       if (claimed) {
-        const length = Math.max(claimed.length, details.deck.length);
+        const length = Math.max(claimed.length, computed.deck.length);
         for (let i = 0; i < length; i += 1) {
-          if (claimed[i] !== details.deck[i]) {
-            details.first_difference = i;
+          if (claimed[i] !== computed.deck[i]) {
+            computed.first_difference = i;
             break;
           }
         }
-        deckOk = details.first_difference === null;
+        deckOk = computed.first_difference === null;
       } else {
         // The audit names a deck but does not say what it dealt: nothing to compare with.
+        computed.problem = "no_deck";
         deckOk = false;
-        details.problem = "no_deck";
       }
     }
   }
-  return { verified: commitmentOk && deckOk !== false, commitment_ok: commitmentOk, deck_ok: deckOk, details };
+  return outcome(commitmentOk, deckOk);
 }
