@@ -38,6 +38,14 @@ def create_table(page: Page, game: str, seats: int, options: dict, stake: dict) 
     form = page.locator("form#create-table")
     form.locator("select[name=game]").select_option(game)
     form.locator("input[name=seats]").fill(str(seats))
+    # The options left as they are: their inputs emptied, so the server applies its defaults (an
+    # option filled with its default may be one the other options refuse, e.g. Whiskey Poker's
+    # lives with pot scoring).
+    games = page.evaluate("async () => (await fetch('/api/v1/games/')).json()")
+    for option in next(g for g in games if g["slug"] == game)["options"]:
+        field = form.locator(f"input[name={option['name']}]:not([type=checkbox])")
+        if option["name"] not in options and field.count():
+            field.fill("")
     for name, value in options.items():
         field = form.locator(f"[name={name}]")
         if field.evaluate("e => e.tagName") == "SELECT":

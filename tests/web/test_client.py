@@ -29,7 +29,7 @@ OTHER_GAMES = {
     "euchre": (4, {"target_points": 1}, {"currency": "MXN", "amount": "1.00"}),
     "five_card_draw": (
         3,
-        {"format": "tournament", "starting_stack": 10, "forced_bets": "blinds"},
+        {"format": "tournament", "starting_stack": 10},
         {"currency": "MXN", "amount": "1.00"},
     ),
     "guerra": (3, {"max_rounds": 20}, {"currency": "MXN", "amount": "1.00"}),
