@@ -19,21 +19,9 @@ import pytest
 
 from tests.api.server import ROOT, Server, serve
 from tests.conftest import require
+from tests.web.chromium import CHROMIUM, CHROMIUM_FLAGS
 
-CHROMIUM = Path("/usr/bin/chromium")
 SCREENSHOTS = ROOT / "var" / "screenshots"
-# The flags the service's CI uses for Chromium: headless, no sandbox (CI runs as root), and nothing
-# that reaches out of the machine on its own.
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 def pytest_collection_modifyitems(config, items):
