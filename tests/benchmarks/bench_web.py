@@ -55,16 +55,16 @@ CLICK = """async ([skip]) => {
 }"""
 
 
-def kind_of(url: str, mime: str) -> str:
-    path = url.split("?", 1)[0]
+def kind_of(url: str) -> str:
+    path = url.split("?", 1)[0].split("#", 1)[0]
     if "/api/" in path:
         return "api"
     if "/jsi18n/" in path:
         return "jsi18n"
-    for name in ("html", "javascript", "css", "image"):
-        if name in mime:
-            return {"javascript": "js"}.get(name, name)
-    return f"{path.rsplit('/', 1)[-1]} ({mime})"
+    name = path.rsplit("/", 1)[-1]
+    if "." in name:
+        return name.rsplit(".", 1)[-1] if name.endswith((".js", ".css")) else name
+    return "html"
 
 
 def page_weight(browser, base_url: str, path: str, cookies=None) -> dict[str, int]:
@@ -77,7 +77,6 @@ def page_weight(browser, base_url: str, path: str, cookies=None) -> dict[str, in
     cdp.send("Network.enable")
     cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
     urls: dict[str, str] = {}
-    mimes: dict[str, str] = {}
     sizes: dict[str, int] = {}
     cdp.on("Network.requestWillBeSent", lambda event: urls.setdefault(event["requestId"], event["request"]["url"]))
     cdp.on(
@@ -87,7 +86,7 @@ def page_weight(browser, base_url: str, path: str, cookies=None) -> dict[str, in
     time.sleep(0.5)  # the stream (EventSource) stays open: it is not counted, it never finishes loading
     by_kind: dict[str, int] = defaultdict(int)
     for request_id, size in sizes.items():
-        by_kind[kind_of(urls.get(request_id, ""), mimes.get(request_id, ""))] += size
+        by_kind[kind_of(urls.get(request_id, ""))] += size
     by_kind["requests"] = len(sizes)
     context.close()
     return dict(by_kind)
