@@ -101,19 +101,15 @@ def wait_for_change(page: Page, version: str, timeout: float = 5000) -> bool:
 
 
 def _choose(page: Page, rng: random.Random, prefer: tuple[str, ...], prefer_odds: float):
+    # The kinds read in one go: the controls are drawn again whenever the table moves.
     controls = page.locator("#actions [data-action]")
-    found = []
-    for index in range(controls.count()):
-        control = controls.nth(index)
-        kind = control.get_attribute("data-action")
-        if kind and kind not in PRESENCE:
-            found.append((kind, control))
+    kinds = controls.evaluate_all("els => els.map((e) => e.dataset.action)")
+    found = [(kind, index) for index, kind in enumerate(kinds) if kind and kind not in PRESENCE]
     if not found:
         return None
     preferred = [item for item in found if item[0] in prefer]
-    if preferred and rng.random() < prefer_odds:
-        return rng.choice(preferred)
-    return rng.choice(found)
+    kind, index = rng.choice(preferred) if preferred and rng.random() < prefer_odds else rng.choice(found)
+    return kind, controls.nth(index)
 
 
 def _fill_and_submit(form, rng: random.Random) -> None:
@@ -135,7 +131,7 @@ def click_one_action(page: Page, rng: random.Random, prefer: tuple[str, ...] = (
     _kind, control = chosen
     version = _version(page)
     try:
-        if control.evaluate("e => e.tagName") == "FORM":
+        if control.evaluate("e => e.tagName", timeout=2000) == "FORM":
             _fill_and_submit(control, rng)
         else:
             control.click(timeout=2000)
