@@ -32,9 +32,12 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.browser)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium():
-    """Debian's Chromium, launched once for the session (Playwright gives it a fresh profile of its own)."""
+    """Debian's Chromium, launched once for each test module (Playwright gives it a fresh profile).
+
+    Not once for the session: Playwright's sync API runs an event loop while it is started, and a
+    test module that starts its own (tests/web/test_game_modules.py) cannot while another is."""
     require(CHROMIUM.exists(), "Chromium (/usr/bin/chromium: apt-get install chromium chromium-driver)")
     try:
         from playwright.sync_api import sync_playwright
