@@ -55,6 +55,15 @@ messages: $(STAMP)
 		fi; \
 		rm -f "$$pot"; \
 	done
+	@# The web client's words (api/static/web/, the page's own modules) go to the api app's djangojs
+	@# catalogue, which /jsi18n/ serves: t() and nt() of i18n.js, and Django's gettext/ngettext.
+	@pot="$$(mktemp)"; \
+	$(BIN)/pybabel -q extract -F config/babel-web.cfg --no-default-keywords -k t -k gettext -k ngettext:1,2 -k nt:1,2 \
+		--ignore-dirs="vendor" --sort-by-file --no-wrap --project=game-ledger --version=1 -o "$$pot" api/static/web || exit 1; \
+	for language in $(MESSAGE_LANGUAGES); do \
+		$(BIN)/pybabel -q update --init-missing --ignore-obsolete --no-wrap -N -i "$$pot" -d api/locale -D djangojs -l $$language || exit 1; \
+	done; \
+	rm -f "$$pot"
 	@$(MAKE) --no-print-directory catalogues
 
 # Web server, Celery worker and beat in one command (config/Procfile); Ctrl-C stops all three, and

@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from api import errors
+from api import errors, web
 from config import health, observability
 
 urlpatterns = [
@@ -10,6 +10,9 @@ urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
     path("metrics", observability.metrics, name="metrics"),
+    # The web client: its page and its words (api/web.py); the rest is the public API.
+    path("", web.index, name="web"),
+    path("jsi18n/", web.catalogue, name="jsi18n"),
     path("admin/", admin.site.urls),
     path("api/v1/", include("api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -1,0 +1,283 @@
+// Five-Card Draw's part of the table page (FD-19: what a seat may see): your cards, everyone's
+// face-up cards (a shotgun card, an ace shown to draw four), stacks, bets, pots, the phase, how
+// many each drew, and the last hand's showdown. Server text is set with textContent only.
+
+
+let lastView = null; // the view render() last drew: actionFields needs your cards for a draw
+
+function el(tag, attributes, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes || {})) {
+    if (value == null || value === false) continue;
+    if (name === "className") element.className = value;
+    else if (name === "dataset") Object.assign(element.dataset, value);
+    else element.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child == null || child === false) continue;
+    element.append(child instanceof Node ? child : String(child));
+  }
+  return element;
+}
+
+// A list of names in the page's language ("a, b and c"; "a، b و c" in Persian).
+function listOf(items) {
+  const lang = document.documentElement.lang || "en";
+  try {
+    return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(items.map(String));
+  } catch {
+    return items.join(", ");
+  }
+}
+
+function addStyle() {
+  if (document.querySelector(`link[data-game-style="five_card_draw"]`)) return;
+  const link = el("link", { rel: "stylesheet", href: new URL("./five_card_draw.css", import.meta.url).href, dataset: { gameStyle: "five_card_draw" } });
+  document.head.append(link);
+}
+
+function cards(codes, label, ctx) {
+  const row = el("div", { className: "cards", role: "group", "aria-label": label });
+  for (const code of codes) row.append(ctx.cardElement(code));
+  return row;
+}
+
+function cardWords(code, ctx) {
+  const card = ctx.cardElement(code);
+  return `${card.textContent} (${card.getAttribute("aria-label") || code})`;
+}
+
+// The table's rules in words; an unknown code shows as it is.
+function rules(state, t) {
+  const betting = { no_limit: t("no limit"), pot_limit: t("pot limit"), fixed_limit: t("fixed limit") };
+  const forced = { ante: t("antes"), blinds: t("blinds") };
+  const parts = [betting[state.betting] || state.betting, forced[state.forced_bets] || state.forced_bets];
+  if (state.variant === "triple_draw") parts.push(t("triple draw"));
+  if (state.opening === "jacks_or_better") parts.push(t("jacks or better to open"));
+  if (state.ace_rule && state.ace_rule !== "none") parts.push(t("an ace shown lets you draw four"));
+  if (state.wild && state.wild !== "none") parts.push(t("wild cards: %(wild)s", { wild: String(state.wild) }));
+  if (state.shotgun) parts.push(t("shotgun: one card dealt face up"));
+  if (state.high_low) parts.push(t("high-low split"));
+  if (state.format === "tournament") parts.push(t("tournament"));
+  return parts.filter(Boolean).join(" · ");
+}
+
+function phaseWords(hand, t) {
+  if (!hand) return "";
+  if (hand.phase === "drawing") return t("Draw %(number)s", { number: hand.draw });
+  if (hand.phase === "betting") return t("Betting round %(number)s", { number: hand.street + 1 });
+  if (hand.phase === "showdown") return t("Showdown");
+  return t(hand.phase);
+}
+
+function playerStatus(player, state, t) {
+  const words = [];
+  if (player.eliminated) words.push(t("out of the game"));
+  if (player.folded) words.push(t("folded"));
+  if (player.all_in) words.push(t("all in"));
+  if (player.leaving) words.push(t("leaving after this hand"));
+  if (!player.present && !player.eliminated) words.push(t("away"));
+  if ((state.played_by_bot || []).includes(player.seat)) words.push(t("played by the bot"));
+  return words.join(", ");
+}
+
+function playersTable(state, ctx) {
+  const { t } = ctx;
+  const hand = state.hand;
+  const table = el("table", { className: "fcd-players" },
+    el("caption", {}, t("Players")),
+    el("thead", {}, el("tr", {},
+      el("th", { scope: "col" }, t("Player")), el("th", { scope: "col" }, t("Stack")),
+      el("th", { scope: "col" }, t("Bet this round")), el("th", { scope: "col" }, t("In the pot")),
+      el("th", { scope: "col" }, t("Face-up cards")), el("th", { scope: "col" }, t("Drew")),
+      el("th", { scope: "col" }, t("Status")))));
+  const body = el("tbody");
+  for (const player of state.players || []) {
+    const name = ctx.playerName(player.seat);
+    const marks = [];
+    if (hand ? hand.button === player.seat : state.button === player.seat) marks.push(t("dealer"));
+    if (hand && hand.opener === player.seat) marks.push(t("opened"));
+    if ((state.to_act || []).includes(player.seat)) marks.push(t("to act"));
+    if (player.seat === ctx.you) marks.push(t("you"));
+    const drew = (player.drew || []).length
+      ? player.drew.map((count) => t("%(count)s cards", { count })).join(" / ")
+      : "";
+    // data-label names each cell on a phone, where the rows stack and the header is hidden.
+    body.append(el("tr", { dataset: { seat: player.seat }, className: player.folded ? "folded" : null },
+      el("th", { scope: "row" }, name, marks.length ? el("span", { className: "marks" }, ` (${marks.join(", ")})`) : null),
+      el("td", { dataset: { label: t("Stack") } }, String(player.stack)),
+      el("td", { dataset: { label: t("Bet this round") } }, player.bet != null ? String(player.bet) : ""),
+      el("td", { dataset: { label: t("In the pot") } }, player.contributed != null ? String(player.contributed) : ""),
+      el("td", { dataset: { label: t("Face-up cards") } }, (player.face_up || []).length ? cards(player.face_up, t("%(player)s's face-up cards", { player: name }), ctx) : ""),
+      el("td", { dataset: { label: t("Drew") } }, drew),
+      el("td", { dataset: { label: t("Status") } }, playerStatus(player, state, t))));
+  }
+  table.append(body);
+  return table;
+}
+
+function potsList(pots, ctx, heading) {
+  const { t } = ctx;
+  if (!pots || !pots.length) return null;
+  const list = el("ul", { className: "fcd-pots" });
+  pots.forEach((pot, index) => {
+    const name = index === 0 ? t("Main pot") : t("Side pot %(number)s", { number: index });
+    const who = listOf(pot.eligible.map((seat) => ctx.playerName(seat)));
+    list.append(el("li", { dataset: { pot: index } }, t("%(pot)s: %(chips)s chips, for %(players)s", { pot: name, chips: pot.amount, players: who })));
+  });
+  return el("div", {}, el("h3", {}, heading), list);
+}
+
+function shownHands(showdown, ctx) {
+  const { t } = ctx;
+  const list = el("ul", { className: "fcd-shown" });
+  for (const shown of showdown) {
+    const name = ctx.playerName(shown.seat);
+    const item = el("li", { dataset: { seat: shown.seat } },
+      el("strong", {}, name), " ",
+      cards(shown.cards, t("%(player)s's hand", { player: name }), ctx),
+      el("p", {}, el("span", { className: "category" }, shown.category_name || shown.category), ": ", el("span", { className: "description" }, shown.description || "")));
+    if (shown.low_category) {
+      item.append(el("p", {}, `${t("Low hand")}: `, el("span", { className: "category" }, shown.low_category_name || shown.low_category), ": ", shown.low_description || ""));
+    }
+    list.append(item);
+  }
+  return list;
+}
+
+function shareWords(share, ctx) {
+  const { t } = ctx;
+  const pot = share.pot === 0 ? t("the main pot") : t("side pot %(number)s", { number: share.pot });
+  const values = { player: ctx.playerName(share.seat), chips: share.chips, pot };
+  let words;
+  if (share.half === "high") words = t("%(player)s wins %(chips)s chips, the high half of %(pot)s", values);
+  else if (share.half === "low") words = t("%(player)s wins %(chips)s chips, the low half of %(pot)s", values);
+  else words = t("%(player)s wins %(chips)s chips from %(pot)s", values);
+  return share.shown ? words : `${words} ${t("(hand not shown)")}`;
+}
+
+function lastHand(last, ctx) {
+  const { t } = ctx;
+  const box = el("section", { className: "fcd-last-hand", "aria-label": t("The last hand") },
+    el("h3", {}, t("Hand %(number)s, the last one", { number: last.hand_no })));
+  if (last.passed) box.append(el("p", {}, t("Nobody opened: the pot carries over to the next hand.")));
+  if (last.showdown && last.showdown.length) box.append(shownHands(last.showdown, ctx));
+  const pots = potsList(last.pots, ctx, t("Pots"));
+  if (pots) box.append(pots);
+  if (last.shares && last.shares.length) {
+    box.append(el("ul", { className: "fcd-shares" }, last.shares.map((share) => el("li", { dataset: { seat: share.seat } }, shareWords(share, ctx)))));
+  }
+  return box;
+}
+
+function endWords(state, ctx) {
+  const { t } = ctx;
+  const reasons = { owner_ended: t("The owner ended the table."), no_people_left: t("No people are left at the table."), one_player_left: t("One player is left.") };
+  const lines = [];
+  if (state.end_reason) lines.push(el("p", {}, reasons[state.end_reason] || t(state.end_reason)));
+  if (state.winners && state.winners.length) {
+    lines.push(el("p", { className: "winners" }, t("Winners: %(players)s", { players: listOf(state.winners.map((seat) => ctx.playerName(seat))) })));
+  }
+  return lines;
+}
+
+export function render(view, ctx) {
+  addStyle();
+  lastView = view;
+  const { t } = ctx;
+  const state = view.state || {};
+  const hand = state.hand;
+  const root = el("div", { className: "game five-card-draw" },
+    el("p", { className: "fcd-rules" }, rules(state, t)));
+  if (state.end_requested && state.status !== "finished") root.append(el("p", { role: "status" }, t("The owner ends the table after this hand.")));
+  if (hand) {
+    root.append(el("p", { className: "fcd-phase" },
+      t("Hand %(number)s", { number: hand.hand_no }), " · ", phaseWords(hand, t),
+      " · ", t("Highest bet this round: %(chips)s", { chips: hand.current_bet }),
+      " · ", t("Cards left in the stock: %(count)s", { count: hand.stock })));
+    if (hand.your_cards && hand.your_cards.length) {
+      root.append(el("div", { className: "fcd-yours" }, el("h3", {}, t("Your cards")), cards(hand.your_cards, t("Your cards"), ctx)));
+    }
+    root.append(el("p", { className: "fcd-pot" }, t("Pot: %(chips)s chips", { chips: state.pot })));
+    const pots = potsList(hand.pots, ctx, t("Pots"));
+    if (pots) root.append(pots);
+    if (hand.carried) root.append(el("p", {}, t("Carried over from the hand before: %(chips)s chips", { chips: hand.carried })));
+  }
+  root.append(playersTable(state, ctx));
+  if (hand && hand.showdown && hand.showdown.length) {
+    root.append(el("section", { className: "fcd-showdown", "aria-label": t("Showdown") }, el("h3", {}, t("Showdown")), shownHands(hand.showdown, ctx)));
+  }
+  if (state.last_hand) root.append(lastHand(state.last_hand, ctx));
+  root.append(...endWords(state, ctx));
+  return root;
+}
+
+export function describeAction(action, ctx) {
+  const { t } = ctx;
+  switch (action.type) {
+    case "fold": return t("Fold");
+    case "check": return t("Check");
+    case "call": return t("Call %(chips)s", { chips: action.amount });
+    case "all_in": return t("All in (%(chips)s)", { chips: action.amount });
+    case "bet": return t("Bet");
+    case "raise": return t("Raise to");
+    case "draw": return action.show ? t("Draw, showing an ace") : t("Draw");
+    case "end_table": return t("End the table after this hand");
+    default: return null;
+  }
+}
+
+// A chip amount within the action's bounds, with quick buttons for the least, the pot and the most.
+function amountField(action, ctx) {
+  const { t } = ctx;
+  const id = `fcd-amount-${action.type}`;
+  const input = el("input", { id, name: "amount", type: "number", min: action.min, max: action.max, step: 1, value: action.min, required: true, inputmode: "numeric" });
+  const quick = el("span", { className: "fcd-quick", role: "group", "aria-label": t("Quick amounts") });
+  const pot = lastView && lastView.state ? lastView.state.pot : null;
+  const presets = [[t("Least"), action.min]];
+  if (pot != null && pot > action.min && pot < action.max) presets.push([t("Pot size"), pot]);
+  presets.push([t("Most"), action.max]);
+  for (const [label, value] of presets) {
+    const button = el("button", { type: "button", dataset: { amount: value } }, `${label} ${value}`);
+    button.addEventListener("click", () => { input.value = String(value); input.focus(); });
+    quick.append(button);
+  }
+  const box = el("div", { className: "fcd-amount" },
+    el("label", { for: id }, t("Amount (%(min)s to %(max)s chips)", { min: action.min, max: action.max })), input, quick);
+  box.build = (built) => ({ ...built, amount: Number(built.amount) });
+  return box;
+}
+
+// The cards to throw away: one checkbox per card of your hand, and with an ace rule the ace to show.
+function drawField(action, ctx) {
+  const { t } = ctx;
+  const hand = (lastView && lastView.state && lastView.state.hand) || {};
+  const yours = hand.your_cards || [];
+  const box = el("fieldset", { className: "fcd-draw" },
+    el("legend", {}, t("Cards to discard (%(min)s to %(max)s)", { min: action.min, max: action.max })));
+  for (const code of yours) {
+    const input = el("input", { type: "checkbox", name: "discard", value: code });
+    box.append(el("label", { className: "pick" }, input, ctx.cardElement(code)));
+  }
+  const aces = action.show == null ? [] : Array.isArray(action.show) ? action.show : [action.show];
+  if (aces.length) {
+    const show = el("fieldset", { className: "fcd-show" }, el("legend", {}, t("The ace you show")));
+    aces.forEach((code, index) => {
+      show.append(el("label", { className: "pick" }, el("input", { type: "radio", name: "show", value: code, required: true, checked: index === 0 }), ctx.cardElement(code)));
+    });
+    box.append(show);
+  }
+  box.build = (built) => {
+    const discard = Array.isArray(built.discard) ? built.discard : [];
+    const drawn = { ...built, discard };
+    if (!aces.length) delete drawn.show;
+    return drawn;
+  };
+  return box;
+}
+
+export function actionFields(action, ctx) {
+  if ((action.type === "bet" || action.type === "raise") && action.min != null) return amountField(action, ctx);
+  if (action.type === "draw") return drawField(action, ctx);
+  return null;
+}

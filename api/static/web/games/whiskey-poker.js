@@ -1,0 +1,22 @@
+// Whiskey Poker: the shared widow table, with its scoring: the pot, lives or points.
+import { t } from "../i18n.js";
+import { describeWidowAction, renderWidow } from "./widow.js";
+
+export function render(view, ctx) {
+  return renderWidow(view, ctx, (state) => {
+    const lines = [];
+    if (state.scoring === "loser_pays") {
+      lines.push(t("Lives: %(lives)s", { lives: (state.chips || []).map((n, seat) => `${ctx.playerName(seat)} ${n}`).join(", ") }));
+    } else if (state.scoring === "points") {
+      lines.push(t("Points: %(points)s", { points: (state.points || []).map((n, seat) => `${ctx.playerName(seat)} ${n}`).join(", ") }));
+      if (state.target_points != null) lines.push(t("Playing to %(points)s points", { points: state.target_points }));
+    }
+    if (state.winners && state.winners.length) lines.push(t("Winners: %(names)s", { names: state.winners.map(ctx.playerName).join(", ") }));
+    if (state.losers && state.losers.length) lines.push(t("Losers: %(names)s", { names: state.losers.map(ctx.playerName).join(", ") }));
+    return lines;
+  });
+}
+
+export function describeAction(action, ctx) {
+  return describeWidowAction(action, ctx);
+}

@@ -1,0 +1,97 @@
+// What La Viuda and Whiskey Poker share on the table: your hand, the widow (face up or down), the
+// pot, the wild rank, the knocks, and the exchange actions' words.
+import { t } from "../i18n.js";
+import { cardFace } from "../cards.js";
+
+function el(tag, className, ...children) {
+  const element = document.createElement(tag);
+  if (className) element.className = className;
+  for (const child of children) if (child != null) element.append(child);
+  return element;
+}
+
+function row(cards, label, ctx) {
+  const box = el("div", "cards");
+  box.setAttribute("role", "group");
+  box.setAttribute("aria-label", label);
+  for (const code of cards) box.append(ctx.cardElement(code));
+  return box;
+}
+
+
+function wildWords(rank) {
+  const plurals = {
+    2: () => t("twos"), 3: () => t("threes"), 4: () => t("fours"), 5: () => t("fives"), 6: () => t("sixes"),
+    7: () => t("sevens"), 8: () => t("eights"), 9: () => t("nines"), T: () => t("tens"), J: () => t("jacks"),
+    Q: () => t("queens"), K: () => t("kings"), A: () => t("aces"),
+  };
+  return plurals[rank] ? t("Wild: %(rank)s and the jokers", { rank: plurals[rank]() }) : null;
+}
+
+export function renderWidow(view, ctx, extra) {
+  const state = view.state;
+  const root = el("div", "widow-game");
+  root.dataset.phase = state.phase ?? "";
+  const facts = el("ul", "facts");
+  const fact = (text, name) => {
+    const item = el("li", null, text);
+    if (name) item.dataset.fact = name;
+    facts.append(item);
+  };
+  fact(t("Hand %(no)s", { no: state.hand_no ?? "—" }), "hand-no");
+  fact(t("Pot: %(pot)s chips", { pot: state.pot ?? 0 }), "pot");
+  if (state.wild_rank) fact(wildWords(state.wild_rank) || state.wild_rank, "wild");
+  if (state.dealer != null) fact(t("Dealer: %(name)s", { name: ctx.playerName(state.dealer) }), "dealer");
+  if (state.turn != null) fact(t("Turn: %(name)s", { name: ctx.playerName(state.turn) }), "turn");
+  if (state.knocks && state.knocks.length) {
+    fact(t("Knocked: %(names)s", { names: state.knocks.map((seat) => ctx.playerName(seat)).join(", ") }), "knocks");
+  }
+  if (state.turns_before_forced_knock != null) fact(t("Turns before a forced knock: %(count)s", { count: state.turns_before_forced_knock }), "forced");
+  for (const line of extra(state, ctx)) fact(line);
+  root.append(facts);
+
+  const widow = el("section", "widow");
+  widow.append(el("h3", null, state.widow_face_up ? t("The widow, face up") : t("The widow, face down")));
+  if (state.widow) widow.append(row(state.widow, t("The widow"), ctx));
+  else if (state.started && !state.finished && state.phase != null) widow.append(row([null, null, null, null, null], t("The widow, face down"), ctx));
+  root.append(widow);
+
+  if (state.hand) {
+    const hand = el("section", "your-hand");
+    hand.append(el("h3", null, t("Your hand")), row(state.hand, t("Your hand"), ctx));
+    root.append(hand);
+  }
+  if (state.finished) {
+    const winner = state.winner != null ? t("The game is over: %(name)s wins.", { name: ctx.playerName(state.winner) }) : t("The game is over.");
+    root.append(el("p", "finished", winner));
+  }
+  return root;
+}
+
+export function describeWidowAction(action, ctx) {
+  switch (action.type) {
+    case "pass":
+      return t("Pass");
+    case "knock":
+      return t("Knock");
+    case "exchange_all":
+      return t("Take the whole widow");
+    case "exchange_one":
+      return t("Give %(give)s, take %(take)s", { give: cardFace(action.give), take: cardFace(action.take) });
+    case "buy_widow":
+      return t("Buy the widow");
+    case "decline_widow":
+      return t("Decline the widow");
+    case "sit_out":
+      return t("Sit out");
+    case "sit_in":
+      return t("Sit in");
+    case "leave":
+      return t("Leave the table");
+    case "end_match":
+      return t("End the match");
+    default:
+      return null;
+  }
+}
+

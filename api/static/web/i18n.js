@@ -1,0 +1,22 @@
+// The UI's words, from Django's JavaScript catalogue (/jsi18n/, loaded before the modules), so
+// the page speaks the language the server chose for it. Without the catalogue, English.
+const catalogue = globalThis;
+
+export function t(msgid, values) {
+  const said = catalogue.gettext ? catalogue.gettext(msgid) : msgid;
+  return values ? format(said, values) : said;
+}
+
+export function nt(singular, plural, count, values) {
+  const said = catalogue.ngettext ? catalogue.ngettext(singular, plural, count) : count === 1 ? singular : plural;
+  return format(said, { count, ...(values || {}) });
+}
+
+// %(name)s placeholders, as Django's interpolate() with named values.
+function format(text, values) {
+  return text.replace(/%\((\w+)\)s/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
+
+export function language() {
+  return document.documentElement.lang || "en";
+}

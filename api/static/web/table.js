@@ -1,0 +1,359 @@
+// The table page: seats, whose turn, the countdown, the game's own element, the legal actions as
+// controls, the live events, the showdown and its tie-break, chips and money. The page follows
+// the table's stream and refetches the view on every event; nothing here knows a game's rules.
+import * as api from "./api.js";
+import { t } from "./i18n.js";
+import { cardElement, cardRow } from "./cards.js";
+import { word } from "./words.js";
+import { app, attempt, el, formValues, section, showError } from "./shell.js";
+
+const modules = new Map();
+
+// games/<slug>.js, or null when the game has no module (the state is then shown as it is).
+async function gameModule(slug) {
+  if (!modules.has(slug)) {
+    modules.set(slug, import(`./games/${slug}.js`).catch(() => null));
+  }
+  return modules.get(slug);
+}
+
+// The game's name in the reader's language, from the games list (asked once per page load).
+let games = null;
+async function gameName(slug) {
+  games = games || api.get("games/").catch(() => []);
+  const found = (await games).find((game) => game.slug === slug);
+  return found ? found.name : slug;
+}
+
+export function playerName(view, seat) {
+  const found = view.seats.find((s) => s.seat === seat);
+  if (!found || !found.taken) return t("seat %(seat)s", { seat });
+  if (found.player) return found.player;
+  return t("bot (seat %(seat)s)", { seat });
+}
+
+function money(minor, state) {
+  if (!state || !state.currency || minor == null) return null;
+  return `${(minor / 100).toFixed(2)} ${state.currency}`;
+}
+
+function seatsSection(view) {
+  const state = view.state || {};
+  const list = el("ol", { className: "seats" });
+  for (const seat of view.seats) {
+    const chips = state.chips ? state.chips[seat.seat] : null;
+    const notes = [];
+    if (seat.seat === view.your_seat) notes.push(t("you"));
+    if (seat.bot) notes.push(t("bot"));
+    else if (seat.played_by_bot) notes.push(t("played by the bot"));
+    if (state.dealer === seat.seat) notes.push(t("dealer"));
+    if (state.out && state.out[seat.seat]) notes.push(t("out"));
+    if (view.to_act.includes(seat.seat)) notes.push(t("to act"));
+    list.append(
+      el(
+        "li",
+        {
+          dataset: { seat: seat.seat, taken: seat.taken, bot: seat.bot, playedByBot: seat.played_by_bot },
+          className: view.to_act.includes(seat.seat) ? "acting" : null,
+        },
+        el("span", { className: "name" }, seat.taken ? playerName(view, seat.seat) : t("empty seat %(seat)s", { seat: seat.seat })),
+        notes.length ? el("span", { className: "notes" }, ` (${notes.join(", ")})`) : null,
+        chips != null
+          ? el("span", { className: "chips" }, " ", t("%(chips)s chips", { chips }),
+              state.chip_value_minor ? ` = ${money(chips * state.chip_value_minor, state)}` : "")
+          : null,
+      ),
+    );
+  }
+  return list;
+}
+
+function toActText(view) {
+  if (view.status === "open") return t("The table is open: waiting for players.");
+  if (view.status !== "running" && !view.to_act.length) return t("The table has ended.");
+  if (!view.to_act.length) return t("Nobody to act.");
+  if (view.your_seat != null && view.to_act.includes(view.your_seat)) return t("Your turn.");
+  return t("Waiting for %(names)s.", { names: view.to_act.map((seat) => playerName(view, seat)).join(", ") });
+}
+
+// The label of an action without a module's words: its type, then its fields as they are.
+function genericLabel(action) {
+  const { type, ...fields } = action;
+  const parts = Object.entries(fields).map(([name, value]) => `${name}: ${Array.isArray(value) ? value.join(" ") : value}`);
+  return parts.length ? `${word(type)} (${parts.join(", ")})` : word(type);
+}
+
+// A field descriptor made into a labelled control: {name, kind: "number"|"cards"|"card"|"text"|"checkbox", label, min, max, value, cards}.
+function fieldControl(field, id) {
+  const label = field.label || word(field.name);
+  if (field.kind === "cards" || field.kind === "card") {
+    const box = el("fieldset", { className: "pick-cards" }, el("legend", {}, label));
+    for (const code of field.cards || []) {
+      const input = el("input", { type: field.kind === "card" ? "radio" : "checkbox", name: field.name, value: code, required: field.kind === "card" });
+      box.append(el("label", { className: "pick" }, input, cardElement(code)));
+    }
+    return box;
+  }
+  const type = field.kind === "number" ? "number" : field.kind === "checkbox" ? "checkbox" : "text";
+  return el("label", { for: id }, label, el("input", { id, name: field.name, type, min: field.min, max: field.max, value: field.value ?? field.min ?? "", required: type === "number" }));
+}
+
+function fieldsOf(action, module, ctx) {
+  if (module && module.actionFields) {
+    const fields = module.actionFields(action, ctx);
+    if (fields) return fields;
+  }
+  // Generic: an action with a range asks for an amount in it (a bet, a raise, a buy-in).
+  if (action.min != null && action.max != null) return [{ name: "amount", kind: "number", min: action.min, max: action.max }];
+  return null;
+}
+
+// What a form with fields posts: its type, the action's own fixed fields (not the range), the inputs.
+function actionFromForm(action, form, fields) {
+  const values = formValues(form);
+  const { min, max, ...fixed } = action;
+  const built = { ...fixed };
+  for (const input of form.elements) {
+    if (!input.name) continue;
+    if (input.type === "checkbox" && input.value !== "on") {
+      built[input.name] = [...form.querySelectorAll(`input[name="${input.name}"]:checked`)].map((box) => box.value);
+    } else if (input.type === "radio") {
+      const checked = form.querySelector(`input[name="${input.name}"]:checked`);
+      if (checked) built[input.name] = checked.value;
+    } else {
+      built[input.name] = values[input.name];
+    }
+  }
+  return fields && fields.build ? fields.build(built, action) : built;
+}
+
+function actionsSection(view, module, ctx, send) {
+  const box = el("div", { id: "actions", role: "group", "aria-label": t("Your actions") });
+  view.legal_actions.forEach((action, index) => {
+    const label = (module && module.describeAction && module.describeAction(action, ctx)) || genericLabel(action);
+    const fields = fieldsOf(action, module, ctx);
+    if (!fields) {
+      box.append(el("button", { type: "button", dataset: { action: action.type }, onclick: () => send(action) }, label));
+      return;
+    }
+    const form = el("form", { dataset: { action: action.type }, className: "action-form" });
+    if (fields instanceof Node) form.append(fields);
+    else (Array.isArray(fields) ? fields : fields.fields || []).forEach((field, n) => form.append(fieldControl(field, `action-${index}-${n}`)));
+    form.append(el("button", { type: "submit" }, label));
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      send(actionFromForm(action, form, fields));
+    });
+    box.append(form);
+  });
+  return box;
+}
+
+function showdownSection(state, view) {
+  const showdown = state && (state.showdown || null);
+  const box = el("section", { id: "showdown", "aria-labelledby": "showdown-heading" }, el("h2", { id: "showdown-heading" }, t("Showdown")));
+  const steps = [];
+  if (!showdown || !showdown.length) {
+    box.hidden = true;
+  } else {
+    for (const hand of showdown) {
+      box.append(
+        el(
+          "div",
+          { className: "shown", dataset: { seat: hand.seat, category: hand.category, outcome: hand.outcome || "" } },
+          el("h3", {}, playerName(view, hand.seat)),
+          hand.cards ? cardRow(hand.cards, playerName(view, hand.seat)) : null,
+          el("p", {}, el("strong", { className: "category" }, hand.category_name || hand.category), hand.description ? ": " : "", el("span", { className: "description" }, hand.description || "")),
+          hand.outcome ? el("p", { className: "outcome" }, word(hand.outcome)) : null,
+        ),
+      );
+      for (const step of hand.tie_break || []) if (!steps.some((s) => s.sentence === step.sentence)) steps.push(step);
+    }
+  }
+  for (const step of (state && state.tie_break) || []) if (!steps.some((s) => s.sentence === step.sentence)) steps.push(step);
+  const tieBreak = el("section", { id: "tie-break", "aria-labelledby": "tie-break-heading" },
+    el("h2", { id: "tie-break-heading" }, t("Tie-break")),
+    el("ol", {}, steps.map((step) => el("li", { dataset: { rule: step.rule || "" } }, step.sentence || step.rule))));
+  tieBreak.hidden = !steps.length;
+  return [box, tieBreak];
+}
+
+function eventLine(view, event) {
+  const who = event.actor || (event.actor_seat != null ? playerName(view, event.actor_seat) : t("the table"));
+  const words = event.history || event.text || event.sentence;
+  return el("li", { dataset: { seq: event.seq, type: event.type } }, `#${event.seq} `, words || `${who}: ${event.type}`);
+}
+
+function openControls(view, reload) {
+  if (view.status !== "open") return null;
+  const box = el("div", { className: "open-controls" });
+  const config = view.config || {};
+  const seated = view.your_seat != null;
+  if (!seated) {
+    const buyIn = config.min_buy_in != null && config.max_buy_in != null && config.format !== "tournament";
+    const chips = buyIn ? el("input", { type: "number", name: "chips", id: "join-chips", min: config.min_buy_in, max: config.max_buy_in, value: config.max_buy_in }) : null;
+    if (chips) box.append(el("label", { for: "join-chips" }, t("Buy-in chips")), chips);
+    box.append(el("button", { type: "button", id: "join", onclick: () => attempt(async () => {
+      await api.post(`tables/${view.id}/join/`, chips ? { chips: Number(chips.value) } : {});
+      await reload();
+    }) }, t("Join")));
+  }
+  if (app.username && view.owner === app.username) {
+    box.append(
+      el("button", { type: "button", id: "add-bot", onclick: () => attempt(async () => {
+        await api.post(`tables/${view.id}/bots/`, {});
+        await reload();
+      }) }, t("Add a bot")),
+      el("button", { type: "button", id: "start", onclick: () => attempt(async () => {
+        await api.post(`tables/${view.id}/start/`, {});
+        await reload();
+      }) }, t("Start")),
+    );
+  }
+  return box;
+}
+
+export async function showTable(main, tableId) {
+  let view = await api.get(`tables/${tableId}/`);
+  const module = await gameModule(view.game);
+  const root = el("div", { id: "table" });
+  const seats = el("div", { id: "seats" });
+  const toAct = el("p", { id: "to-act", "aria-live": "polite" });
+  const countdown = el("p", { id: "countdown", "aria-live": "off" });
+  const game = el("div", { id: "game" });
+  const actions = el("div", { id: "actions" });
+  const opening = el("div", { className: "opening" });
+  const showdownBox = el("div", { className: "showdown-box" });
+  const events = el("ol", { id: "events", "aria-live": "polite", "aria-relevant": "additions" });
+  const money = el("p", { className: "money" });
+  const title = el("h1", {}, view.game);
+  root.append(
+    title,
+    el("p", {}, el("a", { id: "hands-link", href: `#/tables/${tableId}/hands` }, t("Hands of this table"))),
+    opening,
+    el(
+      "div",
+      { className: "layout" },
+      el("div", { className: "play" }, toAct, countdown, game, actions, showdownBox),
+      el("aside", { className: "side" }, section("seats-box", t("Seats"), seats, money), section("events-box", t("Events"), events)),
+    ),
+  );
+  gameName(view.game).then((name) => (title.textContent = name));
+  main.replaceChildren(root);
+
+  let busy = false;
+  const send = (action) =>
+    attempt(async () => {
+      if (busy) return;
+      busy = true;
+      try {
+        const answer = await api.act(tableId, action, view.version);
+        draw(answer.table || (await api.get(`tables/${tableId}/`)));
+      } catch (error) {
+        if (error.table) draw(error.table);
+        throw error;
+      } finally {
+        busy = false;
+      }
+    });
+
+  let shownActions = null;
+  const reload = async () => draw(await api.get(`tables/${tableId}/`));
+
+  const draw = (next) => {
+    if (next.version < view.version && next.status === view.status) return; // an answer older than what is shown
+    view = next;
+    const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest("[data-action]");
+    const focusedAction = focused ? focused.dataset.action : null;
+    root.dataset.status = view.status;
+    root.dataset.version = view.version;
+    root.dataset.game = view.game;
+    seats.replaceChildren(seatsSection(view));
+    const state = view.state || {};
+    const config = view.config || {};
+    const currency = state.currency || config.currency;
+    money.textContent = currency
+      ? t("Chip value %(value)s %(currency)s; pot %(pot)s chips", { value: state.chip_value || config.chip_value || "—", currency, pot: state.pot ?? "—" })
+      : state.pot != null ? t("Pot %(pot)s chips", { pot: state.pot }) : "";
+    toAct.textContent = toActText(view);
+    opening.replaceChildren(...[openControls(view, reload)].filter(Boolean));
+    const ctx = { you: view.your_seat, t, cardElement, playerName: (seat) => playerName(view, seat) };
+    let element;
+    if (!view.state) element = el("p", {}, t("The game has not started."));
+    else if (module && module.render) {
+      try {
+        element = module.render(view, ctx);
+      } catch (error) {
+        element = el("pre", { className: "dump" }, JSON.stringify(view.state, null, 2));
+        showError(error);
+      }
+    } else element = el("pre", { className: "dump" }, JSON.stringify(view.state, null, 2));
+    game.replaceChildren(element);
+    // The controls are rebuilt only when the legal actions change: a bot's move elsewhere must
+    // not replace the button under a player's finger or take their keyboard focus.
+    const actionsKey = JSON.stringify(view.legal_actions);
+    if (actionsKey !== shownActions) {
+      shownActions = actionsKey;
+      const built = actionsSection(view, module, ctx, send);
+      actions.replaceChildren(...built.childNodes);
+    }
+    actions.setAttribute("role", "group");
+    actions.setAttribute("aria-label", t("Your actions"));
+    showdownBox.replaceChildren(...showdownSection(state, view));
+    if (focusedAction) {
+      // Keyboard players keep their place: focus goes back to a control of the same action.
+      const again = actions.querySelector(`button[data-action="${focusedAction}"], form[data-action="${focusedAction}"] button`);
+      if (again) again.focus();
+    }
+  };
+  draw(view);
+
+  // The last events so far, then the stream from the version shown: each message is a line and a refetch.
+  const since = Math.max(0, view.version - 30);
+  const earlier = await api.get(`tables/${tableId}/events/?after=${since}`);
+  for (const event of earlier.results) events.append(eventLine(view, event));
+  let lastSeq = earlier.results.length ? earlier.results[earlier.results.length - 1].seq : since;
+
+  let pending = null;
+  const refetch = () => {
+    if (pending) return;
+    pending = setTimeout(async () => {
+      pending = null;
+      await attempt(reload);
+    }, 50);
+  };
+  const stream = new EventSource(`/api/v1/tables/${tableId}/stream/?after=${lastSeq}`, { withCredentials: true });
+  const onEvent = (message) => {
+    let event;
+    try {
+      event = JSON.parse(message.data);
+    } catch {
+      return;
+    }
+    if (event.seq <= lastSeq) return;
+    lastSeq = event.seq;
+    events.append(eventLine(view, event));
+    events.scrollTop = events.scrollHeight; // newest last, and in sight
+    while (events.children.length > 200) events.firstChild.remove();
+    refetch();
+  };
+  // Every event comes under its own type name (`event: Knocked`): the page lists them all.
+  stream.addEventListener("message", onEvent);
+  for (const type of JSON.parse(document.getElementById("event-types").textContent)) stream.addEventListener(type, onEvent);
+
+  const tick = setInterval(() => {
+    if (!view.deadline) {
+      countdown.textContent = "";
+      return;
+    }
+    const left = Math.max(0, Math.round((Date.parse(view.deadline) - Date.now()) / 1000));
+    countdown.textContent = t("%(seconds)s s left", { seconds: left });
+    countdown.dataset.seconds = left;
+  }, 250);
+
+  app.leave = () => {
+    stream.close();
+    clearInterval(tick);
+    if (pending) clearTimeout(pending);
+  };
+}

@@ -1,0 +1,174 @@
+"""The web client's first load and how fast a click shows on the table, in Debian's Chromium.
+
+Run with the project's Python: ``python tests/benchmarks/bench_web.py [--clicks 30]`` (``make bench``
+runs it with the others). Serves the service as ``make run`` does, in subprocesses (uvicorn with a
+Celery worker and beat, SQLite and the file broker in a throwaway DATA_DIR: tests/api/server.py),
+then with headless Chromium (/usr/bin/chromium, driven by Playwright):
+
+- page weight: every byte the first load of the lobby and of a table page transfers (HTML, ES
+  modules, CSS, the /jsi18n/ catalogue and the API's JSON), summed from Chromium's network events
+  (``encodedDataLength``: bytes on the wire, headers included), with a cold cache;
+- click to update: the time from clicking one of the legal actions at a La Viuda table with bots
+  to the table view drawn again (``#table[data-version]`` changing), median and spread over
+  ``--clicks`` clicks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from tests.api.server import serve  # noqa: E402
+from tests.web import api  # noqa: E402
+from tests.web.chromium import CHROMIUM, CHROMIUM_FLAGS  # noqa: E402
+from tests.web.client import PASSWORD, PRESENCE  # noqa: E402
+
+# One click measured inside the page, so the figure is the browser's own (no round trip to Python):
+# from the click to the MutationObserver seeing the table drawn at another version.
+CLICK = """async ([skip]) => {
+  const table = document.querySelector('#table');
+  const buttons = [...document.querySelectorAll('#actions button[data-action]')]
+    .filter((b) => !skip.includes(b.dataset.action));
+  if (!buttons.length) return null;
+  const button = buttons[Math.floor(Math.random() * buttons.length)];
+  const before = table.dataset.version;
+  const changed = new Promise((resolve) => {
+    const observer = new MutationObserver(() => {
+      if (table.dataset.version !== before) { observer.disconnect(); resolve(performance.now()); }
+    });
+    observer.observe(table, { attributes: true, attributeFilter: ['data-version'] });
+    setTimeout(() => { observer.disconnect(); resolve(null); }, 5000);
+  });
+  const start = performance.now();
+  button.click();
+  const end = await changed;
+  return end === null ? null : end - start;
+}"""
+
+
+def kind_of(url: str) -> str:
+    path = url.split("?", 1)[0].split("#", 1)[0]
+    if "/api/" in path:
+        return "api"
+    if "/jsi18n/" in path:
+        return "jsi18n"
+    name = path.rsplit("/", 1)[-1]
+    if "." in name:
+        return name.rsplit(".", 1)[-1] if name.endswith((".js", ".css")) else name
+    return "html"
+
+
+def page_weight(browser, base_url: str, path: str, cookies=None) -> dict[str, int]:
+    """Bytes transferred by one cold load of ``path``, by kind, from Chromium's network events."""
+    context = browser.new_context(base_url=base_url)
+    if cookies:
+        context.add_cookies(cookies)
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+    urls: dict[str, str] = {}
+    sizes: dict[str, int] = {}
+    cdp.on("Network.requestWillBeSent", lambda event: urls.setdefault(event["requestId"], event["request"]["url"]))
+    cdp.on(
+        "Network.loadingFinished", lambda event: sizes.__setitem__(event["requestId"], int(event["encodedDataLength"]))
+    )
+    page.goto(path, wait_until="networkidle")
+    time.sleep(0.5)  # the stream (EventSource) stays open: it is not counted, it never finishes loading
+    by_kind: dict[str, int] = defaultdict(int)
+    for request_id, size in sizes.items():
+        by_kind[kind_of(urls.get(request_id, ""))] += size
+    by_kind["requests"] = len(sizes)
+    context.close()
+    return dict(by_kind)
+
+
+def sign_in(page, username: str) -> None:
+    page.goto("/")
+    form = page.locator("form#signin")
+    form.locator("input[name=username]").fill(username)
+    form.locator("input[name=password]").fill(PASSWORD)
+    form.locator("[type=submit]").click()
+    page.locator("#wallet").wait_for()
+
+
+def click_times(browser, server, clicks: int) -> list[float]:
+    person = api.register(server)
+    api.deposit(server, person.username, "MXN", "100.00")
+    context = browser.new_context(base_url=server.url)
+    page = context.new_page()
+    sign_in(page, person.username)
+    times: list[float] = []
+    rng = random.Random(3)
+    deadline = time.monotonic() + 300
+    table_id = None
+    while len(times) < clicks and time.monotonic() < deadline:
+        if table_id is None or page.locator("#table").get_attribute("data-status") == "finished":
+            # Many chips and orbits, and no knocking from us: a long table with many turns.
+            table_id = api.table_with_bots(person, "la-viuda")
+            page.goto(f"/#/tables/{table_id}")
+            page.locator("#table[data-version]").wait_for()
+        elapsed = page.evaluate(CLICK, [sorted({"knock", *PRESENCE})])
+        if elapsed is None:
+            time.sleep(0.05 + rng.random() * 0.05)  # someone else's turn
+            continue
+        times.append(elapsed)
+    context.close()
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clicks", type=int, default=30)
+    args = parser.parse_args()
+    if not CHROMIUM.exists():
+        sys.exit(f"{CHROMIUM} is missing: apt-get install chromium chromium-driver")
+    from playwright.sync_api import sync_playwright
+
+    api.TABLES["la-viuda"] = {
+        "seats": 4,
+        "options": {"chips_per_player": 10, "max_orbits": 50},
+        "stake": {"currency": "MXN", "chip_value": "1.00"},
+    }
+    with (
+        tempfile.TemporaryDirectory(prefix="bench_web_") as data_dir,
+        serve(Path(data_dir), worker=True) as server,
+        sync_playwright() as playwright,
+    ):
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS)
+        lobby = page_weight(browser, server.url, "/")
+        person = api.register(server)
+        api.deposit(server, person.username, "MXN", "100.00")
+        table_id = api.table_with_bots(person, "la-viuda")
+        context = browser.new_context(base_url=server.url)
+        page = context.new_page()
+        sign_in(page, person.username)
+        cookies = context.cookies()
+        context.close()
+        table = page_weight(browser, server.url, f"/#/tables/{table_id}", cookies)
+        times = click_times(browser, server, args.clicks)
+        browser.close()
+    for name, weight in (("lobby, signed out", lobby), ("table page, signed in", table)):
+        total = sum(size for kind, size in weight.items() if kind != "requests")
+        parts = ", ".join(f"{kind} {size / 1024:.1f}" for kind, size in sorted(weight.items()) if kind != "requests")
+        print(f"first load of the {name}: {total / 1024:.1f} KiB in {weight['requests']} requests ({parts} KiB)")
+    if times:
+        print(
+            f"click to updated table, {len(times)} clicks: median {statistics.median(times):.0f} ms, "
+            f"min {min(times):.0f} ms, max {max(times):.0f} ms"
+        )
+    else:
+        print("click to updated table: no click could be measured")
+
+
+if __name__ == "__main__":
+    main()

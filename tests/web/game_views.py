@@ -1,0 +1,117 @@
+"""Real table views of Euchre, Five-Card Draw and Guerra for the game modules' browser test: a
+person at seat 0 and bots elsewhere, played through ``games.services`` (the person choosing as
+the game's bot would), the person's view taken through the API at chosen moments."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from rest_framework.test import APIClient
+
+from games import selectors, services, store
+from games.engine import presence, registry
+from games.models import Table
+
+# slug, seats, options: one table per game module (options chosen so that its rarer parts show).
+TABLES: dict[str, tuple[int, dict[str, Any]]] = {
+    "euchre": (
+        4,
+        {"stick_the_dealer": True, "no_trump": True, "farmers_hand": True, "ace_no_face": True, "target_points": 3},
+    ),
+    "five_card_draw": (3, {"shotgun": True, "ace_rule": "four_with_ace", "opening": "anything_opens"}),
+    "guerra": (3, {"deck": "spanish_48", "jokers": True, "ace_high": True}),
+}
+
+
+def _view(client: APIClient, table_id: str) -> dict[str, Any]:
+    response = client.get(f"/api/v1/tables/{table_id}/")
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def _euchre_moment(view: dict[str, Any], state: dict[str, Any]) -> str | None:
+    if state.get("phase") == "play" and 0 in view["to_act"]:
+        return "your-play"
+    if state.get("phase") == "bidding" and state.get("bids"):
+        return "bidding"
+    if state.get("trick") and state.get("tricks"):
+        return "mid-hand"
+    return None
+
+
+def _draw_moment(view: dict[str, Any], state: dict[str, Any]) -> str | None:
+    if (state.get("hand") or {}).get("phase") == "drawing" and 0 in view["to_act"]:
+        return "your-draw"
+    if any(player.get("drew") for player in state.get("players", [])):
+        return "after-draw"
+    if any(action["type"] in ("bet", "raise") for action in view["legal_actions"]):
+        return "your-bet"
+    if (state.get("last_hand") or {}).get("showdown"):
+        return "showdown"
+    return None
+
+
+def _guerra_moment(view: dict[str, Any], state: dict[str, Any]) -> str | None:
+    if state.get("table"):
+        return "mid-round"
+    if any(player.get("thrown") for player in state.get("players", [])):
+        return "thrown"
+    if (state.get("last_round") or {}).get("battles"):
+        return "battle"
+    return None
+
+
+MOMENTS = {"euchre": _euchre_moment, "five_card_draw": _draw_moment, "guerra": _guerra_moment}
+
+
+def _moment(view: dict[str, Any], game: str) -> str | None:
+    """The kind of moment a module must draw that ``view`` shows, if any."""
+    if view["status"] == "finished":
+        return "finished"
+    return MOMENTS[game](view, view["state"] or {})
+
+
+def _should_end(state: Any, seen: dict[str, Any]) -> bool:
+    """A cash Five-Card Draw table runs until its owner ends it: once its moments are seen."""
+    wanted = {"your-draw", "after-draw", "showdown"}
+    return wanted <= set(seen) and not getattr(state, "end_requested", True)
+
+
+def play_views(game: str, *, limit: int = 4000) -> dict[str, dict[str, Any]]:
+    """Views of seat 0 at a table of ``game`` played to its end (or ``limit`` commands)."""
+    seats, options = TABLES[game]
+    user = get_user_model().objects.create_user(username=f"web-{game}")
+    client = APIClient()
+    client.force_authenticate(user)
+    table = services.create_table(user=user, game=game, seats=seats, options=options)
+    services.join_table(table_id=table.pk, user=user, seat=0)
+    for seat in range(1, seats):
+        services.add_bot(table_id=table.pk, user=user, seat=seat)
+    services.start_table(table_id=table.pk, user=user)
+    decider = registry.get(game)
+    rng = random.Random(17)
+    # The API is asked only for a new kind of moment (it throttles a client that polls too often).
+    seen: dict[str, dict[str, Any]] = {"beginning": _view(client, str(table.pk))}
+    for _ in range(limit):
+        row = Table.objects.select_related("owner").get(pk=table.pk)
+        moment = _moment(selectors.table_view(row, 0), game)
+        if moment is not None and moment not in seen:
+            seen[moment] = _view(client, str(table.pk))
+        if row.status == Table.Status.FINISHED:
+            break
+        state, version = store.load(table=row, decider=decider)
+        waiting = list(decider.to_act(state))
+        if game == "five_card_draw" and _should_end(state, seen):
+            services.act(table_id=table.pk, user=user, action={"type": "end_table"}, expected_version=version)
+            continue
+        if 0 in waiting:
+            legal = [a for a in decider.legal_actions(state, 0) if not presence.is_presence_action(a)]
+            action = dict(decider.bot(decider.view(state, 0), legal, rng))
+            action.pop("seat", None)
+            services.act(table_id=table.pk, user=user, action=action, expected_version=version)
+        elif services.play_bot_turn(table_id=table.pk, expected_version=version) is None:
+            break
+    seen.setdefault("last", _view(client, str(table.pk)))
+    return seen

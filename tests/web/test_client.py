@@ -1,0 +1,177 @@
+"""The web client in Chromium, by clicking (issue 17's "Done when"): a person signs up, receives a
+deposit, opens a La Viuda money table with bots, plays it to the end, reads the tie-break, opens
+the last hand's audit and sees it verified; a table of every other game is played for a hand; a
+tampered audit is shown as not verified; the Spanish and Persian pages render, with screenshots
+of a table page in each language under var/screenshots/.
+
+The pages are driven only through the DOM hooks of the client's contract (tests/web/client.py)."""
+
+from __future__ import annotations
+
+import random
+import secrets
+
+import pytest
+
+from tests.api.server import ROOT
+from tests.web import api
+from tests.web.client import create_table, play, seat_and_start, sign_in, sign_up
+
+# The client (app.js and the pages) comes from another branch of the same issue; until it is
+# merged there is nothing to click.
+pytestmark = pytest.mark.skipif(
+    not (ROOT / "api" / "static" / "web" / "app.js").exists(),
+    reason="the web client (api/static/web/app.js) is not here yet",
+)
+
+# Small tables that end quickly (each game's option names, as the create-table form names its inputs).
+OTHER_GAMES = {
+    "euchre": (4, {"target_points": 1}, {"currency": "MXN", "amount": "1.00"}),
+    "five_card_draw": (
+        3,
+        {"format": "tournament", "starting_stack": 10},
+        {"currency": "MXN", "amount": "1.00"},
+    ),
+    "guerra": (3, {"max_rounds": 20}, {"currency": "MXN", "amount": "1.00"}),
+    "whiskey-poker": (3, {"chips_per_player": 2}, {"currency": "MXN", "chip_value": "1.00"}),
+}
+
+
+def username() -> str:
+    return f"web{secrets.token_hex(4)}"
+
+
+def last_hand(staff: api.Client, table_id: str) -> int:
+    return api.finished_hands(staff, table_id)
+
+
+def open_hand(page, table_id: str, hand_no: int) -> None:
+    """From the table page: its hand list, then one hand."""
+    page.goto(f"/#/tables/{table_id}")
+    page.locator("a#hands-link").click()
+    page.locator(f"#hands a[data-hand='{hand_no}']").click()
+    page.locator("#history li").first.wait_for()
+    page.locator("#audit").wait_for()
+
+
+@pytest.mark.long
+def test_a_person_plays_a_la_viuda_money_table_to_the_end_and_sees_the_last_hand_verified(page, web_server, screenshot):
+    name = username()
+    sign_up(page, name)
+    api.deposit(web_server, name, "MXN", "50.00")
+    page.reload()
+    assert page.locator("#wallet [data-currency=MXN]").inner_text().strip().startswith("50")
+
+    table_id = create_table(
+        page, "la-viuda", 4, {"chips_per_player": 1, "max_orbits": 1}, {"currency": "MXN", "chip_value": "1.00"}
+    )
+    seat_and_start(page, 4)
+    # Knocking often ends each hand soon; the seeded choice keeps a failing run repeatable.
+    play(page, random.Random(17), until=lambda: False, prefer=("knock",), limit=150)
+    page.locator("#table[data-status=finished]").wait_for()
+    screenshot(page, "la-viuda-finished-en")
+
+    # The last showdown as the page received it: each hand shown with its category, and the
+    # tie-break explained step by step when the hand needed one (whether it did is the cards').
+    view = page.evaluate("async (id) => (await fetch(`/api/v1/tables/${id}/`)).json()", table_id)
+    shown = (view.get("state") or {}).get("showdown") or []
+    if shown:
+        assert page.locator("#showdown [data-seat]").count() == len(shown)
+        assert page.locator("#showdown").is_visible()
+    steps = {step.get("sentence") for hand in shown for step in hand.get("tie_break") or []}
+    steps |= {step.get("sentence") for step in (view.get("state") or {}).get("tie_break") or []}
+    if steps:
+        assert page.locator("#tie-break").is_visible()
+        assert page.locator("#tie-break li").count() == len(steps)
+
+    staff = api.staff(web_server)
+    last = last_hand(staff, table_id)
+    assert last >= 1
+    open_hand(page, table_id, last)
+    page.locator("button#verify").click()
+    page.locator("#verify-result[data-verified=true]").wait_for()
+    assert page.locator("#verify-result").inner_text().strip()
+    screenshot(page, "la-viuda-hand-verified-en")
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("game", sorted(OTHER_GAMES))
+def test_a_table_of_each_other_game_is_played_for_a_hand_by_clicking(page, web_server, screenshot, game):
+    seats, options, stake = OTHER_GAMES[game]
+    name = username()
+    sign_up(page, name)
+    api.deposit(web_server, name, "MXN", "50.00")
+    page.reload()
+    page.locator("#wallet [data-currency=MXN]").wait_for()
+    table_id = create_table(page, game, seats, options, stake)
+    seat_and_start(page, seats)
+    staff = api.staff(web_server)
+    play(page, random.Random(5), until=lambda: last_hand(staff, table_id) >= 1, limit=120)
+    assert last_hand(staff, table_id) >= 1
+    page.locator("#game").wait_for()
+    screenshot(page, f"{game}-en")
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_a_tampered_audit_is_shown_as_not_verified(page, web_server):
+    # A hand played through the API; the person then looks at it in the browser, where the audit
+    # the page receives has one card of its deck changed on the way.
+    player = api.register(web_server, username())
+    api.deposit(web_server, player.username, "MXN", "50.00")
+    table_id = api.table_with_bots(player, "whiskey-poker")
+    api.play_until(player, table_id, hands=1)
+    sign_in(page, player.username)
+
+    def tamper(route):
+        audit = route.fetch().json()
+        audit["deck"][3] = next(card for card in audit["deck"][4:] if card != audit["deck"][3])
+        route.fulfill(json=audit)
+
+    page.route("**/hands/1/audit/", tamper)
+    open_hand(page, table_id, 1)
+    page.locator("button#verify").click()
+    page.locator("#verify-result[data-verified=false]").wait_for()
+
+    page.unroute("**/hands/1/audit/")
+    open_hand(page, table_id, 1)
+    page.locator("button#verify").click()
+    page.locator("#verify-result[data-verified=true]").wait_for()
+
+
+@pytest.mark.parametrize(("language", "direction"), [("en", "ltr"), ("es-mx", "ltr"), ("fa", "rtl")])
+def test_a_table_page_renders_in_each_language(page, web_server, screenshot, language, direction):
+    player = api.register(web_server, username())
+    api.deposit(web_server, player.username, "MXN", "50.00")
+    table_id = api.table_with_bots(player, "la-viuda")
+    sign_in(page, player.username)
+    english = page.locator("main").inner_text()
+
+    if language != "en":
+        # The language select reloads the page in the chosen language.
+        with page.expect_navigation():
+            page.locator("#language").select_option(language)
+    page.locator("#wallet").wait_for()
+    html = page.locator("html")
+    assert html.get_attribute("lang").lower() == language
+    assert (html.get_attribute("dir") or "ltr") == direction
+    lobby = page.locator("main").inner_text()
+    if language == "fa":
+        assert any("\u0600" <= ch <= "\u06ff" for ch in lobby), lobby[:200]
+    if language != "en":
+        assert lobby != english  # the lobby is in the chosen language
+
+    page.goto(f"/#/tables/{table_id}")
+    page.locator("#table[data-status]").wait_for()
+    page.locator("#seats").wait_for()
+    screenshot(page, f"table-{language}")
+    # A phone-sized screen as well: the same page in a single column.
+    page.set_viewport_size({"width": 390, "height": 844})
+    screenshot(page, f"table-{language}-phone")
+    assert page.locator("html").get_attribute("lang").lower() == language
+    table_text = page.locator("#table").inner_text()
+    if language == "fa":
+        assert any("\u0600" <= ch <= "\u06ff" for ch in table_text), table_text[:200]
+    if language == "es-mx":
+        # Words of the table page itself (the client's catalogue), not only the server's.
+        assert {"Mesa", "Asientos", "Eventos"} & set(table_text.replace(":", " ").split()), table_text[:200]
+    assert not page.errors  # type: ignore[attr-defined]
