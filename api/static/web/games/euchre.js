@@ -2,42 +2,8 @@
 // the bids, trump and the makers, who goes alone, the trick in play and the tricks taken, the
 // scores by partnership, the claims shown. Server text is set with textContent only.
 
+import { addStyle, cardRow, el, listOf } from "./parts.js";
 
-function el(tag, attributes, ...children) {
-  const element = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes || {})) {
-    if (value == null || value === false) continue;
-    if (name === "className") element.className = value;
-    else if (name === "dataset") Object.assign(element.dataset, value);
-    else element.setAttribute(name, value === true ? "" : String(value));
-  }
-  for (const child of children.flat()) {
-    if (child == null || child === false) continue;
-    element.append(child instanceof Node ? child : String(child));
-  }
-  return element;
-}
-
-// A list of names in the page's language ("a, b and c"; "a، b و c" in Persian).
-function listOf(items) {
-  const lang = document.documentElement.lang || "en";
-  try {
-    return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(items.map(String));
-  } catch {
-    return items.join(", ");
-  }
-}
-
-function addStyle() {
-  if (document.querySelector(`link[data-game-style="euchre"]`)) return;
-  document.head.append(el("link", { rel: "stylesheet", href: new URL("./euchre.css", import.meta.url).href, dataset: { gameStyle: "euchre" } }));
-}
-
-function cards(codes, label, ctx) {
-  const row = el("div", { className: "cards", role: "group", "aria-label": label });
-  for (const code of codes) row.append(ctx.cardElement(code));
-  return row;
-}
 
 function cardWords(code, ctx) {
   const card = ctx.cardElement(code);
@@ -93,7 +59,7 @@ function turnedCard(state, ctx) {
   if (state.picked_up) fate = t("picked up by the dealer");
   else if (state.turned_down) fate = t("turned down");
   return el("div", { className: "euchre-turned" }, el("h3", {}, t("The kitty's turned card")),
-    cards([state.turned_card], t("Turned card"), ctx), el("p", {}, fate));
+    cardRow([state.turned_card], t("Turned card"), ctx), el("p", {}, fate));
 }
 
 function contract(state, ctx) {
@@ -148,7 +114,7 @@ function claimsShown(state, ctx) {
   if (!(state.shown || []).length) return null;
   return el("div", { className: "euchre-shown" }, el("h3", {}, t("Hands shown")),
     state.shown.map((shown) => el("div", { dataset: { seat: shown.seat } }, ctx.playerName(shown.seat), " ",
-      cards(shown.cards, t("%(player)s's shown cards", { player: ctx.playerName(shown.seat) }), ctx))));
+      cardRow(shown.cards, t("%(player)s's shown cards", { player: ctx.playerName(shown.seat) }), ctx))));
 }
 
 function handSizes(state, ctx) {
@@ -171,7 +137,7 @@ function phaseWords(phase, t) {
 }
 
 export function render(view, ctx) {
-  addStyle();
+  addStyle("euchre");
   const { t } = ctx;
   const state = view.state || {};
   const root = el("div", { className: "game euchre" },
@@ -179,9 +145,9 @@ export function render(view, ctx) {
       state.cutthroat ? ` · ${t("cutthroat")}` : ""));
   root.append(scores(state, ctx));
   if (state.hand && state.hand.length) {
-    root.append(el("div", { className: "euchre-hand" }, el("h3", {}, t("Your hand")), cards(state.hand, t("Your hand"), ctx)));
+    root.append(el("div", { className: "euchre-hand" }, el("h3", {}, t("Your hand")), cardRow(state.hand, t("Your hand"), ctx)));
   }
-  if (state.discard) root.append(el("div", { className: "euchre-discard" }, el("h3", {}, t("Your discard")), cards([state.discard], t("Your discard"), ctx)));
+  if (state.discard) root.append(el("div", { className: "euchre-discard" }, el("h3", {}, t("Your discard")), cardRow([state.discard], t("Your discard"), ctx)));
   root.append(...[turnedCard(state, ctx), contract(state, ctx), bids(state, ctx), claimsShown(state, ctx), trickInPlay(state, ctx), tricksTaken(state, ctx)].filter(Boolean));
   root.append(handSizes(state, ctx));
   if (state.hand_no <= 1 && (state.first_dealer_draws || []).length) {

@@ -2,45 +2,10 @@
 // face-up cards (a shotgun card, an ace shown to draw four), stacks, bets, pots, the phase, how
 // many each drew, and the last hand's showdown. Server text is set with textContent only.
 
+import { addStyle, cardRow, el, listOf } from "./parts.js";
+
 
 let lastView = null; // the view render() last drew: actionFields needs your cards for a draw
-
-function el(tag, attributes, ...children) {
-  const element = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes || {})) {
-    if (value == null || value === false) continue;
-    if (name === "className") element.className = value;
-    else if (name === "dataset") Object.assign(element.dataset, value);
-    else element.setAttribute(name, value === true ? "" : String(value));
-  }
-  for (const child of children.flat()) {
-    if (child == null || child === false) continue;
-    element.append(child instanceof Node ? child : String(child));
-  }
-  return element;
-}
-
-// A list of names in the page's language ("a, b and c"; "a، b و c" in Persian).
-function listOf(items) {
-  const lang = document.documentElement.lang || "en";
-  try {
-    return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(items.map(String));
-  } catch {
-    return items.join(", ");
-  }
-}
-
-function addStyle() {
-  if (document.querySelector(`link[data-game-style="five_card_draw"]`)) return;
-  const link = el("link", { rel: "stylesheet", href: new URL("./five_card_draw.css", import.meta.url).href, dataset: { gameStyle: "five_card_draw" } });
-  document.head.append(link);
-}
-
-function cards(codes, label, ctx) {
-  const row = el("div", { className: "cards", role: "group", "aria-label": label });
-  for (const code of codes) row.append(ctx.cardElement(code));
-  return row;
-}
 
 function cardWords(code, ctx) {
   const card = ctx.cardElement(code);
@@ -108,7 +73,7 @@ function playersTable(state, ctx) {
       el("td", { dataset: { label: t("Stack") } }, String(player.stack)),
       el("td", { dataset: { label: t("Bet this round") } }, player.bet != null ? String(player.bet) : ""),
       el("td", { dataset: { label: t("In the pot") } }, player.contributed != null ? String(player.contributed) : ""),
-      el("td", { dataset: { label: t("Face-up cards") } }, (player.face_up || []).length ? cards(player.face_up, t("%(player)s's face-up cards", { player: name }), ctx) : ""),
+      el("td", { dataset: { label: t("Face-up cards") } }, (player.face_up || []).length ? cardRow(player.face_up, t("%(player)s's face-up cards", { player: name }), ctx) : ""),
       el("td", { dataset: { label: t("Drew") } }, drew),
       el("td", { dataset: { label: t("Status") } }, playerStatus(player, state, t))));
   }
@@ -135,7 +100,7 @@ function shownHands(showdown, ctx) {
     const name = ctx.playerName(shown.seat);
     const item = el("li", { dataset: { seat: shown.seat } },
       el("strong", {}, name), " ",
-      cards(shown.cards, t("%(player)s's hand", { player: name }), ctx),
+      cardRow(shown.cards, t("%(player)s's hand", { player: name }), ctx),
       el("p", {}, el("span", { className: "category" }, shown.category_name || shown.category), ": ", el("span", { className: "description" }, shown.description || "")));
     if (shown.low_category) {
       item.append(el("p", {}, `${t("Low hand")}: `, el("span", { className: "category" }, shown.low_category_name || shown.low_category), ": ", shown.low_description || ""));
@@ -182,7 +147,7 @@ function endWords(state, ctx) {
 }
 
 export function render(view, ctx) {
-  addStyle();
+  addStyle("five_card_draw");
   lastView = view;
   const { t } = ctx;
   const state = view.state || {};
@@ -196,7 +161,7 @@ export function render(view, ctx) {
       " · ", t("Highest bet this round: %(chips)s", { chips: hand.current_bet }),
       " · ", t("Cards left in the stock: %(count)s", { count: hand.stock })));
     if (hand.your_cards && hand.your_cards.length) {
-      root.append(el("div", { className: "fcd-yours" }, el("h3", {}, t("Your cards")), cards(hand.your_cards, t("Your cards"), ctx)));
+      root.append(el("div", { className: "fcd-yours" }, el("h3", {}, t("Your cards")), cardRow(hand.your_cards, t("Your cards"), ctx)));
     }
     root.append(el("p", { className: "fcd-pot" }, t("Pot: %(chips)s chips", { chips: state.pot })));
     const pots = potsList(hand.pots, ctx, t("Pots"));

@@ -2,35 +2,7 @@
 // the round's cards thrown face up, the last round's skirmishes, battles and sentence, a round
 // settled by lot, the players out, the winners. Server text is set with textContent only.
 
-function el(tag, attributes, ...children) {
-  const element = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes || {})) {
-    if (value == null || value === false) continue;
-    if (name === "className") element.className = value;
-    else if (name === "dataset") Object.assign(element.dataset, value);
-    else element.setAttribute(name, value === true ? "" : String(value));
-  }
-  for (const child of children.flat()) {
-    if (child == null || child === false) continue;
-    element.append(child instanceof Node ? child : String(child));
-  }
-  return element;
-}
-
-// A list of names in the page's language ("a, b and c"; "a، b و c" in Persian).
-function listOf(items) {
-  const lang = document.documentElement.lang || "en";
-  try {
-    return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(items.map(String));
-  } catch {
-    return items.join(", ");
-  }
-}
-
-function addStyle() {
-  if (document.querySelector(`link[data-game-style="guerra"]`)) return;
-  document.head.append(el("link", { rel: "stylesheet", href: new URL("./guerra.css", import.meta.url).href, dataset: { gameStyle: "guerra" } }));
-}
+import { addStyle, el, listOf } from "./parts.js";
 
 // A face-down card: a back a screen reader names, never a code.
 function faceDown(ctx) {
@@ -134,7 +106,7 @@ function deckWords(state, t) {
 }
 
 export function render(view, ctx) {
-  addStyle();
+  addStyle("guerra");
   const { t } = ctx;
   const state = view.state || {};
   const root = el("div", { className: "game guerra" },
