@@ -12,11 +12,11 @@ ends; in a match the bot plays on and the result stays the player's. The service
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal, TypedDict
 
 from games.engine.errors import IllegalAction
-from games.engine.words import T
+from games.engine.words import T, Text
 
 COMMANDS = frozenset({"sit_out", "sit_in", "leave"})
 
@@ -122,3 +122,15 @@ def leave(presence: Presence, seat: int) -> LeftTable:
     if seat in presence.gone:
         raise IllegalAction(T("You have left this table."), code="seat_left")
     return LeftTable(seat)
+
+
+def history_line(event: Any, names: Sequence[str]) -> Text | None:
+    """The hand history's line for a presence event, naming the seat's player (``names``), or
+    ``None`` for any other event (a game's history hook asks this first)."""
+    if isinstance(event, SatOut):
+        return T("{player} sits out; the table's bot plays for them", player=names[event.seat])
+    if isinstance(event, SatIn):
+        return T("{player} sits in again", player=names[event.seat])
+    if isinstance(event, LeftTable):
+        return T("{player} leaves the table", player=names[event.seat])
+    return None

@@ -14,8 +14,8 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from games.engine import presence
 from games.engine.audit import NoExports, Streams
-from games.rules.euchre import presence
 from games.rules.euchre.audit_history import history_line, showdown
 from games.rules.euchre.audit_outcome import outcome_differences
 from games.rules.euchre.cards import cards_text, deal_hands

@@ -8,13 +8,12 @@ of a Euchre match, so every seat may do all three until its player has left.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from games.engine import presence
 from games.engine.errors import IllegalAction
-from games.engine.presence import LeftTable, SatIn, SatOut
-from games.engine.words import T, Text
+from games.engine.words import T
 from games.rules.euchre.state import EuchreState
 
 
@@ -40,15 +39,3 @@ def decide(state: EuchreState, seat: int, command: Mapping[str, Any]) -> list[An
     if command.get("type") == "leave":
         return [presence.leave(state.presence, seat)]
     return list(presence.decide(state.presence, {**command, "seat": seat}))
-
-
-def history_line(event: Any, names: Sequence[str]) -> Text | None:
-    """The hand history's line for a presence event, naming the seat's player, or ``None`` for
-    any other event."""
-    if isinstance(event, SatOut):
-        return T("{player} sits out; the table's bot plays for them", player=names[event.seat])
-    if isinstance(event, SatIn):
-        return T("{player} sits in again", player=names[event.seat])
-    if isinstance(event, LeftTable):
-        return T("{player} leaves the table", player=names[event.seat])
-    return None

@@ -19,27 +19,7 @@ from games.rules.five_card_draw.events import ShownHand
 
 def category_name(code: str) -> Text:
     """A category code in words: ``"full_house"`` is "full house" (CM-11, CM-16, CM-17)."""
-    if code == "five_of_a_kind":
-        return T("five of a kind")
-    if code == "royal_flush":
-        return T("royal flush")
-    if code == "straight_flush":
-        return T("straight flush")
-    if code == "four_of_a_kind":
-        return T("four of a kind")
-    if code == "full_house":
-        return T("full house")
-    if code == "flush":
-        return T("flush")
-    if code == "straight":
-        return T("straight")
-    if code == "three_of_a_kind":
-        return T("three of a kind")
-    if code == "two_pair":
-        return T("two pair")
-    if code == "pair":
-        return T("pair")
-    return T("high card")
+    return poker_words.category_name(code)
 
 
 def high_description(value: int, cards: Sequence[str], wild: str) -> Text:

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.engine import hands as poker
+from games.engine import presence
 from games.engine.audit import NoExports, Streams
 from games.engine.words import T, Text
 from games.rules.la_viuda import tiebreak
@@ -21,7 +22,7 @@ from games.rules.la_viuda.events import (
     WorstHandPaid,
 )
 from games.rules.widow import audit as shared
-from games.rules.widow import history, presence
+from games.rules.widow import history
 from games.rules.widow.events import HandStarted
 
 

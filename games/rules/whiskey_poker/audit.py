@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from games.engine import presence
 from games.engine.audit import NoExports, Streams
 from games.engine.card_names import and_list
 from games.engine.cards import reduced_pack_ranks
@@ -25,7 +26,7 @@ from games.rules.whiskey_poker.events import (
 )
 from games.rules.whiskey_poker.state import LOSER_PAYS, POINTS, POT
 from games.rules.widow import audit as shared
-from games.rules.widow import history, presence
+from games.rules.widow import history
 from games.rules.widow.events import HandStarted
 
 

@@ -10,13 +10,12 @@ game's own: a match plays on with the bot, a ``pot`` hand passes the seat and ca
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from games.engine import presence
 from games.engine.errors import IllegalAction
-from games.engine.presence import LeftTable, SatIn, SatOut
-from games.engine.words import T, Text
+from games.engine.words import T
 from games.rules.widow.state import TableState
 
 
@@ -45,15 +44,3 @@ def decide(state: TableState, command: Mapping[str, Any]) -> list[Any]:
             legal=legal(state, seat),
         )
     return list(presence.decide(state.presence, {**command, "seat": seat}))
-
-
-def history_line(event: Any, names: Sequence[str]) -> Text | None:
-    """The hand history's line for a presence event, naming the seat's player, or ``None`` for
-    any other event (the games' own history hooks call this first)."""
-    if isinstance(event, SatOut):
-        return T("{player} sits out; the table's bot plays for them", player=names[event.seat])
-    if isinstance(event, SatIn):
-        return T("{player} sits in again", player=names[event.seat])
-    if isinstance(event, LeftTable):
-        return T("{player} leaves the table", player=names[event.seat])
-    return None
