@@ -18,6 +18,7 @@ from games.engine.decider import event_types_by_name
 from games.engine.words import T
 from games.errors import NotFound
 from games.models import HandSeed, Seat, Table
+from games.words import name_seats
 from ledger.models import Payout
 from ledger.rows import select_rows
 from ledger.times import rfc3339
@@ -65,6 +66,14 @@ def seat_rows(table: Table) -> list[Seat]:
             Seat, "a.table_id = %s ORDER BY a.number", [key], related="user"
         )
     return rows
+
+
+def player_names(table: Table) -> dict[int, str]:
+    """Each taken seat's player as a reader knows them: the username, or "bot (seat 2)"."""
+    return {
+        seat.number: seat.user.username if seat.user else T("bot (seat {seat})", seat=seat.number)
+        for seat in seat_rows(table)
+    }
 
 
 def seats(table: Table, played_by_bot: frozenset[int] = frozenset()) -> list[dict[str, Any]]:
@@ -126,7 +135,9 @@ def table_view(table: Table, seat: int | None, *, state=None, next_commitment: s
         "config": money_shown(table.config, table.currency or None),
         "seats": seats(table, decider.played_by_bot(state) if started else frozenset()),
         "your_seat": seat,
-        "state": money_shown(decider.view(state, seat), table.currency or None) if started else None,
+        "state": money_shown(name_seats(decider.view(state, seat), player_names(table)), table.currency or None)
+        if started
+        else None,
         "to_act": to_act,
         "deadline": rfc3339(table.deadline_at),
         "legal_actions": decider.legal_actions(state, seat)

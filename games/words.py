@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextvars
 import logging
 import string
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -90,6 +90,28 @@ def say_all(data: Any, language: str | None = None) -> Any:
         return {key: say_all(item) for key, item in data.items()}
     if isinstance(data, list | tuple):
         return [say_all(item) for item in data]
+    return data
+
+
+# How the engine names a player in a view, which does not know who sits where.
+SEAT = "seat {seat}"
+
+
+def name_seats(data: Any, names: Mapping[int, str]) -> Any:
+    """``data`` with every player the engine named by seat ("seat 2") named as ``names`` says:
+    the edge knows who sits where, and a player reads "Ana has the worst hand", not a number.
+    Sentences keep their message ids; only the values change."""
+    if isinstance(data, Text):
+        if data.msgid == SEAT and data.values.get("seat") in names:
+            return names[data.values["seat"]]
+        values = {key: name_seats(value, names) for key, value in data.values.items()}
+        if all(values[key] is data.values[key] for key in values):
+            return data
+        return Text(data.msgid, values, data.plural, data.number)
+    if isinstance(data, dict):
+        return {key: name_seats(item, names) for key, item in data.items()}
+    if isinstance(data, list | tuple):
+        return [name_seats(item, names) for item in data]
     return data
 
 

@@ -16,7 +16,8 @@ from games.engine.decider import event_types_by_name
 from games.engine.words import T
 from games.errors import Forbidden, InvalidRequest, NotFound
 from games.models import Event, Seat, Table
-from games.words import say
+from games.selectors import player_names
+from games.words import name_seats, say
 from ledger.units import money_shown
 
 
@@ -149,5 +150,7 @@ def replay_view(table: Table, user, version: int | None) -> dict[str, Any]:
         "version": version,
         "latest_version": latest,
         "event": event,
-        "state": money_shown(decider.view(state, None), table.currency or None) if version else None,
+        "state": money_shown(name_seats(decider.view(state, None), player_names(table)), table.currency or None)
+        if version
+        else None,
     }

@@ -78,10 +78,10 @@ def hand_audit(table: Table, hand_no: int) -> dict[str, Any]:
 def named_config(table: Table) -> dict[str, Any]:
     """The table's config with each seat's player's name (``PLAYER_NAMES``), so the game's showdown
     names players: a username, or "bot (seat 2)" as the history names a bot."""
-    names = [T("seat {number}", number=number) for number in range(table.seats)]
+    names = [T("seat {seat}", seat=number) for number in range(table.seats)]
     for seat in Seat.objects.filter(table=table).select_related("user"):
         if 0 <= seat.number < len(names):
-            names[seat.number] = seat.user.get_username() if seat.user else T("bot (seat {number})", number=seat.number)
+            names[seat.number] = seat.user.get_username() if seat.user else T("bot (seat {seat})", seat=seat.number)
     return {**table.config, PLAYER_NAMES: names}
 
 

@@ -154,3 +154,22 @@ def test_an_idempotent_commands_first_answer_keeps_its_words():
         "n": 2,
     }
     assert say_all(stored, "es-mx")["detail"] == "Seat 1 is taken."
+
+
+def test_a_view_names_players_by_the_names_the_edge_knows():
+    """The engine names players by seat in a view ("seat 2"); the edge, which knows who sits
+    where, names them, deep inside sentences too, and the sentences still translate."""
+    step = T(
+        "{players} both hold {count} wild cards: this step decides nothing.",
+        players=[T("seat {seat}", seat=0), T("seat {seat}", seat=3)],
+        count=0,
+    )
+    view = {"showdown": [{"seat": 0, "tie_break": [{"sentence": step}]}], "dealer": T("seat {seat}", seat=7)}
+    named = words.name_seats(view, {0: "ana", 3: T("bot (seat {seat})", seat=3)})
+    sentence = named["showdown"][0]["tie_break"][0]["sentence"]
+    assert sentence == "ana, bot (seat 3) both hold 0 wild cards: this step decides nothing."
+    assert sentence.msgid == step.msgid
+    assert say(sentence, "es-mx").startswith("ana, bot (asiento 3)")
+    # A seat nobody is named for keeps its number; the engine's view is not changed.
+    assert named["dealer"] == "seat 7"
+    assert view["showdown"][0]["tie_break"][0]["sentence"].startswith("seat 0, seat 3")

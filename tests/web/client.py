@@ -69,17 +69,35 @@ def create_table(page: Page, game: str, seats: int, options: dict, stake: dict) 
     return page.url.rsplit("/", 1)[1]
 
 
-def seat_and_start(page: Page, seats: int) -> None:
-    """Join the table, fill the other seats with bots and start it, by clicking."""
+def seat_and_fill(page: Page, seats: int) -> None:
+    """Join the table and fill the other seats with bots, by clicking."""
     with page.expect_response(lambda answer: answer.url.endswith("/join/") and answer.ok):
         page.locator("button#join").click()
     for _ in range(seats - 1):
         with page.expect_response(lambda answer: answer.url.endswith("/bots/") and answer.ok):
             page.locator("button#add-bot").click()
         page.locator("button#add-bot").wait_for()  # drawn again after the table was reloaded
+
+
+def start(page: Page) -> None:
+    """Start the table, by clicking."""
     with page.expect_response(lambda answer: answer.url.endswith("/start/") and answer.ok):
         page.locator("button#start").click()
     page.locator("#table:not([data-status=open])").wait_for()
+
+
+def seat_and_start(page: Page, seats: int) -> None:
+    """Join the table, fill the other seats with bots and start it, by clicking."""
+    seat_and_fill(page, seats)
+    start(page)
+
+
+def set_client_seed(page: Page, seed: str) -> None:
+    """Type the seat's client seed on the table page and save it."""
+    page.locator("input#client-seed").fill(seed)
+    with page.expect_response(lambda answer: answer.url.endswith("/client-seed/") and answer.ok):
+        page.locator("button#set-client-seed").click()
+    page.locator("#client-seed-saved:not(:empty)").wait_for()
 
 
 def _version(page: Page) -> str:

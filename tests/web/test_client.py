@@ -13,15 +13,18 @@ import secrets
 
 import pytest
 
-from tests.api.server import ROOT
-from tests.web import api
-from tests.web.client import create_table, play, seat_and_start, sign_in, sign_up
-
-# The client (app.js and the pages) comes from another branch of the same issue; until it is
-# merged there is nothing to click.
-pytestmark = pytest.mark.skipif(
-    not (ROOT / "api" / "static" / "web" / "app.js").exists(),
-    reason="the web client (api/static/web/app.js) is not here yet",
+from games.engine import presence, registry
+from tests.web import api, tie
+from tests.web.client import (
+    create_table,
+    play,
+    seat_and_fill,
+    seat_and_start,
+    set_client_seed,
+    sign_in,
+    sign_up,
+    start,
+    wait_for_change,
 )
 
 # Small tables that end quickly (each game's option names, as the create-table form names its inputs).
@@ -62,27 +65,45 @@ def test_a_person_plays_a_la_viuda_money_table_to_the_end_and_sees_the_last_hand
     page.reload()
     assert page.locator("#wallet [data-currency=MXN]").inner_text().strip().startswith("50")
 
-    table_id = create_table(
-        page, "la-viuda", 4, {"chips_per_player": 1, "max_orbits": 1}, {"currency": "MXN", "chip_value": "1.00"}
+    options = {"chips_per_player": 1, "max_orbits": 1}
+    table_id = create_table(page, "la-viuda", 4, options, {"currency": "MXN", "chip_value": "1.00"})
+    seat_and_fill(page, 4)
+
+    # The first hand is made to tie for the worst hand (LV-7), so that the tie-break is read on
+    # every run: the person types the client seed tests/web/tie.py found for this table's
+    # committed server seed, then knocks or passes as it assumed.
+    view = table_view(page, table_id)
+    seat = view["your_seat"]
+    seed = tie.client_seed_for_a_tie(
+        config=registry.get("la-viuda").configure(4, {**options, "chip_value": 100, "currency": "MXN"}),
+        table_id=table_id,
+        seeds=tie.server_seeds(web_server.data_dir / "db.sqlite3", table_id),
+        client_seeds=[""] * 4,
+        version=view["version"],
+        person=seat,
+        extra={"can_afford_widow": dict.fromkeys(range(4), True), "people": [seat]},
     )
-    seat_and_start(page, 4)
+    set_client_seed(page, seed)
+    start(page)
+    play_first_hand(page)
+
+    # The tie-break as the page shows it: each LV-7 step of the first hand's showdown, in words,
+    # as its audit tells them.
+    page.locator("#tie-break li").first.wait_for()
+    assert page.locator("#tie-break").is_visible()
+    shown = set(page.locator("#tie-break li").all_inner_texts())
+    hands_shown = page.locator("#showdown [data-seat]").count()
+    screenshot(page, "la-viuda-tie-break-en")
+    audit = page.evaluate("async (id) => (await fetch(`/api/v1/tables/${id}/hands/1/audit/`)).json()", table_id)
+    steps = {step["sentence"] for hand in audit["showdown"] for step in hand.get("tie_break") or []}
+    assert steps, audit["showdown"]
+    assert shown == steps, (shown, steps)
+    assert hands_shown == len(audit["showdown"])
+
     # Knocking often ends each hand soon; the seeded choice keeps a failing run repeatable.
     play(page, random.Random(17), until=lambda: False, prefer=("knock",), limit=150)
     page.locator("#table[data-status=finished]").wait_for()
     screenshot(page, "la-viuda-finished-en")
-
-    # The last showdown as the page received it: each hand shown with its category, and the
-    # tie-break explained step by step when the hand needed one (whether it did is the cards').
-    view = page.evaluate("async (id) => (await fetch(`/api/v1/tables/${id}/`)).json()", table_id)
-    shown = (view.get("state") or {}).get("showdown") or []
-    if shown:
-        assert page.locator("#showdown [data-seat]").count() == len(shown)
-        assert page.locator("#showdown").is_visible()
-    steps = {step.get("sentence") for hand in shown for step in hand.get("tie_break") or []}
-    steps |= {step.get("sentence") for step in (view.get("state") or {}).get("tie_break") or []}
-    if steps:
-        assert page.locator("#tie-break").is_visible()
-        assert page.locator("#tie-break li").count() == len(steps)
 
     staff = api.staff(web_server)
     last = last_hand(staff, table_id)
@@ -92,7 +113,30 @@ def test_a_person_plays_a_la_viuda_money_table_to_the_end_and_sees_the_last_hand
     page.locator("#verify-result[data-verified=true]").wait_for()
     assert page.locator("#verify-result").inner_text().strip()
     screenshot(page, "la-viuda-hand-verified-en")
+
+    # The tied hand's own page tells the tie-break too (the history names each step).
+    open_hand(page, table_id, 1)
+    assert any(step in page.locator("#history").inner_text() for step in steps)
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def table_view(page, table_id: str) -> dict:
+    return page.evaluate("async (id) => (await fetch(`/api/v1/tables/${id}/`)).json()", table_id)
+
+
+def play_first_hand(page) -> None:
+    """Click as tests/web/tie.py assumed (knock, else pass) until the first hand's showdown."""
+    for _ in range(200):
+        if page.locator("#tie-break li").count() or page.locator("#showdown [data-seat]").count():
+            return
+        kinds = page.locator("#actions [data-action]").evaluate_all("els => els.map((e) => e.dataset.action)")
+        if not set(kinds) - presence.COMMANDS:  # not the person's turn: only sit out and leave
+            wait_for_change(page, page.locator("#table").get_attribute("data-version") or "", timeout=1000)
+            continue
+        version = page.locator("#table").get_attribute("data-version") or ""
+        page.locator(f"#actions [data-action={tie.person_choice(kinds)}]").first.click()
+        wait_for_change(page, version)
+    raise AssertionError("the first hand did not reach its showdown")
 
 
 @pytest.mark.parametrize("game", sorted(OTHER_GAMES))

@@ -213,6 +213,38 @@ function openControls(view, reload) {
   return box;
 }
 
+// The seat's client seed (CM-6), mixed into every hand dealt after it is saved, and the next hand's
+// commitment. Built once per page, not on every draw, so a half-typed seed survives the table moving.
+function fairnessBox(tableId) {
+  const input = el("input", { id: "client-seed", name: "client_seed", maxlength: 64, autocomplete: "off", spellcheck: "false" });
+  const saved = el("span", { id: "client-seed-saved", role: "status" });
+  const commitment = el("code", { id: "next-commitment" });
+  const form = el("form", { id: "client-seed-form" },
+    el("label", { for: "client-seed" }, t("Your client seed")),
+    input,
+    el("button", { type: "submit", id: "set-client-seed" }, t("Save")),
+    saved);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    saved.textContent = "";
+    attempt(async () => {
+      const answer = await api.put(`tables/${tableId}/client-seed/`, { client_seed: input.value });
+      input.value = answer.client_seed;
+      saved.textContent = t("Saved: it is mixed into every hand dealt from now on.");
+    });
+  });
+  const box = el("section", { className: "fairness", "aria-labelledby": "fairness-heading" },
+    el("h2", { id: "fairness-heading" }, t("Fair dealing")),
+    el("p", {}, t("Next hand's commitment: "), commitment),
+    form);
+  box.update = (view) => {
+    commitment.textContent = view.next_commitment || "—";
+    form.hidden = view.your_seat == null || view.status === "finished";
+    box.hidden = !view.next_commitment && form.hidden;
+  };
+  return box;
+}
+
 export async function showTable(main, tableId) {
   let view = await api.get(`tables/${tableId}/`);
   const module = await gameModule(view.game);
@@ -226,6 +258,7 @@ export async function showTable(main, tableId) {
   const showdownBox = el("div", { className: "showdown-box" });
   const events = el("ol", { id: "events", "aria-live": "polite", "aria-relevant": "additions" });
   const money = el("p", { className: "money" });
+  const fairness = fairnessBox(tableId);
   const title = el("h1", {}, view.game);
   root.append(
     title,
@@ -235,7 +268,7 @@ export async function showTable(main, tableId) {
       "div",
       { className: "layout" },
       el("div", { className: "play" }, toAct, countdown, game, actions, showdownBox),
-      el("aside", { className: "side" }, section("seats-box", t("Seats"), seats, money), section("events-box", t("Events"), events)),
+      el("aside", { className: "side" }, section("seats-box", t("Seats"), seats, money), fairness, section("events-box", t("Events"), events)),
     ),
   );
   gameName(view.game).then((name) => (title.textContent = name));
@@ -277,6 +310,7 @@ export async function showTable(main, tableId) {
       : state.pot != null ? t("Pot %(pot)s chips", { pot: state.pot }) : "";
     toAct.textContent = toActText(view);
     opening.replaceChildren(...[openControls(view, reload)].filter(Boolean));
+    fairness.update(view);
     const ctx = { you: view.your_seat, t, cardElement, playerName: (seat) => playerName(view, seat) };
     let element;
     if (!view.state) element = el("p", {}, t("The game has not started."));

@@ -228,7 +228,7 @@ def explain(
     said = []
     for step in steps:
         before = [seat for seat, _ in step.facts]
-        players = {seat: names[seat] if 0 <= seat < len(names) else T("seat {number}", number=seat) for seat in before}
+        players = {seat: names[seat] if 0 <= seat < len(names) else T("seat {seat}", seat=seat) for seat in before}
         if step.rule == WILD_CARDS:
             text = _wild_words(before, hands, wild, players)
         elif step.rule == RUN:

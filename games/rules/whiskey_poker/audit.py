@@ -46,7 +46,7 @@ def showdown_entries(held: ShowdownHeld, scoring: str, names: Sequence[str]) -> 
     the best hand ``wins`` (tied, they ``split``, WP-5, WP-8) and the others lose."""
 
     def named(seats: Sequence[int]) -> Text:
-        return and_list([names[seat] if 0 <= seat < len(names) else T("seat {number}", number=seat) for seat in seats])
+        return and_list([names[seat] if 0 <= seat < len(names) else T("seat {seat}", seat=seat) for seat in seats])
 
     if scoring == LOSER_PAYS:
         tie = (

@@ -105,7 +105,7 @@ def player_names(config: Mapping[str, Any], shown: Sequence[ShownHand] = ()) -> 
 
 def seat_names(seats: int) -> list[str]:
     """Seats named by number, for a view that does not know who sits there: "seat 2"."""
-    return [T("seat {number}", number=seat) for seat in range(seats)]
+    return [T("seat {seat}", seat=seat) for seat in range(seats)]
 
 
 def shown_entry(

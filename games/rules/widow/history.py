@@ -22,7 +22,7 @@ _REASONS = {
 
 def player(names: Sequence[str], seat: int) -> str:
     """The name of the player in ``seat`` ("seat 2" if the history does not know it)."""
-    return names[seat] if 0 <= seat < len(names) else T("seat {number}", number=seat)
+    return names[seat] if 0 <= seat < len(names) else T("seat {seat}", seat=seat)
 
 
 def players(names: Sequence[str], seats: Sequence[int]) -> Text:
