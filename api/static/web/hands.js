@@ -2,6 +2,7 @@
 import * as api from "./api.js";
 import { t } from "./i18n.js";
 import { attempt, el, section } from "./shell.js";
+import { showdownSections } from "./showdown.js";
 import { word } from "./words.js";
 
 export async function showHands(main, tableId) {
@@ -34,16 +35,41 @@ async function verifier() {
   }
 }
 
+// The audit's facts in words; the machine's whole answer stays one click away.
 function auditView(audit) {
   const box = el("div", { id: "audit" });
   const facts = el("dl", {});
-  for (const name of ["commitment", "server_seed", "client_seed", "deck_name"]) {
-    if (audit[name] != null) facts.append(el("dt", {}, name), el("dd", { className: "mono" }, String(audit[name])));
+  const labels = {
+    commitment: t("Commitment"),
+    server_seed: t("Server seed"),
+    client_seed: t("Client seed"),
+    deck_name: t("Deck"),
+  };
+  for (const [name, label] of Object.entries(labels)) {
+    if (audit[name] != null) facts.append(el("dt", {}, label), el("dd", { className: "mono", dataset: { field: name } }, String(audit[name])));
   }
-  if (audit.deck) facts.append(el("dt", {}, "deck"), el("dd", { className: "mono" }, audit.deck.join(" ")));
+  if (audit.deck) facts.append(el("dt", {}, t("The shuffled deck, in order")), el("dd", { className: "mono", dataset: { field: "deck" } }, audit.deck.join(" ")));
   box.append(facts);
   box.append(el("details", {}, el("summary", {}, t("The whole audit")), el("pre", { className: "mono" }, JSON.stringify(audit, null, 2))));
   return box;
+}
+
+// The history as text: its first lines (table, seeds, seats) stand apart from the numbered events.
+function historyView(text) {
+  const [head, ...body] = text.split(/\n\s*\n/);
+  const facts = el("ul", { className: "history-head" });
+  for (const line of head.split("\n")) if (line.trim()) facts.append(el("li", {}, line));
+  const events = el("ol", { id: "history" });
+  for (const line of body.join("\n").split("\n")) if (line.trim()) events.append(el("li", {}, line));
+  return [facts, events];
+}
+
+function nameFrom(audit) {
+  const seats = new Map((audit.seats || []).map((seat) => [seat.seat, seat]));
+  return (seat) => {
+    const found = seats.get(seat);
+    return found && found.player ? found.player : t("bot (seat %(seat)s)", { seat });
+  };
 }
 
 export async function showHand(main, tableId, handNo) {
@@ -51,8 +77,7 @@ export async function showHand(main, tableId, handNo) {
     api.get(`tables/${tableId}/hands/${handNo}/history.txt`, { text: true }),
     api.get(`tables/${tableId}/hands/${handNo}/audit/`),
   ]);
-  const history = el("ol", { id: "history" });
-  for (const line of text.split("\n")) if (line.trim()) history.append(el("li", {}, line));
+  const history = historyView(text);
   const result = el("p", { id: "verify-result", "aria-live": "polite" });
   const details = el("ul", { className: "verify-details" });
   const button = el("button", { type: "button", id: "verify" }, t("Verify this hand in the browser"));
@@ -76,7 +101,8 @@ export async function showHand(main, tableId, handNo) {
   main.replaceChildren(
     el("h1", {}, t("Hand %(no)s", { no: handNo })),
     el("p", {}, el("a", { href: `#/tables/${tableId}/hands` }, t("All hands")), " · ", el("a", { href: `#/tables/${tableId}` }, t("Back to the table"))),
-    section("history-box", t("History"), history),
+    ...showdownSections(audit.showdown, nameFrom(audit)),
+    section("history-box", t("History"), ...history),
     section("audit-box", t("Audit"), auditView(audit), button, result, details),
   );
 }
