@@ -392,7 +392,14 @@ def test_five_card_draw_gives_its_showdown_and_the_owner_s_end_of_a_cash_table()
 
 
 def whiskey_view(**state: Any) -> dict[str, Any]:
-    return {"game": "whiskey-poker", "status": "running", "owner": "ana", "your_seat": None, "legal_actions": [], "state": state}
+    return {
+        "game": "whiskey-poker",
+        "status": "running",
+        "owner": "ana",
+        "your_seat": None,
+        "legal_actions": [],
+        "state": state,
+    }
 
 
 def test_whiskey_poker_offers_the_owner_the_end_of_a_pot_match_only():
