@@ -1,6 +1,8 @@
 """Real table views of Euchre, Five-Card Draw and Guerra for the game modules' browser test: a
 person at seat 0 and bots elsewhere, played through ``games.services`` (the person choosing as
-the game's bot would), the person's view taken through the API at chosen moments."""
+the game's bot would), the person's view taken through the API at chosen moments; and the events
+API's answer to that person at the end, for every game (the widow games too), for the event
+sentences of ``api/static/web/events.js``."""
 
 from __future__ import annotations
 
@@ -26,6 +28,12 @@ TABLES: dict[str, tuple[int, dict[str, Any]]] = {
     ),
     "five_card_draw": (3, {"shotgun": True, "ace_rule": "four_with_ace", "opening": "anything_opens"}),
     "guerra": (3, {"deck": "spanish_48", "jokers": True, "ace_high": True}),
+}
+# The widow games have no module test of their own: they are played for their events only.
+EVENT_TABLES: dict[str, tuple[int, dict[str, Any]]] = {
+    **TABLES,
+    "la-viuda": (4, {"chips_per_player": 2}),
+    "whiskey-poker": (3, {"scoring": "pot", "chips_per_player": 2}),
 }
 
 
@@ -70,10 +78,26 @@ def _guerra_moment(view: dict[str, Any], state: dict[str, Any]) -> str | None:
 MOMENTS = {"euchre": _euchre_moment, "five_card_draw": _draw_moment, "guerra": _guerra_moment}
 
 
+def _events(client: APIClient, table_id: str) -> list[dict[str, Any]]:
+    """Every event of the table as the events API answers seat 0, page after page."""
+    events: list[dict[str, Any]] = []
+    after = 0
+    while True:
+        response = client.get(f"/api/v1/tables/{table_id}/events/?after={after}&limit=500")
+        assert response.status_code == 200, response.content
+        page = response.json()
+        events += page["results"]
+        if not page["has_more"] or not page["results"]:
+            return events
+        after = page["results"][-1]["seq"]
+
+
 def _moment(view: dict[str, Any], game: str) -> str | None:
     """The kind of moment a module must draw that ``view`` shows, if any."""
     if view["status"] == "finished":
         return "finished"
+    if game not in MOMENTS:
+        return None
     return MOMENTS[game](view, view["state"] or {})
 
 
@@ -81,6 +105,16 @@ def _should_end(state: Any, seen: dict[str, Any]) -> bool:
     """A cash Five-Card Draw table runs until its owner ends it: once its moments are seen."""
     wanted = {"your-draw", "after-draw", "showdown"}
     return wanted <= set(seen) and not getattr(state, "end_requested", True)
+
+
+def _owner_end(game: str, state: Any, seen: dict[str, Any], commands_run: int) -> dict[str, Any] | None:
+    """The owner's command that ends the table now, if it is time: a cash Five-Card Draw table once
+    its moments are seen, a pot-scoring Whiskey Poker match after some hands (WP-6)."""
+    if game == "five_card_draw" and _should_end(state, seen):
+        return {"type": "end_table"}
+    if game == "whiskey-poker" and commands_run >= 20 and getattr(state, "end_requested", True) is False:
+        return {"type": "end_match"}
+    return None
 
 
 @contextmanager
@@ -102,15 +136,31 @@ def fixed_randomness(game: str):
         yield
 
 
-def play_views(game: str, *, limit: int = 4000) -> dict[str, dict[str, Any]]:
+_PLAYED: dict[str, tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]] = {}
+
+
+def play_table(game: str, *, limit: int = 4000) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
     """Views of seat 0 at a table of ``game`` played to its end (or ``limit`` commands), dealt
-    from fixed seeds."""
-    with fixed_randomness(game):
-        return _play_views(game, limit=limit)
+    from fixed seeds, and the events API's answer to seat 0 at the end. Played once per test run:
+    the answers are plain data, kept for the tests that ask again."""
+    if game not in _PLAYED:
+        with fixed_randomness(game):
+            _PLAYED[game] = _play_table(game, limit=limit)
+    return _PLAYED[game]
 
 
-def _play_views(game: str, *, limit: int) -> dict[str, dict[str, Any]]:
-    seats, options = TABLES[game]
+def play_views(game: str, *, limit: int = 4000) -> dict[str, dict[str, Any]]:
+    """Views of seat 0 at a table of ``game`` at the moments its module must draw."""
+    return play_table(game, limit=limit)[0]
+
+
+def play_events(game: str, *, limit: int = 4000) -> list[dict[str, Any]]:
+    """The events API's answer to seat 0 at a played table of ``game``."""
+    return play_table(game, limit=limit)[1]
+
+
+def _play_table(game: str, *, limit: int) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
+    seats, options = EVENT_TABLES[game]
     user = get_user_model().objects.create_user(username=f"web-{game}")
     client = APIClient()
     client.force_authenticate(user)
@@ -123,7 +173,7 @@ def _play_views(game: str, *, limit: int) -> dict[str, dict[str, Any]]:
     rng = random.Random(17)
     # The API is asked only for a new kind of moment (it throttles a client that polls too often).
     seen: dict[str, dict[str, Any]] = {"beginning": _view(client, str(table.pk))}
-    for _ in range(limit):
+    for commands_run in range(limit):
         row = Table.objects.select_related("owner").get(pk=table.pk)
         moment = _moment(selectors.table_view(row, 0), game)
         if moment is not None and moment not in seen:
@@ -132,8 +182,9 @@ def _play_views(game: str, *, limit: int) -> dict[str, dict[str, Any]]:
             break
         state, version = store.load(table=row, decider=decider)
         waiting = list(decider.to_act(state))
-        if game == "five_card_draw" and _should_end(state, seen):
-            services.act(table_id=table.pk, user=user, action={"type": "end_table"}, expected_version=version)
+        owner = _owner_end(game, state, seen, commands_run)
+        if owner is not None:
+            services.act(table_id=table.pk, user=user, action=owner, expected_version=version)
             continue
         if 0 in waiting:
             legal = [a for a in decider.legal_actions(state, 0) if not presence.is_presence_action(a)]
@@ -143,4 +194,4 @@ def _play_views(game: str, *, limit: int) -> dict[str, dict[str, Any]]:
         elif services.play_bot_turn(table_id=table.pk, expected_version=version) is None:
             break
     seen.setdefault("last", _view(client, str(table.pk)))
-    return seen
+    return seen, _events(client, str(table.pk))

@@ -4,11 +4,16 @@ through the API at several moments (game_views.py). Each view is drawn on a page
 ``ctx``; the test checks that render() does not throw, shows the seat's own cards, never shows a
 card the view does not hold, labels every legal action and gives the fields a form needs.
 
+The event sentences (api/static/web/events.js) are checked the same way against the events API's
+answers of a played table of every game, and every event type a game has gets a sentence; Five-
+Card Draw's showdown(view) and the owner's commands (ownerActions) against real views.
+
 The page is served by Playwright's request routing from the static folder itself: no server,
 no port. Debian's Chromium is driven (never a downloaded browser)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from contextlib import contextmanager
@@ -17,8 +22,11 @@ from typing import Any
 
 import pytest
 
+from games.engine import registry
+from games.engine.decider import event_types_by_name
+from ledger.units import money_shown
 from tests.conftest import require
-from tests.web.game_views import TABLES, play_views
+from tests.web.game_views import EVENT_TABLES, TABLES, play_events, play_table, play_views
 
 WEB = Path(__file__).resolve().parents[2] / "api" / "static" / "web"
 CHROMIUM = Path("/usr/bin/chromium")
@@ -49,6 +57,7 @@ PAGE = """<!doctype html>
 <body><main id="game"></main>
 <script type="module">
 const t = (msgid, values) => values ? msgid.replace(/%\\((\\w+)\\)s/g, (w, n) => n in values ? String(values[n]) : w) : msgid;
+const nt = (singular, plural, count, values) => t(count === 1 ? singular : plural, { count, ...(values || {}) });
 function cardElement(code) {
   const card = document.createElement("span");
   card.className = "card";
@@ -60,7 +69,7 @@ function cardElement(code) {
 }
 window.draw = async (slug, view) => {
   const module = await import(`/web/games/${slug}.js`);
-  const ctx = { you: view.your_seat, t, cardElement, playerName: (seat) => "seat " + seat };
+  const ctx = { you: view.your_seat, t, nt, cardElement, playerName: (seat) => "seat " + seat };
   const element = module.render(view, ctx);
   if (!(element instanceof HTMLElement)) throw new Error("render() returned no element");
   document.getElementById("game").replaceChildren(element);
@@ -90,6 +99,30 @@ window.draw = async (slug, view) => {
     styles: [...document.querySelectorAll("link[data-game-style]")].length,
     // Wider than the phone-sized viewport means a sideways scroll for the whole page.
     overflow: document.documentElement.scrollWidth - window.innerWidth,
+  };
+};
+// Each event's line as events.js makes it: its attributes, its text, the cards it shows.
+window.sentences = async (events) => {
+  const { eventLine } = await import("/web/events.js");
+  const ctx = { you: 0, t, nt, cardElement, playerName: (seat) => "seat " + seat, currency: "MXN" };
+  return events.map((event) => {
+    const line = eventLine(event, ctx);
+    return {
+      tag: line.tagName,
+      seq: line.dataset.seq,
+      type: line.dataset.type,
+      text: line.textContent,
+      cards: [...line.querySelectorAll("[data-card]")].map((card) => card.dataset.card),
+      elements: [...line.querySelectorAll("*")].filter((node) => !node.matches(".card, .cards")).length,
+    };
+  });
+};
+// A module's own answers that are not drawn: its showdown entries and the owner's commands.
+window.answers = async (slug, view) => {
+  const module = await import(`/web/games/${slug}.js`);
+  return {
+    showdown: module.showdown ? module.showdown(view) : null,
+    ownerActions: module.ownerActions ? module.ownerActions(view) : null,
   };
 };
 window.ready = true;
@@ -238,3 +271,147 @@ def test_no_module_writes_markup_or_inline_handlers():
         assert "innerHTML" not in source and "insertAdjacentHTML" not in source, game
         assert not re.search(r"""setAttribute\(\s*["']on""", source), game
         assert json.dumps(source)  # readable text
+
+
+# --- the event sentences (events.js) -------------------------------------------------------------
+
+# Samples of a field's value by its annotation, for the event types a played table did not record
+# (sitting out, a farmer's hand...): the event is built, then seen through the game's view_event as
+# the events API would show it.
+SAMPLES: dict[str, Any] = {
+    "int": 1,
+    "bool": False,
+    "str | None": None,
+    "tuple[int, ...]": (1, 2),
+    "tuple[str, ...]": ("Ah", "Kd", "9s"),
+    "tuple[tuple[int, int], ...]": ((1, 2),),
+    "tuple[tuple[int, str], ...]": ((1, "Ah"), (2, "Kd")),
+    "Plays": ((1, "Ah"), (2, "Kd")),
+}
+STRINGS = {"card": "Qh", "face_up": "Qh", "reason": "left", "pattern": "3-2", "suit": "h", "purpose": "stalemate"}
+
+
+def sample_event(game: str, cls: type, seq: int) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for field in dataclasses.fields(cls):
+        kind = field.type if isinstance(field.type, str) else str(field.type)
+        if kind == "str":
+            values[field.name] = STRINGS.get(field.name, "x")
+        elif kind in SAMPLES:
+            values[field.name] = SAMPLES[kind]
+        else:
+            raise AssertionError(f"no sample for {cls.__name__}.{field.name}: {kind}")
+    event = cls(**values)
+    data = json.loads(json.dumps(money_shown(registry.get(game).view_event(event, 0), None)))
+    return {
+        "seq": seq,
+        "type": cls.__name__,
+        "hand_no": 1,
+        "actor": None,
+        "actor_kind": "bot",
+        "actor_seat": 1,
+        "created_at": "2026-01-01T00:00:00Z",
+        "data": data,
+    }
+
+
+def events_of_every_type(game: str) -> list[dict[str, Any]]:
+    """The played table's events, and a sample of every event type it did not record."""
+    events = list(play_events(game))
+    seen = {event["type"] for event in events}
+    missing = sorted(set(event_types_by_name(registry.get(game))) - seen)
+    types = event_types_by_name(registry.get(game))
+    return events + [sample_event(game, types[name], 100_000 + n) for n, name in enumerate(missing)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_event_of_every_game_reads_as_a_sentence():
+    """No raw type name, no undefined, no object, no placeholder left; the cards shown are cards of
+    the event's own data (nothing invented, nothing hidden); the line keeps data-seq and data-type."""
+    games = {game: events_of_every_type(game) for game in sorted(EVENT_TABLES)}
+    with browser_page() as page:
+        for game, events in games.items():
+            lines = page.evaluate("(events) => window.sentences(events)", events)
+            assert not page.errors, (game, page.errors)
+            assert {line["type"] for line in lines} == set(event_types_by_name(registry.get(game))), game
+            for event, line in zip(events, lines, strict=True):
+                where = (game, event["type"], line["text"])
+                assert line["tag"] == "LI" and line["seq"] == str(event["seq"]) and line["type"] == event["type"], where
+                words = line["text"].removeprefix(f"#{event['seq']} ")
+                assert words.strip() and event["type"] not in words, where
+                for wrong in ("undefined", "[object", "NaN", "null", "%("):
+                    assert wrong not in words, where
+                assert " acts" not in words, where  # every known type has its own sentence
+                assert set(line["cards"]) <= codes_in(event["data"]), where
+                assert line["elements"] == 0, where  # text and cards only
+
+
+def test_an_unknown_event_reads_as_its_player_acting():
+    events = [
+        {"seq": 7, "type": "SomethingNew", "actor": None, "actor_kind": "bot", "actor_seat": 2, "data": {"seat": 2}},
+        {"seq": 8, "type": "<b>Odd</b>", "actor": "ana", "actor_kind": "user", "actor_seat": None, "data": {}},
+        {"seq": 9, "type": "Nobody", "actor": None, "actor_kind": "system", "actor_seat": None, "data": {}},
+    ]
+    with browser_page() as page:
+        lines = page.evaluate("(events) => window.sentences(events)", events)
+    assert [line["text"] for line in lines] == ["#7 seat 2 acts", "#8 ana acts", "#9 Something happens at the table"]
+    assert [line["type"] for line in lines] == ["SomethingNew", "<b>Odd</b>", "Nobody"]
+    assert all(line["elements"] == 0 for line in lines)
+
+
+# --- Five-Card Draw's showdown and the owner's commands ------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_five_card_draw_gives_its_showdown_and_the_owner_s_end_of_a_cash_table():
+    views, _events = play_table("five_card_draw")
+    moment = views["showdown"]
+    state = moment["state"]
+    with browser_page() as page:
+        answers = page.evaluate("([slug, view]) => window.answers(slug, view)", ["five_card_draw", moment])
+        drawn = draw(page, "five_card_draw", moment)
+        finished = page.evaluate("([slug, view]) => window.answers(slug, view)", ["five_card_draw", views["finished"]])
+    shown = state["last_hand"]["showdown"]
+    winners = {share["seat"] for share in state["last_hand"]["shares"]}
+    entries = answers["showdown"]
+    assert [entry["seat"] for entry in entries] == [hand["seat"] for hand in shown]
+    for entry, hand in zip(entries, shown, strict=True):
+        assert entry["cards"] == hand["cards"]
+        assert entry["category"] == hand["category"] and entry["category_name"] == hand["category_name"]
+        assert entry["description"].startswith(hand["description"])
+        assert entry["outcome"] == ("wins" if hand["seat"] in winners else "loses")
+        assert entry["tie_break"] == []
+    # The panel no longer shows the hands a second time: only the seat's own and face-up cards.
+    assert set(drawn["cards"]) <= set((state.get("hand") or {}).get("your_cards") or []) | {
+        card for player in state["players"] for card in player.get("face_up") or []
+    }
+    # A cash table: its owner may end it, until the end is asked for.
+    assert state["format"] == "cash" and not state["end_requested"]
+    assert answers["ownerActions"] == [{"type": "end_table"}]
+    assert finished["ownerActions"] == []
+
+
+def whiskey_view(**state: Any) -> dict[str, Any]:
+    return {
+        "game": "whiskey-poker",
+        "status": "running",
+        "owner": "ana",
+        "your_seat": None,
+        "legal_actions": [],
+        "state": state,
+    }
+
+
+def test_whiskey_poker_offers_the_owner_the_end_of_a_pot_match_only():
+    with browser_page() as page:
+        asked = [
+            page.evaluate("([slug, view]) => window.answers(slug, view)", ["whiskey-poker", whiskey_view(**state)])
+            for state in (
+                {"scoring": "pot", "end_requested": False, "finished": False},
+                {"scoring": "pot", "end_requested": True, "finished": False},
+                {"scoring": "points", "end_requested": False, "finished": False},
+                {"scoring": "loser_pays", "end_requested": False, "finished": False},
+            )
+        ]
+    assert [answer["ownerActions"] for answer in asked] == [[{"type": "end_match"}], [], [], []]
+    assert all(answer["showdown"] is None for answer in asked)

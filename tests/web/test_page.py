@@ -144,6 +144,21 @@ def test_the_catalogue_has_the_ui_words(language, msgid, said):
     assert json.dumps(msgid) + ": " + json.dumps(said) in response.content.decode()
 
 
+@pytest.mark.parametrize(
+    ("language", "forms"),
+    [
+        ("es-mx", ["%(count)s ficha", "%(count)s de fichas", "%(count)s fichas"]),
+        ("fa", ["%(count)s چیپ", "%(count)s چیپ"]),
+    ],
+)
+def test_the_catalogue_has_the_plural_forms_of_a_count(language, forms):
+    """nt("%(count)s chip", "%(count)s chips", n): every form of the language, so "1 fichas" is gone."""
+    body = Client().get(f"/jsi18n/?lang={language}").content.decode()
+    match = re.search(r'"%\(count\)s chip": (\[[^\]]*\])', body)
+    assert match, language
+    assert json.loads(match.group(1)) == forms
+
+
 def test_the_catalogue_follows_accept_language_without_lang():
     body = Client().get("/jsi18n/", HTTP_ACCEPT_LANGUAGE="fa").content.decode()
     assert json.dumps("نوبت شماست.") in body
@@ -160,11 +175,20 @@ def test_every_ui_word_is_translated_in_both_languages():
             m.id for m in catalogue if m.id and not (m.string if isinstance(m.string, str) else all(m.string))
         ]
         assert not untranslated, (language, untranslated)
-        # A translation names the same %(placeholders)s as its English, or interpolation breaks.
-        wrong = [
-            m.id for m in catalogue if m.id and set(PLACEHOLDER.findall(m.id)) != set(PLACEHOLDER.findall(m.string))
-        ]
+        # A translation names the same %(placeholders)s as its English, or interpolation breaks; a
+        # message with plural forms (nt) names them in every form, as its plural does.
+        wrong = [m.id for m in catalogue if m.id and not same_placeholders(m.id, m.string)]
         assert not wrong, (language, wrong)
+        # As many plural forms as the catalogue's Plural-Forms header says.
+        forms = [m.id for m in catalogue if isinstance(m.id, tuple) and len(m.string) != catalogue.num_plurals]
+        assert not forms, (language, catalogue.num_plurals, forms)
+
+
+def same_placeholders(msgid: str | tuple[str, ...], said: str | tuple[str, ...]) -> bool:
+    if isinstance(msgid, str):
+        return set(PLACEHOLDER.findall(msgid)) == set(PLACEHOLDER.findall(said))
+    wanted = set(PLACEHOLDER.findall(msgid[-1]))
+    return all(set(PLACEHOLDER.findall(form)) == wanted for form in said)
 
 
 @pytest.fixture(scope="module")

@@ -2,8 +2,10 @@
 // controls, the live events, the showdown and its tie-break, chips and money. The page follows
 // the table's stream and refetches the view on every event; nothing here knows a game's rules.
 import * as api from "./api.js";
-import { t } from "./i18n.js";
-import { cardElement, cardRow } from "./cards.js";
+import { nt, t } from "./i18n.js";
+import { cardElement } from "./cards.js";
+import { eventLine } from "./events.js";
+import { showdownSections } from "./showdown.js";
 import { word } from "./words.js";
 import { app, attempt, el, formValues, section, showError } from "./shell.js";
 
@@ -17,12 +19,13 @@ async function gameModule(slug) {
   return modules.get(slug);
 }
 
-// The game's name in the reader's language, from the games list (asked once per page load).
+// The game's name in the reader's language, from the games list (asked once per page load); null
+// when the list does not name it (the heading then keeps its neutral word, never the slug).
 let games = null;
 async function gameName(slug) {
   games = games || api.get("games/").catch(() => []);
   const found = (await games).find((game) => game.slug === slug);
-  return found ? found.name : slug;
+  return found ? found.name : null;
 }
 
 export function playerName(view, seat) {
@@ -59,7 +62,7 @@ function seatsSection(view) {
         el("span", { className: "name" }, seat.taken ? playerName(view, seat.seat) : t("empty seat %(seat)s", { seat: seat.seat })),
         notes.length ? el("span", { className: "notes" }, ` (${notes.join(", ")})`) : null,
         chips != null
-          ? el("span", { className: "chips" }, " ", t("%(chips)s chips", { chips }),
+          ? el("span", { className: "chips" }, " ", nt("%(count)s chip", "%(count)s chips", chips),
               state.chip_value_minor ? ` = ${money(chips * state.chip_value_minor, state)}` : "")
           : null,
       ),
@@ -149,39 +152,44 @@ function actionsSection(view, module, ctx, send) {
   return box;
 }
 
-function showdownSection(state, view) {
-  const showdown = state && (state.showdown || null);
-  const box = el("section", { id: "showdown", "aria-labelledby": "showdown-heading" }, el("h2", { id: "showdown-heading" }, t("Showdown")));
-  const steps = [];
-  if (!showdown || !showdown.length) {
-    box.hidden = true;
-  } else {
-    for (const hand of showdown) {
-      box.append(
-        el(
-          "div",
-          { className: "shown", dataset: { seat: hand.seat, category: hand.category, outcome: hand.outcome || "" } },
-          el("h3", {}, playerName(view, hand.seat)),
-          hand.cards ? cardRow(hand.cards, playerName(view, hand.seat)) : null,
-          el("p", {}, el("strong", { className: "category" }, hand.category_name || hand.category), hand.description ? ": " : "", el("span", { className: "description" }, hand.description || "")),
-          hand.outcome ? el("p", { className: "outcome" }, word(hand.outcome)) : null,
-        ),
-      );
-      for (const step of hand.tie_break || []) if (!steps.some((s) => s.sentence === step.sentence)) steps.push(step);
+// The showdown's entries {seat, cards, category, category_name, description, outcome, tie_break}:
+// the game module's showdown(view) when it has one, else the state's own `showdown`.
+function showdownOf(view, module) {
+  if (module && module.showdown) {
+    try {
+      return module.showdown(view) || null;
+    } catch (error) {
+      showError(error);
+      return null;
     }
   }
-  for (const step of (state && state.tie_break) || []) if (!steps.some((s) => s.sentence === step.sentence)) steps.push(step);
-  const tieBreak = el("section", { id: "tie-break", "aria-labelledby": "tie-break-heading" },
-    el("h2", { id: "tie-break-heading" }, t("Tie-break")),
-    el("ol", {}, steps.map((step) => el("li", { dataset: { rule: step.rule || "" } }, step.sentence || step.rule))));
-  tieBreak.hidden = !steps.length;
-  return [box, tieBreak];
+  return (view.state && view.state.showdown) || null;
 }
 
-function eventLine(view, event) {
-  const who = event.actor || (event.actor_seat != null ? playerName(view, event.actor_seat) : t("the table"));
-  const words = event.history || event.text || event.sentence;
-  return el("li", { dataset: { seq: event.seq, type: event.type } }, `#${event.seq} `, words || `${who}: ${event.type}`);
+// The context a game module and the event sentences draw with.
+function contextOf(view) {
+  const state = view.state || {};
+  const config = view.config || {};
+  return { you: view.your_seat, t, nt, cardElement, playerName: (seat) => playerName(view, seat), currency: state.currency || config.currency || null };
+}
+
+// The owner's commands that are no legal action of a seat (a cash table's end, a pot match's end):
+// the module's ownerActions(view), shown to the table's owner while it runs, posted as actions.
+function ownerActionsOf(view, module) {
+  if (!module || !module.ownerActions || view.status !== "running" || !app.username || view.owner !== app.username) return [];
+  try {
+    return module.ownerActions(view) || [];
+  } catch (error) {
+    showError(error);
+    return [];
+  }
+}
+
+function ownerSection(offered, module, ctx, send) {
+  return offered.map((action) => {
+    const label = (module.describeAction && module.describeAction(action, ctx)) || word(action.type);
+    return el("button", { type: "button", id: action.type.replace(/_/g, "-"), dataset: { action: action.type }, onclick: () => send(action) }, label);
+  });
 }
 
 function openControls(view, reload) {
@@ -240,7 +248,7 @@ function fairnessBox(tableId) {
   box.update = (view) => {
     commitment.textContent = view.next_commitment || "—";
     form.hidden = view.your_seat == null || view.status === "finished";
-    box.hidden = !view.next_commitment && form.hidden;
+    box.hidden = view.status === "finished" || (!view.next_commitment && form.hidden);
   };
   return box;
 }
@@ -254,12 +262,14 @@ export async function showTable(main, tableId) {
   const countdown = el("p", { id: "countdown", "aria-live": "off" });
   const game = el("div", { id: "game" });
   const actions = el("div", { id: "actions" });
+  const owner = el("div", { id: "owner-actions", role: "group", "aria-label": t("The owner's commands") });
   const opening = el("div", { className: "opening" });
   const showdownBox = el("div", { className: "showdown-box" });
   const events = el("ol", { id: "events", "aria-live": "polite", "aria-relevant": "additions" });
   const money = el("p", { className: "money" });
   const fairness = fairnessBox(tableId);
-  const title = el("h1", {}, view.game);
+  // The game's name once the games list answers; a neutral word until then, never the slug.
+  const title = el("h1", {}, t("Table"));
   root.append(
     title,
     el("p", {}, el("a", { id: "hands-link", href: `#/tables/${tableId}/hands` }, t("Hands of this table"))),
@@ -267,11 +277,13 @@ export async function showTable(main, tableId) {
     el(
       "div",
       { className: "layout" },
-      el("div", { className: "play" }, toAct, countdown, game, actions, showdownBox),
+      el("div", { className: "play" }, toAct, countdown, game, actions, owner, showdownBox),
       el("aside", { className: "side" }, section("seats-box", t("Seats"), seats, money), fairness, section("events-box", t("Events"), events)),
     ),
   );
-  gameName(view.game).then((name) => (title.textContent = name));
+  gameName(view.game).then((name) => {
+    if (name) title.textContent = name;
+  });
   main.replaceChildren(root);
 
   let busy = false;
@@ -291,6 +303,8 @@ export async function showTable(main, tableId) {
     });
 
   let shownActions = null;
+  let shownOwner = null;
+  let lastShowdown = null;
   const reload = async () => draw(await api.get(`tables/${tableId}/`));
 
   const draw = (next) => {
@@ -305,13 +319,14 @@ export async function showTable(main, tableId) {
     const state = view.state || {};
     const config = view.config || {};
     const currency = state.currency || config.currency;
-    money.textContent = currency
-      ? t("Chip value %(value)s %(currency)s; pot %(pot)s chips", { value: state.chip_value || config.chip_value || "—", currency, pot: state.pot ?? "—" })
-      : state.pot != null ? t("Pot %(pot)s chips", { pot: state.pot }) : "";
+    const value = state.chip_value || config.chip_value || "—";
+    if (currency && state.pot != null) money.textContent = nt("Chip value %(value)s %(currency)s; pot %(count)s chip", "Chip value %(value)s %(currency)s; pot %(count)s chips", state.pot, { value, currency });
+    else if (currency) money.textContent = t("Chip value %(value)s %(currency)s", { value, currency });
+    else money.textContent = state.pot != null ? nt("Pot %(count)s chip", "Pot %(count)s chips", state.pot) : "";
     toAct.textContent = toActText(view);
     opening.replaceChildren(...[openControls(view, reload)].filter(Boolean));
     fairness.update(view);
-    const ctx = { you: view.your_seat, t, cardElement, playerName: (seat) => playerName(view, seat) };
+    const ctx = contextOf(view);
     let element;
     if (!view.state) element = el("p", {}, t("The game has not started."));
     else if (module && module.render) {
@@ -333,10 +348,27 @@ export async function showTable(main, tableId) {
     }
     actions.setAttribute("role", "group");
     actions.setAttribute("aria-label", t("Your actions"));
-    showdownBox.replaceChildren(...showdownSection(state, view));
+    // Rebuilt only when they change, as the actions are.
+    const offered = ownerActionsOf(view, module);
+    const ownerKey = JSON.stringify(offered);
+    if (ownerKey !== shownOwner) {
+      shownOwner = ownerKey;
+      owner.replaceChildren(...ownerSection(offered, module, ctx, send));
+      owner.hidden = !offered.length;
+    }
+    // The last showdown stays in sight while the next hand is dealt and played: the table moves on
+    // at once, and a player who looked away would otherwise never see who paid and why.
+    const entries = showdownOf(view, module);
+    const steps = state.tie_break || [];
+    const current = Boolean((entries && entries.length) || steps.length);
+    if (current) lastShowdown = { entries, steps };
+    if (lastShowdown) {
+      const heading = current ? t("Showdown") : t("Last showdown");
+      showdownBox.replaceChildren(...showdownSections(lastShowdown.entries, (seat) => playerName(view, seat), lastShowdown.steps, heading));
+    } else showdownBox.replaceChildren(...showdownSections([], (seat) => playerName(view, seat)));
     if (focusedAction) {
       // Keyboard players keep their place: focus goes back to a control of the same action.
-      const again = actions.querySelector(`button[data-action="${focusedAction}"], form[data-action="${focusedAction}"] button`);
+      const again = actions.querySelector(`button[data-action="${focusedAction}"], form[data-action="${focusedAction}"] button`) || owner.querySelector(`button[data-action="${focusedAction}"]`);
       if (again) again.focus();
     }
   };
@@ -345,7 +377,7 @@ export async function showTable(main, tableId) {
   // The last events so far, then the stream from the version shown: each message is a line and a refetch.
   const since = Math.max(0, view.version - 30);
   const earlier = await api.get(`tables/${tableId}/events/?after=${since}`);
-  for (const event of earlier.results) events.append(eventLine(view, event));
+  for (const event of earlier.results) events.append(eventLine(event, contextOf(view)));
   let lastSeq = earlier.results.length ? earlier.results[earlier.results.length - 1].seq : since;
 
   let pending = null;
@@ -366,7 +398,7 @@ export async function showTable(main, tableId) {
     }
     if (event.seq <= lastSeq) return;
     lastSeq = event.seq;
-    events.append(eventLine(view, event));
+    events.append(eventLine(event, contextOf(view)));
     events.scrollTop = events.scrollHeight; // newest last, and in sight
     while (events.children.length > 200) events.firstChild.remove();
     refetch();
@@ -376,12 +408,12 @@ export async function showTable(main, tableId) {
   for (const type of JSON.parse(document.getElementById("event-types").textContent)) stream.addEventListener(type, onEvent);
 
   const tick = setInterval(() => {
-    if (!view.deadline) {
+    if (!view.deadline || view.status !== "running") {
       countdown.textContent = "";
       return;
     }
     const left = Math.max(0, Math.round((Date.parse(view.deadline) - Date.now()) / 1000));
-    countdown.textContent = t("%(seconds)s s left", { seconds: left });
+    countdown.textContent = nt("%(count)s second left", "%(count)s seconds left", left);
     countdown.dataset.seconds = left;
   }, 250);
 

@@ -19,6 +19,7 @@ const WORDS = {
   play: () => t("Play"),
   discard: () => t("Discard"),
   end_table: () => t("End the table"),
+  end_match: () => t("End the match"),
   // outcomes
   safe: () => t("safe"),
   pays: () => t("pays"),

@@ -34,7 +34,7 @@ function bidWords(bid, t) {
 }
 
 function scores(state, ctx) {
-  const { t } = ctx;
+  const { t, nt } = ctx;
   const list = el("ul", { className: "euchre-scores" });
   for (const side of sides(state)) {
     const names = listOf(side.map((seat) => ctx.playerName(seat)));
@@ -43,13 +43,13 @@ function scores(state, ctx) {
     const makers = side.includes(state.maker);
     list.append(el("li", { dataset: { seats: side.join(" ") }, className: mine ? "yours" : null },
       el("strong", {}, names), ": ",
-      t("%(points)s points", { points: state.scores[side[0]] }), " · ",
-      t("%(tricks)s tricks this hand", { tricks }),
+      nt("%(count)s point", "%(count)s points", state.scores[side[0]]), " · ",
+      nt("%(count)s trick this hand", "%(count)s tricks this hand", tricks),
       makers ? ` · ${t("makers")}` : "",
       (state.winners || []).some((seat) => side.includes(seat)) ? ` · ${t("won the match")}` : ""));
   }
   return el("section", { className: "euchre-score-box", "aria-label": t("Scores") },
-    el("h3", {}, t("Scores (to %(points)s points)", { points: state.target_points })), list);
+    el("h3", {}, nt("Scores (to %(count)s point)", "Scores (to %(count)s points)", state.target_points)), list);
 }
 
 function turnedCard(state, ctx) {
@@ -118,14 +118,14 @@ function claimsShown(state, ctx) {
 }
 
 function handSizes(state, ctx) {
-  const { t } = ctx;
+  const { t, nt } = ctx;
   return el("ul", { className: "euchre-seats" }, (state.hand_sizes || []).map((count, seat) => {
     const marks = [];
     if (seat === state.dealer) marks.push(t("dealer"));
     if ((state.to_act || []).includes(seat)) marks.push(t("to act"));
     if (seat === state.sitting_out) marks.push(t("sits out"));
     if ((state.played_by_bot || []).includes(seat)) marks.push(t("played by the bot"));
-    return el("li", { dataset: { seat } }, ctx.playerName(seat), ": ", t("%(count)s cards in hand", { count }), marks.length ? ` (${marks.join(", ")})` : "");
+    return el("li", { dataset: { seat } }, ctx.playerName(seat), ": ", nt("%(count)s card in hand", "%(count)s cards in hand", count), marks.length ? ` (${marks.join(", ")})` : "");
   }));
 }
 

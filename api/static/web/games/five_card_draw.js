@@ -1,7 +1,10 @@
 // Five-Card Draw's part of the table page (FD-19: what a seat may see): your cards, everyone's
 // face-up cards (a shotgun card, an ace shown to draw four), stacks, bets, pots, the phase, how
-// many each drew, and the last hand's showdown. Server text is set with textContent only.
+// many each drew, and the last hand's pots and shares. The hands shown at the showdown go to the
+// page's #showdown (showdown(view)); the owner's end of a cash table is ownerActions(view).
+// Server text is set with textContent only.
 
+import { t } from "../i18n.js";
 import { addStyle, cardRow, el, listOf } from "./parts.js";
 
 
@@ -47,7 +50,7 @@ function playerStatus(player, state, t) {
 }
 
 function playersTable(state, ctx) {
-  const { t } = ctx;
+  const { t, nt } = ctx;
   const hand = state.hand;
   const table = el("table", { className: "fcd-players" },
     el("caption", {}, t("Players")),
@@ -65,7 +68,7 @@ function playersTable(state, ctx) {
     if ((state.to_act || []).includes(player.seat)) marks.push(t("to act"));
     if (player.seat === ctx.you) marks.push(t("you"));
     const drew = (player.drew || []).length
-      ? player.drew.map((count) => t("%(count)s cards", { count })).join(" / ")
+      ? player.drew.map((count) => nt("%(count)s card", "%(count)s cards", count)).join(" / ")
       : "";
     // data-label names each cell on a phone, where the rows stack and the header is hidden.
     body.append(el("tr", { dataset: { seat: player.seat }, className: player.folded ? "folded" : null },
@@ -82,42 +85,25 @@ function playersTable(state, ctx) {
 }
 
 function potsList(pots, ctx, heading) {
-  const { t } = ctx;
+  const { t, nt } = ctx;
   if (!pots || !pots.length) return null;
   const list = el("ul", { className: "fcd-pots" });
   pots.forEach((pot, index) => {
     const name = index === 0 ? t("Main pot") : t("Side pot %(number)s", { number: index });
     const who = listOf(pot.eligible.map((seat) => ctx.playerName(seat)));
-    list.append(el("li", { dataset: { pot: index } }, t("%(pot)s: %(chips)s chips, for %(players)s", { pot: name, chips: pot.amount, players: who })));
+    list.append(el("li", { dataset: { pot: index } }, nt("%(pot)s: %(count)s chip, for %(players)s", "%(pot)s: %(count)s chips, for %(players)s", pot.amount, { pot: name, players: who })));
   });
   return el("div", {}, el("h3", {}, heading), list);
 }
 
-function shownHands(showdown, ctx) {
-  const { t } = ctx;
-  const list = el("ul", { className: "fcd-shown" });
-  for (const shown of showdown) {
-    const name = ctx.playerName(shown.seat);
-    const item = el("li", { dataset: { seat: shown.seat } },
-      el("strong", {}, name), " ",
-      cardRow(shown.cards, t("%(player)s's hand", { player: name }), ctx),
-      el("p", {}, el("span", { className: "category" }, shown.category_name || shown.category), ": ", el("span", { className: "description" }, shown.description || "")));
-    if (shown.low_category) {
-      item.append(el("p", {}, `${t("Low hand")}: `, el("span", { className: "category" }, shown.low_category_name || shown.low_category), ": ", shown.low_description || ""));
-    }
-    list.append(item);
-  }
-  return list;
-}
-
 function shareWords(share, ctx) {
-  const { t } = ctx;
+  const { t, nt } = ctx;
   const pot = share.pot === 0 ? t("the main pot") : t("side pot %(number)s", { number: share.pot });
-  const values = { player: ctx.playerName(share.seat), chips: share.chips, pot };
+  const values = { player: ctx.playerName(share.seat), pot };
   let words;
-  if (share.half === "high") words = t("%(player)s wins %(chips)s chips, the high half of %(pot)s", values);
-  else if (share.half === "low") words = t("%(player)s wins %(chips)s chips, the low half of %(pot)s", values);
-  else words = t("%(player)s wins %(chips)s chips from %(pot)s", values);
+  if (share.half === "high") words = nt("%(player)s wins %(count)s chip, the high half of %(pot)s", "%(player)s wins %(count)s chips, the high half of %(pot)s", share.chips, values);
+  else if (share.half === "low") words = nt("%(player)s wins %(count)s chip, the low half of %(pot)s", "%(player)s wins %(count)s chips, the low half of %(pot)s", share.chips, values);
+  else words = nt("%(player)s wins %(count)s chip from %(pot)s", "%(player)s wins %(count)s chips from %(pot)s", share.chips, values);
   return share.shown ? words : `${words} ${t("(hand not shown)")}`;
 }
 
@@ -126,7 +112,6 @@ function lastHand(last, ctx) {
   const box = el("section", { className: "fcd-last-hand", "aria-label": t("The last hand") },
     el("h3", {}, t("Hand %(number)s, the last one", { number: last.hand_no })));
   if (last.passed) box.append(el("p", {}, t("Nobody opened: the pot carries over to the next hand.")));
-  if (last.showdown && last.showdown.length) box.append(shownHands(last.showdown, ctx));
   const pots = potsList(last.pots, ctx, t("Pots"));
   if (pots) box.append(pots);
   if (last.shares && last.shares.length) {
@@ -149,7 +134,7 @@ function endWords(state, ctx) {
 export function render(view, ctx) {
   addStyle("five_card_draw");
   lastView = view;
-  const { t } = ctx;
+  const { t, nt } = ctx;
   const state = view.state || {};
   const hand = state.hand;
   const root = el("div", { className: "game five-card-draw" },
@@ -163,18 +148,51 @@ export function render(view, ctx) {
     if (hand.your_cards && hand.your_cards.length) {
       root.append(el("div", { className: "fcd-yours" }, el("h3", {}, t("Your cards")), cardRow(hand.your_cards, t("Your cards"), ctx)));
     }
-    root.append(el("p", { className: "fcd-pot" }, t("Pot: %(chips)s chips", { chips: state.pot })));
+    root.append(el("p", { className: "fcd-pot" }, nt("Pot: %(count)s chip", "Pot: %(count)s chips", state.pot)));
     const pots = potsList(hand.pots, ctx, t("Pots"));
     if (pots) root.append(pots);
-    if (hand.carried) root.append(el("p", {}, t("Carried over from the hand before: %(chips)s chips", { chips: hand.carried })));
+    if (hand.carried) root.append(el("p", {}, nt("Carried over from the hand before: %(count)s chip", "Carried over from the hand before: %(count)s chips", hand.carried)));
   }
   root.append(playersTable(state, ctx));
-  if (hand && hand.showdown && hand.showdown.length) {
-    root.append(el("section", { className: "fcd-showdown", "aria-label": t("Showdown") }, el("h3", {}, t("Showdown")), shownHands(hand.showdown, ctx)));
-  }
   if (state.last_hand) root.append(lastHand(state.last_hand, ctx));
   root.append(...endWords(state, ctx));
   return root;
+}
+
+// The hands shown, for the page's #showdown: the hand in play's showdown, else the last hand's.
+// Each as {seat, cards, category, category_name, description, outcome, tie_break}; a seat with a
+// share of a pot "wins", any other shown hand "loses" (the pots and shares stay in the panel).
+// A high-low hand's low half is named after its high one.
+export function showdown(view) {
+  const state = view.state || {};
+  const current = state.hand && state.hand.showdown && state.hand.showdown.length ? state.hand.showdown : null;
+  const last = state.last_hand || null;
+  const shown = current || (last && last.showdown) || [];
+  if (!shown.length) return null;
+  // Shares are known once the hand is over: the current hand's showdown has none yet.
+  const shares = current ? null : (last && last.shares) || [];
+  return shown.map((hand) => {
+    const high = hand.description || "";
+    const low = hand.low_category ? [hand.low_category_name || hand.low_category, hand.low_description].filter(Boolean).join(": ") : "";
+    let outcome = "";
+    if (shares) outcome = shares.some((share) => share.seat === hand.seat) ? "wins" : "loses";
+    return {
+      seat: hand.seat,
+      cards: hand.cards,
+      category: hand.category,
+      category_name: hand.category_name || hand.category,
+      description: low ? `${high}; ${t("Low hand")}: ${low}` : high,
+      outcome,
+      tie_break: [],
+    };
+  });
+}
+
+// The owner's commands now: a cash table's owner ends it (after the hand in play) with end_table.
+export function ownerActions(view) {
+  const state = view.state || {};
+  if (state.format === "cash" && !state.end_requested && state.status !== "finished") return [{ type: "end_table" }];
+  return [];
 }
 
 export function describeAction(action, ctx) {
@@ -208,7 +226,7 @@ function amountField(action, ctx) {
     quick.append(button);
   }
   const box = el("div", { className: "fcd-amount" },
-    el("label", { for: id }, t("Amount (%(min)s to %(max)s chips)", { min: action.min, max: action.max })), input, quick);
+    el("label", { for: id }, ctx.nt("Amount (%(min)s to %(count)s chip)", "Amount (%(min)s to %(count)s chips)", action.max, { min: action.min })), input, quick);
   box.build = (built) => ({ ...built, amount: Number(built.amount) });
   return box;
 }

@@ -20,7 +20,7 @@ function outWords(reason, t) {
 }
 
 function piles(state, ctx) {
-  const { t } = ctx;
+  const { t, nt } = ctx;
   const list = el("ul", { className: "guerra-piles" });
   for (const player of state.players || []) {
     const marks = [];
@@ -31,7 +31,7 @@ function piles(state, ctx) {
     if (player.out) marks.push(outWords(player.out, t));
     if ((state.winners || []).includes(player.seat)) marks.push(t("winner"));
     list.append(el("li", { dataset: { seat: player.seat }, className: player.out ? "out" : null },
-      el("strong", {}, ctx.playerName(player.seat)), ": ", t("%(count)s cards in the pile", { count: player.cards }),
+      el("strong", {}, ctx.playerName(player.seat)), ": ", nt("%(count)s card in the pile", "%(count)s cards in the pile", player.cards),
       marks.length ? ` (${marks.join(", ")})` : ""));
   }
   return el("section", { className: "guerra-players", "aria-label": t("Piles") }, el("h3", {}, t("Piles")), list);
@@ -68,11 +68,11 @@ function tableNow(state, ctx) {
 }
 
 function lastRound(state, ctx) {
-  const { t } = ctx;
+  const { t, nt } = ctx;
   const last = state.last_round;
   if (!last) return null;
   const box = el("section", { className: "guerra-last-round", "aria-label": t("The last round") },
-    el("h3", {}, t("Round %(number)s (%(size)s cards each)", { number: last.round_no, size: last.size })),
+    el("h3", {}, nt("Round %(number)s (%(count)s card each)", "Round %(number)s (%(count)s cards each)", last.size, { number: last.round_no })),
     el("p", { className: "guerra-sentence" }, last.sentence));
   box.append(el("ul", { className: "guerra-plays" }, last.plays.map((entry) => play(entry, ctx))));
   const skirmishes = el("ol", { className: "guerra-skirmishes" });
@@ -107,13 +107,13 @@ function deckWords(state, t) {
 
 export function render(view, ctx) {
   addStyle("guerra");
-  const { t } = ctx;
+  const { t, nt } = ctx;
   const state = view.state || {};
   const root = el("div", { className: "game guerra" },
     el("p", { className: "guerra-rules" }, deckWords(state, t)),
     el("p", { className: "guerra-round" },
       t("Rounds played: %(count)s of at most %(most)s", { count: state.rounds_played, most: state.max_rounds }),
-      state.status === "finished" ? "" : ` · ${t("Next round: %(size)s cards each", { size: state.next_round_size })}`));
+      state.status === "finished" ? "" : ` · ${nt("Next round: %(count)s card each", "Next round: %(count)s cards each", state.next_round_size)}`));
   root.append(piles(state, ctx));
   if (state.forfeited_cards) root.append(el("p", {}, t("Cards waiting for the next round's taker: %(count)s", { count: state.forfeited_cards })));
   if (state.ambushes) root.append(el("p", {}, t("Ambushes so far: %(count)s", { count: state.ambushes })));

@@ -1,5 +1,6 @@
-// Whiskey Poker: the shared widow table, with its scoring: the pot, lives or points.
-import { t } from "../i18n.js";
+// Whiskey Poker: the shared widow table, with its scoring: the pot, lives or points; the owner of a
+// pot-scoring match ends it with end_match (WP-6), offered by ownerActions(view).
+import { nt, t } from "../i18n.js";
 import { describeWidowAction, renderWidow } from "./widow.js";
 
 export function render(view, ctx) {
@@ -9,7 +10,7 @@ export function render(view, ctx) {
       lines.push(t("Lives: %(lives)s", { lives: (state.chips || []).map((n, seat) => `${ctx.playerName(seat)} ${n}`).join(", ") }));
     } else if (state.scoring === "points") {
       lines.push(t("Points: %(points)s", { points: (state.points || []).map((n, seat) => `${ctx.playerName(seat)} ${n}`).join(", ") }));
-      if (state.target_points != null) lines.push(t("Playing to %(points)s points", { points: state.target_points }));
+      if (state.target_points != null) lines.push(nt("Playing to %(count)s point", "Playing to %(count)s points", state.target_points));
     }
     if (state.winners && state.winners.length) lines.push(t("Winners: %(names)s", { names: state.winners.map(ctx.playerName).join(", ") }));
     if (state.losers && state.losers.length) lines.push(t("Losers: %(names)s", { names: state.losers.map(ctx.playerName).join(", ") }));
@@ -19,4 +20,11 @@ export function render(view, ctx) {
 
 export function describeAction(action, ctx) {
   return describeWidowAction(action, ctx);
+}
+
+// The owner's commands now: a pot-scoring match's owner ends it after the hand in play (WP-6).
+export function ownerActions(view) {
+  const state = view.state || {};
+  if (state.scoring === "pot" && !state.end_requested && !state.finished) return [{ type: "end_match" }];
+  return [];
 }

@@ -1,6 +1,6 @@
 // What La Viuda and Whiskey Poker share on the table: your hand, the widow (face up or down), the
 // pot, the wild rank, the knocks, and the exchange actions' words.
-import { t } from "../i18n.js";
+import { nt, t } from "../i18n.js";
 import { cardFace } from "../cards.js";
 
 function el(tag, className, ...children) {
@@ -39,7 +39,7 @@ export function renderWidow(view, ctx, extra) {
     facts.append(item);
   };
   fact(t("Hand %(no)s", { no: state.hand_no ?? "—" }), "hand-no");
-  fact(t("Pot: %(pot)s chips", { pot: state.pot ?? 0 }), "pot");
+  fact(nt("Pot: %(count)s chip", "Pot: %(count)s chips", state.pot ?? 0), "pot");
   if (state.wild_rank) fact(wildWords(state.wild_rank) || state.wild_rank, "wild");
   if (state.dealer != null) fact(t("Dealer: %(name)s", { name: ctx.playerName(state.dealer) }), "dealer");
   if (state.turn != null) fact(t("Turn: %(name)s", { name: ctx.playerName(state.turn) }), "turn");

@@ -1,0 +1,109 @@
+"""The table page against the running service (issue 17): the heading never shows the game's slug,
+the events read as sentences with their seq and type kept as attributes, and the owner of a
+Five-Card Draw cash table or of a Whiskey Poker pot match gets the command that ends it."""
+
+from __future__ import annotations
+
+import secrets
+
+from tests.web import api
+from tests.web.client import sign_in
+
+
+def username() -> str:
+    return f"web{secrets.token_hex(4)}"
+
+
+def table_of(player: api.Client, game: str, seats: int, options: dict, stake: dict | None = None) -> str:
+    """A table of ``game`` with the player at seat 0 and bots in the rest, started."""
+    body = {"game": game, "seats": seats, "options": options, **({"stake": stake} if stake else {})}
+    table_id = str(player.ok("POST", "/tables/", body)["id"])
+    player.ok("POST", f"/tables/{table_id}/join/", {"seat": 0})
+    for seat in range(1, seats):
+        player.ok("POST", f"/tables/{table_id}/bots/", {"seat": seat})
+    player.ok("POST", f"/tables/{table_id}/start/")
+    return table_id
+
+
+def test_the_heading_is_the_game_s_name_and_never_its_slug(page, web_server):
+    player = api.register(web_server, username())
+    table_id = table_of(player, "five_card_draw", 3, {"format": "cash"})
+    sign_in(page, player.username)
+    name = next(game["name"] for game in player.ok("GET", "/games/") if game["slug"] == "five_card_draw")
+
+    page.goto(f"/#/tables/{table_id}")
+    page.locator("#table[data-status]").wait_for()
+    page.wait_for_function("(name) => document.querySelector('#table h1').textContent === name", arg=name)
+
+    # Without the games list the heading keeps its neutral word.
+    page.route("**/api/v1/games/", lambda route: route.abort())
+    page.reload()
+    page.locator("#table[data-status]").wait_for()
+    page.locator("#events li").first.wait_for()
+    assert page.locator("#table h1").inner_text() == "Table"
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_the_events_read_as_sentences(page, web_server):
+    player = api.register(web_server, username())
+    table_id = table_of(player, "five_card_draw", 3, {"format": "cash"})
+    sign_in(page, player.username)
+    page.goto(f"/#/tables/{table_id}")
+    page.locator("#events li").first.wait_for()
+    events = player.ok("GET", f"/tables/{table_id}/events/?after=0")["results"]
+    lines = page.locator("#events li").evaluate_all(
+        "els => els.map((e) => ({seq: e.dataset.seq, type: e.dataset.type, text: e.textContent}))"
+    )
+    assert lines
+    by_seq = {str(event["seq"]): event for event in events}
+    for line in lines:
+        event = by_seq[line["seq"]]
+        assert line["type"] == event["type"]
+        words = line["text"].removeprefix(f"#{line['seq']} ")
+        assert words and event["type"] not in words and "undefined" not in words, line
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_the_owner_ends_a_five_card_draw_cash_table(page, web_server):
+    player = api.register(web_server, username())
+    table_id = table_of(player, "five_card_draw", 3, {"format": "cash"})
+    sign_in(page, player.username)
+    page.goto(f"/#/tables/{table_id}")
+    button = page.locator("#owner-actions button#end-table[data-action=end_table]")
+    button.wait_for()
+    assert page.locator("#actions #end-table").count() == 0  # not among the seat's legal actions
+    button.click()
+    page.locator("#end-table").wait_for(state="detached")
+    view = player.ok("GET", f"/tables/{table_id}/")
+    assert view["state"]["end_requested"] or view["status"] == "finished"
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_the_owner_ends_a_whiskey_poker_pot_match_and_nobody_else_sees_the_command(page, chromium, web_server):
+    player = api.register(web_server, username())
+    api.deposit(web_server, player.username, "MXN", "50.00")
+    table_id = table_of(
+        player, "whiskey-poker", 3, {"scoring": "pot", "chips_per_player": 5}, {"currency": "MXN", "chip_value": "1.00"}
+    )
+    # Someone else looking at the table: no owner's command.
+    other = api.register(web_server, username())
+    context = chromium.new_context(base_url=web_server.url)
+    try:
+        watcher = context.new_page()
+        sign_in(watcher, other.username)
+        watcher.goto(f"/#/tables/{table_id}")
+        watcher.locator("#table[data-status=running]").wait_for()
+        watcher.locator("#events li").first.wait_for()
+        assert watcher.locator("#end-match").count() == 0
+    finally:
+        context.close()
+
+    sign_in(page, player.username)
+    page.goto(f"/#/tables/{table_id}")
+    button = page.locator("#owner-actions button#end-match[data-action=end_match]")
+    button.wait_for()
+    button.click()
+    page.locator("#end-match").wait_for(state="detached")
+    view = player.ok("GET", f"/tables/{table_id}/")
+    assert view["state"]["end_requested"] or view["status"] == "finished"
+    assert not page.errors  # type: ignore[attr-defined]
