@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import random
 import re
 from contextlib import contextmanager
 from pathlib import Path
@@ -26,6 +27,7 @@ from games.engine import registry
 from games.engine.decider import event_types_by_name
 from ledger.units import money_shown
 from tests.conftest import require
+from tests.rules import playout_widow
 from tests.web.game_views import EVENT_TABLES, TABLES, play_events, play_table, play_views
 
 WEB = Path(__file__).resolve().parents[2] / "api" / "static" / "web"
@@ -123,6 +125,7 @@ window.answers = async (slug, view) => {
   return {
     showdown: module.showdown ? module.showdown(view) : null,
     ownerActions: module.ownerActions ? module.ownerActions(view) : null,
+    actionGroups: module.actionGroups ? module.actionGroups(view.legal_actions) : null,
   };
 };
 window.ready = true;
@@ -415,3 +418,41 @@ def test_whiskey_poker_offers_the_owner_the_end_of_a_pot_match_only():
         ]
     assert [answer["ownerActions"] for answer in asked] == [[{"type": "end_match"}], [], [], []]
     assert all(answer["showdown"] is None for answer in asked)
+
+
+def widow_turn_with_exchanges(slug: str) -> tuple[Any, int, list[dict[str, Any]]]:
+    """A widow game in the engine at the first turn that may exchange one card (WX-3)."""
+    decider = registry.get(slug)
+    config = decider.configure(4, {})
+    state = decider.initial_state(config)
+    command: dict[str, Any] = {"type": "start"}
+    rng = random.Random(3)
+    for _ in range(200):
+        ctx = playout_widow.context(f"web-{slug}", decider.hand_no(state) + 1, 4)
+        for event in decider.decide(state, command, ctx):
+            state = decider.evolve(state, event)
+        seat = decider.to_act(state)[0]
+        legal = [a for a in decider.legal_actions(state, seat) if a["type"] not in ("sit_out", "sit_in", "leave")]
+        if any(action["type"] == "exchange_one" for action in legal):
+            return state, seat, decider.legal_actions(state, seat)
+        command = {**rng.choice([a for a in legal if a["type"] != "knock"] or legal), "seat": seat}
+    raise AssertionError("no turn offered an exchange")
+
+
+@pytest.mark.parametrize("slug", ["la-viuda", "whiskey-poker"])
+def test_wx_3_a_widow_game_offers_one_card_exchange_as_one_choice_of_two_cards(slug):
+    """WX-3: every pair (a card of the hand, a card of the widow) is offered; the page shows them as
+    one form, a card of each, instead of a button per pair, and the form holds every pair."""
+    state, seat, legal = widow_turn_with_exchanges(slug)
+    view = json.loads(json.dumps({"legal_actions": legal, "state": registry.get(slug).view(state, seat)}))
+    exchanges = [action for action in view["legal_actions"] if action["type"] == "exchange_one"]
+    with browser_page() as page:
+        groups = page.evaluate("([slug, view]) => window.answers(slug, view)", [slug, view])["actionGroups"]
+    assert len(groups) == 1 and groups[0]["type"] == "exchange_one"
+    group = groups[0]
+    assert group["actions"] == exchanges
+    fields = {field["name"]: field for field in group["fields"]}
+    assert sorted(fields["give"]["cards"]) == sorted(view["state"]["hand"])
+    assert sorted(fields["take"]["cards"]) == sorted(view["state"]["widow"])
+    assert len(exchanges) == len(fields["give"]["cards"]) * len(fields["take"]["cards"])
+    assert all(field["kind"] == "card" and field["label"] for field in group["fields"])

@@ -130,9 +130,44 @@ function actionFromForm(action, form, fields) {
   return fields && fields.build ? fields.build(built, action) : built;
 }
 
+// The module's groups of legal actions shown as one form of choices (La Viuda's 25 ways to
+// exchange one card become "give one of yours, take one of the widow's"): each group is
+// {type, label, actions, fields}, fields of kind "card" (one radio group each). The form posts the
+// one offered action whose fields are the choices; the others are drawn one control each.
+function groupsOf(view, module, ctx) {
+  if (!module || !module.actionGroups) return [];
+  try {
+    return module.actionGroups(view.legal_actions, ctx) || [];
+  } catch (error) {
+    showError(error);
+    return [];
+  }
+}
+
+function groupForm(group, index, send) {
+  const form = el("form", { dataset: { action: group.type }, className: "action-form" });
+  group.fields.forEach((field, n) => form.append(fieldControl(field, `group-${index}-${n}`)));
+  form.append(el("button", { type: "submit" }, group.label));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const chosen = Object.fromEntries(group.fields.map((field) => [field.name, form.querySelector(`input[name="${field.name}"]:checked`)?.value]));
+    const action = group.actions.find((offered) => group.fields.every((field) => offered[field.name] === chosen[field.name]));
+    if (action) send(action);
+    else showError(new Error(t("That choice is not on offer: choose again.")));
+  });
+  return form;
+}
+
 function actionsSection(view, module, ctx, send) {
   const box = el("div", { id: "actions", role: "group", "aria-label": t("Your actions") });
+  const groups = groupsOf(view, module, ctx);
+  const grouped = new Set(groups.flatMap((group) => group.actions));
   view.legal_actions.forEach((action, index) => {
+    if (grouped.has(action)) {
+      const group = groups.find((candidate) => candidate.actions.includes(action));
+      if (group.actions[0] === action) box.append(groupForm(group, index, send));
+      return;
+    }
     const label = (module && module.describeAction && module.describeAction(action, ctx)) || genericLabel(action);
     const fields = fieldsOf(action, module, ctx);
     if (!fields) {

@@ -1,6 +1,6 @@
 // La Viuda: the shared widow table, with the widow's offer and its price.
 import { t } from "../i18n.js";
-import { describeWidowAction, renderWidow } from "./widow.js";
+import { describeWidowAction, renderWidow, widowActionGroups } from "./widow.js";
 
 export function render(view, ctx) {
   return renderWidow(view, ctx, (state) => {
@@ -14,4 +14,8 @@ export function render(view, ctx) {
 
 export function describeAction(action, ctx) {
   return describeWidowAction(action, ctx);
+}
+
+export function actionGroups(actions) {
+  return widowActionGroups(actions);
 }

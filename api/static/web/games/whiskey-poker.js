@@ -1,7 +1,7 @@
 // Whiskey Poker: the shared widow table, with its scoring: the pot, lives or points; the owner of a
 // pot-scoring match ends it with end_match (WP-6), offered by ownerActions(view).
 import { nt, t } from "../i18n.js";
-import { describeWidowAction, renderWidow } from "./widow.js";
+import { describeWidowAction, renderWidow, widowActionGroups } from "./widow.js";
 
 export function render(view, ctx) {
   return renderWidow(view, ctx, (state) => {
@@ -20,6 +20,10 @@ export function render(view, ctx) {
 
 export function describeAction(action, ctx) {
   return describeWidowAction(action, ctx);
+}
+
+export function actionGroups(actions) {
+  return widowActionGroups(actions);
 }
 
 // The owner's commands now: a pot-scoring match's owner ends it after the hand in play (WP-6).

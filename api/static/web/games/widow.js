@@ -95,3 +95,20 @@ export function describeWidowAction(action, ctx) {
   }
 }
 
+
+// Every "give this card, take that one" offered, as one form: a card of your hand and a card of
+// the widow (WX-3), rather than a button for each of the 25 pairs.
+export function widowActionGroups(actions) {
+  const exchanges = actions.filter((action) => action.type === "exchange_one");
+  if (exchanges.length < 2) return [];
+  const distinct = (name) => [...new Set(exchanges.map((action) => action[name]))];
+  return [{
+    type: "exchange_one",
+    label: t("Exchange these two cards"),
+    actions: exchanges,
+    fields: [
+      { name: "give", kind: "card", label: t("Give one of your cards"), cards: distinct("give") },
+      { name: "take", kind: "card", label: t("Take one of the widow's cards"), cards: distinct("take") },
+    ],
+  }];
+}
