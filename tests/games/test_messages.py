@@ -139,14 +139,20 @@ def _targets(statement: ast.stmt) -> list[ast.expr]:
 
 
 def _plain_sentences(path: pathlib.Path) -> list[str]:
-    """Where ``path`` gives a refusal, an option's help or a game's name as a string literal or an
+    """Where ``path`` gives a refusal, an option's help, label or choice's words or a game's name as a string literal or an
     f-string rather than a ``T``/``N`` message."""
     found = []
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Call):
             callee = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
             given = list(node.args[:1]) if callee in REFUSALS else []
-            given += [keyword.value for keyword in node.keywords if keyword.arg == "help"]
+            given += [keyword.value for keyword in node.keywords if keyword.arg in ("help", "label")]
+            given += [
+                value
+                for keyword in node.keywords
+                if keyword.arg == "choice_labels" and isinstance(keyword.value, ast.Dict)
+                for value in keyword.value.values
+            ]
         elif isinstance(node, ast.ClassDef | ast.Module):
             # A Decider's ``name`` and ``refused_combinations`` (Five-Card Draw names the latter ``REFUSED``).
             given = []
