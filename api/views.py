@@ -76,11 +76,13 @@ class GamesView(APIView):
                         "GameOption",
                         {
                             "name": serializers.CharField(),
+                            "label": serializers.CharField(),
                             "type": serializers.ChoiceField(choices=["int", "bool", "choice", "str"]),
                             "default": serializers.JSONField(),
                             "min": serializers.IntegerField(required=False),
                             "max": serializers.IntegerField(required=False),
                             "choices": serializers.ListField(child=serializers.CharField(), required=False),
+                            "choice_labels": serializers.DictField(child=serializers.CharField(), required=False),
                             "help": serializers.CharField(required=False),
                         },
                         many=True,

@@ -21,16 +21,26 @@ class Option:
     maximum: int | None = None
     choices: tuple[str, ...] = ()
     help: str = ""
+    # The option's name for players (``T("Stick the dealer")``); ``name`` is the machine field.
+    label: str = ""
+    # For a ``choice`` option, each choice's words for players, by code (the code stays the value).
+    choice_labels: Mapping[str, str] = dataclasses.field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """The option as ``GET /games/`` lists it."""
-        data: dict[str, Any] = {"name": self.name, "type": self.type, "default": self.default}
+        data: dict[str, Any] = {
+            "name": self.name,
+            "label": self.label or self.name,
+            "type": self.type,
+            "default": self.default,
+        }
         if self.minimum is not None:
             data["min"] = self.minimum
         if self.maximum is not None:
             data["max"] = self.maximum
         if self.choices:
             data["choices"] = list(self.choices)
+            data["choice_labels"] = {code: self.choice_labels.get(code, code) for code in self.choices}
         if self.help:
             data["help"] = self.help
         return data

@@ -154,6 +154,41 @@ def test_the_languages_listing_says_persian_runs_right_to_left(client):
     ]
 
 
+def test_the_games_listing_labels_options_and_choices_in_the_readers_language(client):
+    """An option's label and its choices' words are said in the reader's language; its name, its
+    choice codes and the keys of ``choice_labels`` stay machine fields in every language."""
+    answers = {
+        language: {game["slug"]: game for game in client.get("/api/v1/games/", HTTP_ACCEPT_LANGUAGE=language).json()}
+        for language in ("en", "es-mx", "fa")
+    }
+    labels = {
+        language: {option["name"]: option for option in games["euchre"]["options"]}
+        for language, games in answers.items()
+    }
+    assert labels["en"]["stick_the_dealer"]["label"] == "Stick the dealer"
+    assert labels["es-mx"]["stick_the_dealer"]["label"] == "Repartidor obligado"
+    assert labels["fa"]["turn_seconds"]["label"] == "زمان هر نوبت (ثانیه)"
+    assert labels["en"]["deal_pattern"]["choice_labels"] == {
+        "2-3": "Two cards, then three",
+        "3-2": "Three cards, then two",
+    }
+    assert labels["es-mx"]["deal_pattern"]["choice_labels"]["2-3"] == "Dos cartas y luego tres"
+    english = answers["en"]
+    for language, games in answers.items():
+        assert set(games) == set(english)
+        for slug, game in games.items():
+            for option, in_english in zip(game["options"], english[slug]["options"], strict=True):
+                assert option["name"] == in_english["name"]
+                assert option["label"] and option["label"] != option["name"]
+                assert option.get("choices") == in_english.get("choices")
+                if option["type"] == "choice":
+                    assert list(option["choice_labels"]) == option["choices"]
+                    if language != "en":
+                        assert option["choice_labels"] != in_english["choice_labels"], (slug, option["name"])
+                else:
+                    assert "choice_labels" not in option
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_table_streams_messages_in_the_language_of_its_request(alice, bob, monkeypatch):
     """The stream outlives its request: each read is said in the request's language. The counter

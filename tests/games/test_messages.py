@@ -68,6 +68,27 @@ def test_words_the_games_listing_is_in_words_to_translate(game: Decider) -> None
 
 
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_words_every_option_and_choice_has_a_label_for_players(game: Decider) -> None:
+    """every option has a label and every choice of a ``choice`` option its words, in Text and
+    not the machine name itself: the lobby shows these, never ``stick_the_dealer`` or ``no_limit``;
+    the machine name and codes stay as they are."""
+    for option in game.options:
+        listed = option.to_json()
+        assert _is_text(option.label) and option.label.strip(), option.name
+        assert listed["label"] is option.label
+        assert option.label not in (option.name, option.name.replace("_", " ")), option.name
+        assert listed["name"] == option.name
+        if option.type == "choice":
+            assert set(option.choice_labels) == set(option.choices), option.name
+            assert list(listed["choice_labels"]) == list(option.choices), option.name
+            for code, words in option.choice_labels.items():
+                assert _is_text(words) and words.strip(), (option.name, code)
+                assert words not in (code, code.replace("_", " ")), (option.name, code)
+        else:
+            assert not option.choice_labels and "choice_labels" not in listed, option.name
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
 def test_words_option_refusals_are_words_to_translate(game: Decider) -> None:
     """an unknown option, an option out of range or of the wrong type, and a number of
     seats the game cannot seat are refused in Text (``str`` of the refusal keeps it)."""
@@ -118,14 +139,20 @@ def _targets(statement: ast.stmt) -> list[ast.expr]:
 
 
 def _plain_sentences(path: pathlib.Path) -> list[str]:
-    """Where ``path`` gives a refusal, an option's help or a game's name as a string literal or an
+    """Where ``path`` gives a refusal, an option's help, label or choice's words or a game's name as a string literal or an
     f-string rather than a ``T``/``N`` message."""
     found = []
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Call):
             callee = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
             given = list(node.args[:1]) if callee in REFUSALS else []
-            given += [keyword.value for keyword in node.keywords if keyword.arg == "help"]
+            given += [keyword.value for keyword in node.keywords if keyword.arg in ("help", "label")]
+            given += [
+                value
+                for keyword in node.keywords
+                if keyword.arg == "choice_labels" and isinstance(keyword.value, ast.Dict)
+                for value in keyword.value.values
+            ]
         elif isinstance(node, ast.ClassDef | ast.Module):
             # A Decider's ``name`` and ``refused_combinations`` (Five-Card Draw names the latter ``REFUSED``).
             given = []

@@ -182,6 +182,14 @@ def test_a_tampered_audit_is_shown_as_not_verified(page, web_server):
     page.locator("#verify-result[data-verified=true]").wait_for()
 
 
+# Euchre's turn_seconds label, its deal_pattern choice 2-3, and La Viuda's name, in each language.
+LABELS = {
+    "en": ("Turn time (seconds)", "Two cards, then three", "La Viuda"),
+    "es-mx": ("Tiempo por turno (segundos)", "Dos cartas y luego tres", "La Viuda"),
+    "fa": ("زمان هر نوبت (ثانیه)", "دو کارت، سپس سه کارت", "لا ویودا"),
+}
+
+
 @pytest.mark.parametrize(("language", "direction"), [("en", "ltr"), ("es-mx", "ltr"), ("fa", "rtl")])
 def test_a_table_page_renders_in_each_language(page, web_server, screenshot, language, direction):
     player = api.register(web_server, username())
@@ -203,6 +211,13 @@ def test_a_table_page_renders_in_each_language(page, web_server, screenshot, lan
         assert any("\u0600" <= ch <= "\u06ff" for ch in lobby), lobby[:200]
     if language != "en":
         assert lobby != english  # the lobby is in the chosen language
+    # Players read an option's label and a choice's words, not the machine names (which stay the
+    # inputs' names and values), and a table's game by its name rather than its slug.
+    form = page.locator("form#create-table")
+    form.locator("select[name=game]").select_option("euchre")
+    assert form.locator("label[for=create-turn_seconds]").inner_text() == LABELS[language][0]
+    assert form.locator("select[name=deal_pattern] option[value='2-3']").inner_text() == LABELS[language][1]
+    assert page.locator(f"#open-tables a[data-table='{table_id}']").inner_text() == LABELS[language][2]
 
     page.goto(f"/#/tables/{table_id}")
     page.locator("#table[data-status]").wait_for()

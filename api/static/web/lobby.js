@@ -57,7 +57,7 @@ function optionControl(option, prefix) {
     control = el("input", { type: "checkbox", name, id, checked: option.default === true });
   } else if (option.type === "choice") {
     control = el("select", { name, id }, (option.choices || []).map((choice) =>
-      el("option", { value: choice, selected: choice === option.default }, choice),
+      el("option", { value: choice, selected: choice === option.default }, (option.choice_labels || {})[choice] || choice),
     ));
   } else if (option.type === "int") {
     control = el("input", { type: "number", name, id, min: option.min, max: option.max, value: option.default ?? "" });
@@ -66,7 +66,7 @@ function optionControl(option, prefix) {
   }
   const help = option.help ? el("small", { id: id + "-help" }, option.help) : null;
   if (help) control.setAttribute("aria-describedby", help.id);
-  return el("div", { className: "option", dataset: { option: name } }, el("label", { for: id }, name), control, help);
+  return el("div", { className: "option", dataset: { option: name } }, el("label", { for: id }, option.label || name), control, help);
 }
 
 function gamesSection(games) {
@@ -79,7 +79,7 @@ function gamesSection(games) {
         el("h3", {}, game.name),
         el("p", {}, t("%(min)s to %(max)s players", { min: game.players.min, max: game.players.max })),
         game.options.length
-          ? el("ul", {}, game.options.map((option) => el("li", {}, el("strong", {}, option.name), " ", option.help || "")))
+          ? el("ul", {}, game.options.map((option) => el("li", {}, el("strong", {}, option.label || option.name), " ", option.help || "")))
           : null,
         game.refused_combinations.length
           ? el("div", {}, el("p", {}, t("Refused combinations:")), el("ul", {}, game.refused_combinations.map((text) => el("li", {}, text))))
@@ -150,14 +150,16 @@ function createForm(games) {
   return section("create", t("Open a table"), form);
 }
 
-function tablesSection(tables) {
+function tablesSection(tables, games) {
+  // A table names its game by slug; players read the game's name from the games list.
+  const names = Object.fromEntries(games.map((game) => [game.slug, game.name]));
   const list = el("ul", {});
   for (const table of tables) {
     list.append(
       el(
         "li",
         {},
-        el("a", { href: `#/tables/${table.id}`, dataset: { table: table.id } }, table.game),
+        el("a", { href: `#/tables/${table.id}`, dataset: { table: table.id } }, names[table.game] || table.game),
         " ",
         t("%(seats)s seats, owner %(owner)s, %(status)s", { seats: table.seats, owner: table.owner, status: table.status }),
         table.currency ? ` (${table.currency})` : "",
@@ -182,7 +184,7 @@ export async function showLobby(main) {
       }),
     );
     const games = await gamesPromise;
-    parts.push(signOut, walletSection(wallets.wallets), tablesSection(tables.results || []), createForm(games), gamesSection(games));
+    parts.push(signOut, walletSection(wallets.wallets), tablesSection(tables.results || [], games), createForm(games), gamesSection(games));
   } else {
     const games = await gamesPromise;
     parts.push(

@@ -20,14 +20,60 @@ from games.rules.euchre.state import EuchreState, evolve
 from games.rules.euchre.view import view, view_event
 
 OPTIONS = (
-    Option("turn_seconds", "int", 60, 5, 3600, help=T("Seconds a seat has to act before EU-22 plays for it.")),
-    Option("target_points", "int", 10, 1, 100, help=T("Points that win the match (EU-14).")),
-    Option("deal_pattern", "choice", "2-3", choices=("2-3", "3-2"), help=T("Packets of the deal (EU-3).")),
-    Option("stick_the_dealer", "bool", False, help=T("The dealer may not pass in the second round (EU-15).")),
-    Option("farmers_hand", "bool", False, help=T("A hand of nines and tens may swap with the kitty (EU-16).")),
-    Option("ace_no_face", "bool", False, help=T("An ace with only nines and tens may ask for a redeal (EU-17).")),
-    Option("no_trump", "bool", False, help=T("A stuck dealer may call no trump; needs stick_the_dealer (EU-18).")),
-    Option("cutthroat", "bool", False, help=T("3 or 4 players, each on their own (EU-19).")),
+    Option(
+        "turn_seconds",
+        "int",
+        60,
+        5,
+        3600,
+        help=T("Seconds a seat has to act before EU-22 plays for it."),
+        label=T("Turn time (seconds)"),
+    ),
+    Option("target_points", "int", 10, 1, 100, help=T("Points that win the match (EU-14)."), label=T("Points to win")),
+    Option(
+        "deal_pattern",
+        "choice",
+        "2-3",
+        choices=("2-3", "3-2"),
+        help=T("Packets of the deal (EU-3)."),
+        label=T("Deal"),
+        choice_labels={"2-3": T("Two cards, then three"), "3-2": T("Three cards, then two")},
+    ),
+    Option(
+        "stick_the_dealer",
+        "bool",
+        False,
+        help=T("The dealer may not pass in the second round (EU-15)."),
+        label=T("Stick the dealer"),
+    ),
+    Option(
+        "farmers_hand",
+        "bool",
+        False,
+        help=T("A hand of nines and tens may swap with the kitty (EU-16)."),
+        label=T("Farmer's hand"),
+    ),
+    Option(
+        "ace_no_face",
+        "bool",
+        False,
+        help=T("An ace with only nines and tens may ask for a redeal (EU-17)."),
+        label=T("Ace, no face"),
+    ),
+    Option(
+        "no_trump",
+        "bool",
+        False,
+        help=T("A stuck dealer may call no trump; needs stick_the_dealer (EU-18)."),
+        label=T("No trump"),
+    ),
+    Option(
+        "cutthroat",
+        "bool",
+        False,
+        help=T("3 or 4 players, each on their own (EU-19)."),
+        label=T("Cutthroat (each on their own)"),
+    ),
 )
 
 

@@ -39,9 +39,21 @@ class Guerra(Rules):
             "english",
             choices=DECKS,
             help=T("52 English cards or a 40- or 48-card Spanish deck (GC-1)."),
+            label=T("Deck"),
+            choice_labels={
+                "english": T("English deck (52 cards)"),
+                "spanish_40": T("Spanish deck (40 cards)"),
+                "spanish_48": T("Spanish deck (48 cards)"),
+            },
         ),
-        Option("jokers", "bool", False, help=T("Add X1 and X2, above every card (GC-1).")),
-        Option("ace_high", "bool", False, help=T("Spanish decks only: the 1 ranks above the 12 (GC-15).")),
+        Option("jokers", "bool", False, help=T("Add X1 and X2, above every card (GC-1)."), label=T("Jokers")),
+        Option(
+            "ace_high",
+            "bool",
+            False,
+            help=T("Spanish decks only: the 1 ranks above the 12 (GC-15)."),
+            label=T("Ace high"),
+        ),
         Option(
             "max_rounds",
             "int",
@@ -49,12 +61,33 @@ class Guerra(Rules):
             minimum=10,
             maximum=100_000,
             help=T("Most cards win after this many rounds (GC-12)."),
+            label=T("Most rounds"),
         ),
         Option(
-            "turn_seconds", "int", 60, minimum=5, maximum=3600, help=T("The server throws for absent players (GC-12).")
+            "turn_seconds",
+            "int",
+            60,
+            minimum=5,
+            maximum=3600,
+            help=T("The server throws for absent players (GC-12)."),
+            label=T("Turn time (seconds)"),
         ),
-        Option("auto_play", "bool", False, help=T("The server plays every round every round_seconds.")),
-        Option("round_seconds", "int", 2, minimum=0, maximum=3600, help=T("Seconds between rounds with auto_play.")),
+        Option(
+            "auto_play",
+            "bool",
+            False,
+            help=T("The server plays every round every round_seconds."),
+            label=T("Automatic play"),
+        ),
+        Option(
+            "round_seconds",
+            "int",
+            2,
+            minimum=0,
+            maximum=3600,
+            help=T("Seconds between rounds with auto_play."),
+            label=T("Seconds between rounds"),
+        ),
     )
     event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES
     state_type: ClassVar[type] = State

@@ -30,8 +30,18 @@ class LaViuda(WidowTable):
     min_players: ClassVar[int] = 4
     max_players: ClassVar[int] = 7
     options: ClassVar[tuple[Option, ...]] = (
-        Option("chips_per_player", "int", 3, 1, 10, help=T("Chips each player buys (LV-2).")),
-        Option("widow_offer_seconds", "int", 60, 5, 3600, help=T("Time to answer the offer of La Viuda (LV-10).")),
+        Option(
+            "chips_per_player", "int", 3, 1, 10, help=T("Chips each player buys (LV-2)."), label=T("Chips per player")
+        ),
+        Option(
+            "widow_offer_seconds",
+            "int",
+            60,
+            5,
+            3600,
+            help=T("Time to answer the offer of La Viuda (LV-10)."),
+            label=T("Time to answer the widow's offer (seconds)"),
+        ),
         *EXCHANGE_OPTIONS,
     )
     event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES

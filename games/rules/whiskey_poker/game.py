@@ -36,16 +36,37 @@ class WhiskeyPoker(WidowTable):
             POT,
             choices=(POT, LOSER_PAYS, POINTS),
             help=T("How hands are scored (WP-5, WP-7, WP-8)."),
+            label=T("Scoring"),
+            choice_labels={"pot": T("Pot"), "loser_pays": T("Loser pays"), "points": T("Points")},
         ),
-        Option("chips_per_player", "int", 10, 1, 100, help=T("Chips each player buys, pot scoring (WP-6).")),
-        Option("lives", "int", 5, 1, 20, help=T("Chips without money value, loser_pays scoring (WP-7).")),
+        Option(
+            "chips_per_player",
+            "int",
+            10,
+            1,
+            100,
+            help=T("Chips each player buys, pot scoring (WP-6)."),
+            label=T("Chips per player"),
+        ),
+        Option(
+            "lives", "int", 5, 1, 20, help=T("Chips without money value, loser_pays scoring (WP-7)."), label=T("Lives")
+        ),
         Option(
             "reduced_pack",
             "bool",
             False,
             help=T("Ten up for 2 players, one rank lower per extra player; 2-7 players; implies points (WP-8)."),
+            label=T("Reduced pack"),
         ),
-        Option("target_points", "int", 5, 1, 50, help=T("Points that win, points scoring (WP-8).")),
+        Option(
+            "target_points",
+            "int",
+            5,
+            1,
+            50,
+            help=T("Points that win, points scoring (WP-8)."),
+            label=T("Points to win"),
+        ),
         *EXCHANGE_OPTIONS,
     )
     # Sent by the table's owner, seated or not, rather than by a seat (WP-6).

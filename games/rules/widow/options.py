@@ -11,13 +11,30 @@ from games.engine.words import T
 
 # Last in both games' option lists.
 EXCHANGE_OPTIONS: tuple[Option, ...] = (
-    Option("max_orbits", "int", 6, 1, 50, help=T("Orbits of phase 2 without a knock before one is forced (WX-7).")),
-    Option("turn_seconds", "int", 60, 5, 3600, help=T("Turn time; a timeout passes or knocks (WX-7).")),
+    Option(
+        "max_orbits",
+        "int",
+        6,
+        1,
+        50,
+        help=T("Orbits of phase 2 without a knock before one is forced (WX-7)."),
+        label=T("Orbits before a forced knock"),
+    ),
+    Option(
+        "turn_seconds",
+        "int",
+        60,
+        5,
+        3600,
+        help=T("Turn time; a timeout passes or knocks (WX-7)."),
+        label=T("Turn time (seconds)"),
+    ),
     Option(
         "flush_by_suit",
         "bool",
         False,
         help=T("Flushes compare by suit first: spades, hearts, diamonds, clubs (LV-12)."),
+        label=T("Flushes by suit"),
     ),
 )
 
