@@ -64,7 +64,7 @@ OPTIONS = (
         "no_trump",
         "bool",
         False,
-        help=T("A stuck dealer may call no trump; needs stick_the_dealer (EU-18)."),
+        help=T("A dealer stuck by the stick-the-dealer rule may call no trump (EU-18)."),
         label=T("No trump"),
     ),
     Option(

@@ -76,7 +76,7 @@ class Guerra(Rules):
             "auto_play",
             "bool",
             False,
-            help=T("The server plays every round every round_seconds."),
+            help=T("The server plays every round by itself, one every few seconds (the time between rounds)."),
             label=T("Automatic play"),
         ),
         Option(
@@ -85,7 +85,7 @@ class Guerra(Rules):
             2,
             minimum=0,
             maximum=3600,
-            help=T("Seconds between rounds with auto_play."),
+            help=T("Seconds between rounds when the server plays them."),
             label=T("Seconds between rounds"),
         ),
     )

@@ -49,7 +49,7 @@ class WhiskeyPoker(WidowTable):
             label=T("Chips per player"),
         ),
         Option(
-            "lives", "int", 5, 1, 20, help=T("Chips without money value, loser_pays scoring (WP-7)."), label=T("Lives")
+            "lives", "int", 5, 1, 20, help=T("Chips without money value, when the loser pays (WP-7)."), label=T("Lives")
         ),
         Option(
             "reduced_pack",
