@@ -11,23 +11,31 @@ then with headless Chromium (/usr/bin/chromium, driven by Playwright):
 - click to update: the time from clicking one of the legal actions at a La Viuda table with bots
   to the table view drawn again (``#table[data-version]`` changing), median and spread over
   ``--clicks`` clicks.
+
+With ``--make-run`` the service is ``make run`` itself (honcho and config/Procfile, its log level
+and worker pool) on a free port and a throwaway DATA_DIR, rather than the test harness's copy of it.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import random
+import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tests.api.server import serve  # noqa: E402
+from tests.api.server import Server, serve  # noqa: E402
 from tests.web import api  # noqa: E402
 from tests.web.chromium import CHROMIUM, CHROMIUM_FLAGS  # noqa: E402
 from tests.web.client import PASSWORD, PRESENCE  # noqa: E402
@@ -126,9 +134,61 @@ def click_times(browser, server, clicks: int) -> list[float]:
     return times
 
 
+@contextlib.contextmanager
+def make_run(data_dir: Path):
+    """``make run`` on a free port with its own DATA_DIR, and a staff token made in that database."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = {
+        key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "CELERY_BROKER_URL", "CACHE_URL")
+    }
+    env.update(DATA_DIR=str(data_dir), PORT=str(port))
+    log = open(data_dir / "make-run.log", "w")  # noqa: SIM115 - closed below
+    # Its own process group, so that stopping it stops honcho's three processes too.
+    process = subprocess.Popen(
+        ["make", "run"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(300):
+            try:
+                with urllib.request.urlopen(url + "/healthz", timeout=1):
+                    break
+            except OSError:
+                if process.poll() is not None:
+                    raise RuntimeError((data_dir / "make-run.log").read_text()) from None
+                time.sleep(0.2)
+        script = (
+            "from django.contrib.auth import get_user_model;from knox.models import AuthToken;"
+            "u = get_user_model().objects.create_user(username='bench-staff', password=None, is_staff=True);"
+            "print('TOKEN=' + AuthToken.objects.create(u)[1])"
+        )
+        shell_env = {**env, "DEBUG": "true", "SECRET_KEY": (data_dir / "secret_key").read_text().strip()}
+        out = subprocess.run(
+            [sys.executable, "manage.py", "shell", "-c", script],
+            cwd=ROOT,
+            env=shell_env,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+        token = next(line[6:] for line in out.splitlines() if line.startswith("TOKEN="))
+        yield Server(url=url, token=token, data_dir=data_dir)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, 15)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, 9)
+        log.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clicks", type=int, default=30)
+    parser.add_argument("--make-run", action="store_true", help="measure `make run` itself")
     args = parser.parse_args()
     if not CHROMIUM.exists():
         sys.exit(f"{CHROMIUM} is missing: apt-get install chromium chromium-driver")
@@ -140,8 +200,8 @@ def main() -> None:
         "stake": {"currency": "MXN", "chip_value": "1.00"},
     }
     with (
-        tempfile.TemporaryDirectory(prefix="bench_web_") as data_dir,
-        serve(Path(data_dir), worker=True) as server,
+        tempfile.TemporaryDirectory(prefix="bench_web_", ignore_cleanup_errors=True) as data_dir,
+        make_run(Path(data_dir)) if args.make_run else serve(Path(data_dir), worker=True) as server,
         sync_playwright() as playwright,
     ):
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS)
@@ -157,6 +217,7 @@ def main() -> None:
         table = page_weight(browser, server.url, f"/#/tables/{table_id}", cookies)
         times = click_times(browser, server, args.clicks)
         browser.close()
+    print(f"served by {'make run' if args.make_run else 'the test harness (tests/api/server.py)'}")
     for name, weight in (("lobby, signed out", lobby), ("table page, signed in", table)):
         total = sum(size for kind, size in weight.items() if kind != "requests")
         parts = ", ".join(f"{kind} {size / 1024:.1f}" for kind, size in sorted(weight.items()) if kind != "requests")
