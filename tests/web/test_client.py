@@ -103,6 +103,9 @@ def test_a_person_plays_a_la_viuda_money_table_to_the_end_and_sees_the_last_hand
     # Knocking often ends each hand soon; the seeded choice keeps a failing run repeatable.
     play(page, random.Random(17), until=lambda: False, prefer=("knock",), limit=150)
     page.locator("#table[data-status=finished]").wait_for()
+    # An ended table counts down to nothing, from the moment it is drawn ended.
+    assert page.locator("#countdown").inner_text() == ""
+    assert page.locator(".fairness").is_hidden()
     screenshot(page, "la-viuda-finished-en")
 
     staff = api.staff(web_server)

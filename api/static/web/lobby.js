@@ -82,7 +82,7 @@ function gamesSection(games) {
           ? el("ul", {}, game.options.map((option) => el("li", {}, el("strong", {}, option.label || option.name), " ", option.help || "")))
           : null,
         game.refused_combinations.length
-          ? el("div", {}, el("p", {}, t("Refused combinations:")), el("ul", {}, game.refused_combinations.map((text) => el("li", {}, text))))
+          ? el("details", {}, el("summary", {}, t("Refused combinations:")), el("ul", {}, game.refused_combinations.map((text) => el("li", {}, text))))
           : null,
       ),
     );
@@ -120,7 +120,7 @@ function createForm(games) {
     el("label", { for: "create-seats" }, t("Seats")),
     seats,
     optionsBox,
-    refused,
+    el("details", {}, el("summary", {}, t("Refused combinations:")), refused),
     stakeBox,
     el("button", { type: "submit" }, t("Open the table")),
   );

@@ -321,6 +321,19 @@ export async function showTable(main, tableId) {
   });
   main.replaceChildren(root);
 
+  // The seconds left to the deadline, drawn with every view (a table that has just ended shows
+  // none at once) and every quarter of a second in between.
+  const showCountdown = () => {
+    if (!view.deadline || view.status !== "running") {
+      countdown.textContent = "";
+      delete countdown.dataset.seconds;
+      return;
+    }
+    const left = Math.max(0, Math.round((Date.parse(view.deadline) - Date.now()) / 1000));
+    countdown.textContent = nt("%(count)s second left", "%(count)s seconds left", left);
+    countdown.dataset.seconds = left;
+  };
+
   let busy = false;
   const send = (action) =>
     attempt(async () => {
@@ -359,6 +372,7 @@ export async function showTable(main, tableId) {
     else if (currency) money.textContent = t("Chip value %(value)s %(currency)s", { value, currency });
     else money.textContent = state.pot != null ? nt("Pot %(count)s chip", "Pot %(count)s chips", state.pot) : "";
     toAct.textContent = toActText(view);
+    showCountdown();
     opening.replaceChildren(...[openControls(view, reload)].filter(Boolean));
     fairness.update(view);
     const ctx = contextOf(view);
@@ -442,15 +456,7 @@ export async function showTable(main, tableId) {
   stream.addEventListener("message", onEvent);
   for (const type of JSON.parse(document.getElementById("event-types").textContent)) stream.addEventListener(type, onEvent);
 
-  const tick = setInterval(() => {
-    if (!view.deadline || view.status !== "running") {
-      countdown.textContent = "";
-      return;
-    }
-    const left = Math.max(0, Math.round((Date.parse(view.deadline) - Date.now()) / 1000));
-    countdown.textContent = nt("%(count)s second left", "%(count)s seconds left", left);
-    countdown.dataset.seconds = left;
-  }, 250);
+  const tick = setInterval(showCountdown, 250);
 
   app.leave = () => {
     stream.close();
