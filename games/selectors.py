@@ -76,6 +76,12 @@ def player_names(table: Table) -> dict[int, str]:
     }
 
 
+def seat_words(table: Table) -> list[str]:
+    """Every seat of the table as a reader knows it, by number: its player, or "seat 3" if empty."""
+    taken = player_names(table)
+    return [taken.get(number, T("seat {seat}", seat=number)) for number in range(table.seats)]
+
+
 def seats(table: Table, played_by_bot: frozenset[int] = frozenset()) -> list[dict[str, Any]]:
     """Who sits where; ``played_by_bot`` is true for a bot's seat and for the seat of a player who
     sat out or left (CM-20)."""

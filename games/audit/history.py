@@ -16,7 +16,7 @@ from games.engine.decider import event_types_by_name
 from games.engine.words import T
 from games.errors import Forbidden, InvalidRequest, NotFound
 from games.models import Event, Seat, Table
-from games.selectors import player_names
+from games.selectors import player_names, seat_words
 from games.words import name_seats, say
 from ledger.units import money_shown
 
@@ -72,11 +72,9 @@ def history_text(hand: Hand) -> str:
         T("Server seed: {seed}", seed=hand.server_seed.hex()),
         T("Client seed: {seed}", seed=repr(hand.seed.client_seed)),
     ]
-    seat_names: list[str] = [T("seat {seat}", seat=number) for number in range(table.seats)]
-    for seat in Seat.objects.filter(table=table).select_related("user").order_by("number"):
-        who = seat.user.get_username() if seat.user else T("bot (seat {seat})", seat=seat.number)
-        seat_names[seat.number] = who
-        lines.append(T("Seat {seat}: {player}", seat=seat.number, player=who))
+    seat_names = seat_words(table)
+    for number, who in sorted(player_names(table).items()):
+        lines.append(T("Seat {seat}: {player}", seat=number, player=who))
     lines.append("")
     for row, event in zip(hand.rows, hand.events):
         actor = _actor(names, row.actor)

@@ -13,8 +13,8 @@ from games import actors, settlement
 from games.audit.checks import verify
 from games.audit.hand import deck_of, finished_hand, last_hand_no, seat_names
 from games.engine.audit import PLAYER_NAMES
-from games.engine.words import T
 from games.models import Event, HandSeed, Seat, Table
+from games.selectors import seat_words
 from ledger import keys
 from ledger import payouts as ledger_payouts
 from ledger.models import Posting, Transaction
@@ -78,11 +78,7 @@ def hand_audit(table: Table, hand_no: int) -> dict[str, Any]:
 def named_config(table: Table) -> dict[str, Any]:
     """The table's config with each seat's player's name (``PLAYER_NAMES``), so the game's showdown
     names players: a username, or "bot (seat 2)" as the history names a bot."""
-    names = [T("seat {seat}", seat=number) for number in range(table.seats)]
-    for seat in Seat.objects.filter(table=table).select_related("user"):
-        if 0 <= seat.number < len(names):
-            names[seat.number] = seat.user.get_username() if seat.user else T("bot (seat {seat})", seat=seat.number)
-    return {**table.config, PLAYER_NAMES: names}
+    return {**table.config, PLAYER_NAMES: seat_words(table)}
 
 
 def finished_hand_numbers(table: Table) -> list[int]:
