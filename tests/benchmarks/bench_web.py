@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 from tests.api.server import Server, serve  # noqa: E402
 from tests.web import api  # noqa: E402
 from tests.web.chromium import CHROMIUM, CHROMIUM_FLAGS  # noqa: E402
-from tests.web.client import PASSWORD, PRESENCE  # noqa: E402
+from tests.web.client import PRESENCE, sign_in  # noqa: E402
 
 # One click measured inside the page, so the figure is the browser's own (no round trip to Python):
 # from the click to the MutationObserver seeing the table drawn at another version.
@@ -98,15 +98,6 @@ def page_weight(browser, base_url: str, path: str, cookies=None) -> dict[str, in
     by_kind["requests"] = len(sizes)
     context.close()
     return dict(by_kind)
-
-
-def sign_in(page, username: str) -> None:
-    page.goto("/")
-    form = page.locator("form#signin")
-    form.locator("input[name=username]").fill(username)
-    form.locator("input[name=password]").fill(PASSWORD)
-    form.locator("[type=submit]").click()
-    page.locator("#wallet").wait_for()
 
 
 def click_times(browser, server, clicks: int) -> list[float]:

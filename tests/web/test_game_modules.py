@@ -28,21 +28,11 @@ from games.engine.decider import event_types_by_name
 from ledger.units import money_shown
 from tests.conftest import require
 from tests.rules import playout_widow
+from tests.web.chromium import CHROMIUM, CHROMIUM_FLAGS
 from tests.web.game_views import EVENT_TABLES, TABLES, play_events, play_table, play_views
 
 WEB = Path(__file__).resolve().parents[2] / "api" / "static" / "web"
-CHROMIUM = Path("/usr/bin/chromium")
 ORIGIN = "http://games.test"
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 # The moments each table must have reached for the test to mean something.
 MOMENTS = {
     "euchre": {"beginning", "bidding", "your-play", "mid-hand", "finished"},
@@ -162,7 +152,7 @@ def browser_page():
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as playwright:
         # Playwright gives the browser a fresh profile of its own (it refuses --user-data-dir here).
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS)
         page = browser.new_page(viewport={"width": 360, "height": 740})
 
         def serve(route):
