@@ -66,18 +66,19 @@ messages: $(STAMP)
 	rm -f "$$pot"
 	@$(MAKE) --no-print-directory catalogues
 
-# Web server, Celery worker and beat in one command (config/Procfile); Ctrl-C stops all three, and
-# so does any one of them exiting. The static files are collected first, as in production.
+# Web server, Celery worker and beat in one command, under supervisord (config/supervisord.conf): a
+# process that dies is started again while the others keep serving; Ctrl-C (or SIGTERM to make)
+# stops all three. The static files are collected first, as in production.
 run: migrate catalogues
 	@$(LOCAL_ENV) $(BIN)/python manage.py collectstatic --noinput --verbosity 0
-	@# honcho sets PORT for each process itself, so the web port travels as WEB_PORT.
 	@# The three processes share their metrics through files, so /metrics shows the worker's too;
 	@# the files of an earlier run would be counted again, so each run starts them afresh.
-	@$(LOCAL_ENV) export HOST="$${HOST:-127.0.0.1}" WEB_PORT="$${PORT:-8000}" \
+	@# supervisord is exec'd: make passes its SIGTERM to its child, which is then supervisord itself.
+	@$(LOCAL_ENV) export HOST="$${HOST:-127.0.0.1}" WEB_PORT="$${PORT:-8000}" DATA_DIR="$(abspath $(DATA_DIR))" \
 		PROMETHEUS_MULTIPROC_DIR="$(abspath $(DATA_DIR))/metrics"; \
 		rm -rf "$$PROMETHEUS_MULTIPROC_DIR" && mkdir -p "$$PROMETHEUS_MULTIPROC_DIR"; \
 		echo "serving on http://$$HOST:$$WEB_PORT"; \
-		PATH="$(abspath $(BIN)):$$PATH" $(BIN)/honcho --procfile config/Procfile --app-root . start
+		PATH="$(abspath $(BIN)):$$PATH" exec $(BIN)/supervisord --nodaemon --configuration config/supervisord.conf
 
 test: $(STAMP) catalogues
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -318,6 +318,13 @@ def _broker() -> tuple[str, dict]:
             "socket_timeout": BROKER_SOCKET_TIMEOUT,
             # A consumer on a half-open connection drops it after brpop_timeout + this.
             "health_check_interval": 5,
+            # Every worker looks each second for messages a dead worker held (delivered longer than
+            # the visibility timeout ago, never acknowledged) and puts them back on the queue; a
+            # worker that starts does so at once. The lock of that scan expires quickly, so a worker
+            # killed while holding it does not stop the others from scanning for minutes.
+            "unacked_restore_interval": 1,
+            "unacked_restore_throttle": 1,
+            "unacked_mutex_expire": 5,
         }
     folder = Path(os.environ.get("CELERY_BROKER_DIR", DATA_DIR / "broker"))
     (folder / "out").mkdir(parents=True, exist_ok=True)
@@ -335,10 +342,12 @@ def _broker() -> tuple[str, dict]:
     }
 
 
-# A message not acknowledged within this many seconds is delivered again (Redis, SQS). No countdown
-# may be longer than this, or the message is redelivered before it is due: longer waits are deadlines
-# stored in the database and swept by beat.
-BROKER_VISIBILITY_TIMEOUT = int(os.environ.get("BROKER_VISIBILITY_TIMEOUT", "3600"))
+# A message not acknowledged within this many seconds is delivered again (Redis, SQS): what a
+# worker killed with kill -9 had taken comes back this soon. Every task is short and checks the
+# table's version, so a second delivery of one still running or just done does nothing. No countdown
+# may be longer than half of this, or the message is redelivered before it is due: longer waits are
+# deadlines stored in the database and swept by beat within SWEEP_SECONDS.
+BROKER_VISIBILITY_TIMEOUT = int(os.environ.get("BROKER_VISIBILITY_TIMEOUT", "10"))
 # Seconds a broker connection or command may take before it counts as failed (the outbox relay then
 # publishes later); the worker reconnects forever (below).
 BROKER_SOCKET_TIMEOUT = float(os.environ.get("BROKER_SOCKET_TIMEOUT", "1.5"))
@@ -356,10 +365,19 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
+# Entries marked run_in_beat run in beat's own process (config/beat.py); the others are sent to the
+# workers, each expiring after its own interval, so a worker that comes back after a while runs one
+# of them rather than every one queued while it was gone.
+CELERY_BEAT_SCHEDULER = "config.beat:Scheduler"
 SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "1.0"))
 CELERY_BEAT_SCHEDULE = {
-    # Deadlines, stalled bot turns and the outbox relay (games.tasks.sweep_deadlines).
-    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": SWEEP_SECONDS},
+    # Deadlines, stalled bot turns and the outbox relay (games.tasks.sweep_deadlines): in beat, so
+    # they run with every worker down and are never queued.
+    "sweep-deadlines": {
+        "task": "games.tasks.sweep_deadlines",
+        "schedule": SWEEP_SECONDS,
+        "options": {"run_in_beat": True},
+    },
 }
 # The outbox (games.scheduling, games.outbox). A table that awaits a bot and has not moved for this
 # long since its bot turn was published gets it published again (a killed worker took the message).
@@ -371,9 +389,11 @@ OUTBOX_RELAY_AFTER_SECONDS = float(os.environ.get("OUTBOX_RELAY_AFTER_SECONDS", 
 OUTBOX_BROKER_BACKOFF_SECONDS = float(os.environ.get("OUTBOX_BROKER_BACKOFF_SECONDS", "2"))
 # Published rows are kept this long (for the stalled-turn check and for an operator), then purged.
 OUTBOX_KEEP_SECONDS = int(os.environ.get("OUTBOX_KEEP_SECONDS", "600"))
+OUTBOX_PURGE_SECONDS = float(os.environ.get("OUTBOX_PURGE_SECONDS", "60"))
 CELERY_BEAT_SCHEDULE["purge-outbox"] = {
     "task": "games.tasks.purge_outbox",
-    "schedule": float(os.environ.get("OUTBOX_PURGE_SECONDS", "60")),
+    "schedule": OUTBOX_PURGE_SECONDS,
+    "options": {"expires": OUTBOX_PURGE_SECONDS},
 }
 
 # Game service settings.
@@ -423,11 +443,14 @@ IDEMPOTENCY_PURGE_SECONDS = float(os.environ.get("IDEMPOTENCY_PURGE_SECONDS", "3
 CELERY_BEAT_SCHEDULE["purge-idempotency-records"] = {
     "task": "games.tasks.purge_idempotency_records",
     "schedule": IDEMPOTENCY_PURGE_SECONDS,
+    "options": {"expires": IDEMPOTENCY_PURGE_SECONDS},
 }
 # Expired API tokens are deleted when presented; beat deletes the ones nobody presents again.
+TOKEN_PURGE_SECONDS = float(os.environ.get("TOKEN_PURGE_SECONDS", "3600"))
 CELERY_BEAT_SCHEDULE["purge-expired-tokens"] = {
     "task": "api.tasks.purge_expired_tokens",
-    "schedule": float(os.environ.get("TOKEN_PURGE_SECONDS", "3600")),
+    "schedule": TOKEN_PURGE_SECONDS,
+    "options": {"expires": TOKEN_PURGE_SECONDS},
 }
 
 # json for machines (the default), text for a person reading a terminal (the default with DEBUG on).

@@ -1,11 +1,13 @@
 """Beat's side of the outbox: the relay that publishes what the commits could not, the nudge of bot
 turns whose message was lost, and the purge of published rows.
 
-Together with the deadline sweep these bound every wait: a row a commit could not publish (broker
-down, process killed after the commit) goes out on the next sweep after the broker is back; a bot
-turn whose message a killed worker took with it (Redis would give it back only after its
-visibility timeout, an hour) is published again once the table has not moved for
-``STALLED_BOT_SECONDS``. Publishing twice is harmless: every task checks the table's version.
+Together with the deadline sweep these bound every wait, and beat runs all three in its own process
+(config/beat.py), so they keep going while no worker is alive: a row a commit could not publish
+(broker down, process killed after the commit) goes out on the next sweep after the broker is back;
+a bot turn whose message a killed worker took with it (Redis gives it back only after
+``BROKER_VISIBILITY_TIMEOUT``, and the local broker of ``make run`` never does) is published again
+once the table has not moved for ``STALLED_BOT_SECONDS``, and waits in the queue for the next worker
+to take it. Publishing twice is harmless: every task checks the table's version.
 """
 
 from __future__ import annotations

@@ -47,9 +47,13 @@ def expire_deadline(table_id: str, expected_version: int) -> bool:
 
 @shared_task(acks_late=True, ignore_result=True)
 def sweep_deadlines() -> int:
-    """Beat's periodic sweep: expire the deadlines stored in the database, publish again the bot
+    """The periodic sweep: expire the deadlines stored in the database, publish again the bot
     turns that stalled, and relay the outbox rows no commit could publish. Each step runs even if
-    another fails, so one bad table cannot hold up the relay."""
+    another fails, so one bad table cannot hold up the relay.
+
+    Beat runs it in its own process every ``SWEEP_SECONDS`` (config/beat.py), never through the
+    broker: the timers and the relay need no worker alive, and no sweep waits in a queue. A task
+    still, so ``celery call`` can run one on a worker."""
     done = 0
     for step in (services.sweep_deadlines, outbox.redrive_stalled_bots, outbox.relay):
         try:

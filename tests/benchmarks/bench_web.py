@@ -12,7 +12,7 @@ then with headless Chromium (/usr/bin/chromium, driven by Playwright):
   to the table view drawn again (``#table[data-version]`` changing), median and spread over
   ``--clicks`` clicks.
 
-With ``--make-run`` the service is ``make run`` itself (honcho and config/Procfile, its log level
+With ``--make-run`` the service is ``make run`` itself (supervisord and config/supervisord.conf, its log level
 and worker pool) on a free port and a throwaway DATA_DIR, rather than the test harness's copy of it.
 """
 
@@ -136,7 +136,7 @@ def make_run(data_dir: Path):
     }
     env.update(DATA_DIR=str(data_dir), PORT=str(port))
     log = open(data_dir / "make-run.log", "w")  # noqa: SIM115 - closed below
-    # Its own process group, so that stopping it stops honcho's three processes too.
+    # Its own process group, so that stopping it stops supervisord's three processes too.
     process = subprocess.Popen(
         ["make", "run"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
     )

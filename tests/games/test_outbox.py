@@ -49,8 +49,10 @@ def broker():
 
 def bot_table_awaiting_the_bot(client) -> str:
     """A counter table of ``client`` (seat 0) and a bot (seat 1), at the bot's turn; its bot turn
-    may or may not have reached the broker."""
-    response = client.post("/api/v1/tables/", {"game": "counter", "seats": 2}, format="json")
+    may or may not have reached the broker. Its turn timer (5 s) is short enough to be sent as a
+    countdown task (MAX_TASK_COUNTDOWN), so each turn stores a timer row too."""
+    body = {"game": "counter", "seats": 2, "options": {"turn_seconds": 5}}
+    response = client.post("/api/v1/tables/", body, format="json")
     table_id = response.json()["id"]
     assert client.post(f"/api/v1/tables/{table_id}/join/", {"seat": 0}, format="json").status_code == 200
     assert client.post(f"/api/v1/tables/{table_id}/bots/", {}, format="json").status_code == 201

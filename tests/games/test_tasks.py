@@ -27,9 +27,11 @@ def bot_table(owner, *, person_seat: int = 0, **options):
     return table
 
 
-def test_no_task_is_published_inside_an_open_transaction(counter_game, task_queue):
+def test_no_task_is_published_inside_an_open_transaction(counter_game, task_queue, settings):
     alice, bob = user("alice"), user("bob")
-    table = services.create_table(user=alice, game="counter", seats=2)
+    # A turn timer short enough to go out as a countdown task (a longer one is left to the sweep).
+    assert settings.MAX_TASK_COUNTDOWN >= 5
+    table = services.create_table(user=alice, game="counter", seats=2, options={"turn_seconds": 5})
     services.join_table(table_id=table.pk, user=alice)
     services.join_table(table_id=table.pk, user=bob)
     with transaction.atomic():
