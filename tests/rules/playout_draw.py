@@ -61,12 +61,12 @@ def random_action(state: State, seat: int, rng: random.Random) -> dict[str, Any]
         assert state.hand is not None
         held = list(state.hand.cards[seat])
         count = rng.randint(option["min"], option["max"])
-        if "show" not in option:
+        rule = option.get("show_ace")
+        if rule is None or count < rule["min"]:
             return {"type": "draw", "discard": rng.sample(held, count), "seat": seat}
-        ace = rng.choice(option["show"])
-        others = [card for card in held if card != ace]
-        discard = rng.sample(others, 4) if count == 4 else held
-        return {"type": "draw", "discard": discard, "show": ace, "seat": seat}
+        ace = rng.choice(rule["aces"])
+        pool = [card for card in held if card != ace] if rule["keep"] else held
+        return {"type": "draw", "discard": rng.sample(pool, count), "show": ace, "seat": seat}
     return {"type": kind, "seat": seat}
 
 

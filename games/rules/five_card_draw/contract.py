@@ -1,7 +1,8 @@
 """Five-Card Draw's wire shapes, as types: its legal actions (the betting package's
 ``Legal.as_dicts`` and ``decide.draw_limits``) and the top-level keys of its view (``view.py``).
 ``games.engine.contract`` makes them schemas. A bet or raise is sent with an ``amount`` between
-``min`` and ``max``; a draw with the cards to ``discard`` (and an ace to ``show``)."""
+``min`` and ``max``; a draw with the cards to ``discard`` (and, for the counts its ``show_ace``
+names, an ace to ``show``); a top-up with the ``chips`` it buys."""
 
 from __future__ import annotations
 
@@ -42,12 +43,28 @@ class AllIn(TypedDict):
     amount: int
 
 
+class ShowAce(TypedDict):
+    """The ace rule of a draw (FD-7): discarding ``min`` to ``max`` cards needs ``show``, one of
+    ``aces`` (the aces in your hand); ``keep`` is true when the ace shown stays in your hand
+    (``four_with_ace``), false when it may be discarded too (``five_with_ace``). Fewer discards
+    are made without showing."""
+
+    min: int
+    max: int
+    aces: list[str]
+    keep: bool
+
+
 class Draw(TypedDict):
+    """The draw, one action with its range (FD-7, FD-14): send ``discard``, ``min`` to ``max``
+    card codes of your hand, and for the counts ``show_ace`` names, ``show``: the ace you show."""
+
     type: Literal["draw"]
     min: int
     max: int
-    show: NotRequired[list[str] | str]
+    show_ace: NotRequired[ShowAce]
     discard: NotRequired[list[str]]
+    show: NotRequired[str]
 
 
 class EndTable(TypedDict):

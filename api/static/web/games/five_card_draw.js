@@ -204,7 +204,7 @@ export function describeAction(action, ctx) {
     case "all_in": return t("All in (%(chips)s)", { chips: action.amount });
     case "bet": return t("Bet");
     case "raise": return t("Raise to");
-    case "draw": return action.show ? t("Draw, showing an ace") : t("Draw");
+    case "draw": return t("Draw");
     case "end_table": return t("End the table after this hand");
     default: return null;
   }
@@ -242,9 +242,15 @@ function drawField(action, ctx) {
     const input = el("input", { type: "checkbox", name: "discard", value: code });
     box.append(el("label", { className: "pick" }, input, ctx.cardElement(code)));
   }
-  const aces = action.show == null ? [] : Array.isArray(action.show) ? action.show : [action.show];
+  // One draw action with its whole range; under an ace rule, show_ace names the counts that need
+  // an ace shown ({min, max, aces, keep}), and the ace is sent only for those counts.
+  const rule = action.show_ace || null;
+  const aces = rule ? rule.aces || [] : [];
   if (aces.length) {
-    const show = el("fieldset", { className: "fcd-show" }, el("legend", {}, t("The ace you show")));
+    const words = rule.keep
+      ? t("To discard %(min)s to %(max)s cards, show an ace and keep it.", { min: rule.min, max: rule.max })
+      : t("To discard %(min)s to %(max)s cards, show an ace.", { min: rule.min, max: rule.max });
+    const show = el("fieldset", { className: "fcd-show" }, el("legend", {}, t("The ace you show")), el("p", {}, words));
     aces.forEach((code, index) => {
       show.append(el("label", { className: "pick" }, el("input", { type: "radio", name: "show", value: code, required: true, checked: index === 0 }), ctx.cardElement(code)));
     });
@@ -252,8 +258,8 @@ function drawField(action, ctx) {
   }
   box.build = (built) => {
     const discard = Array.isArray(built.discard) ? built.discard : [];
-    const drawn = { ...built, discard };
-    if (!aces.length) delete drawn.show;
+    const { show_ace: _rule, ...drawn } = { ...built, discard };
+    if (!rule || discard.length < rule.min) delete drawn.show;
     return drawn;
   };
   return box;
