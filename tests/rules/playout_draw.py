@@ -21,10 +21,15 @@ def hand_seed(tag: str, hand_no: int) -> bytes:
     return hashlib.sha256(f"{tag}:{hand_no}".encode()).digest()
 
 
-def context(state: State, tag: str, buy_ins: Mapping[int, int] | None = None) -> Context:
-    """The context the service would give: the next hand's seed and the next commitment."""
+def context(
+    state: State, tag: str, buy_ins: Mapping[int, int] | None = None, wallet_chips: Mapping[int, int] | None = None
+) -> Context:
+    """The context the service would give: the next hand's seed and the next commitment (and, when
+    given, the chips each person's wallet pays for, FD-13)."""
     hand_no = state.hand_no + 1
-    extra = {"buy_ins": dict(buy_ins)} if buy_ins is not None else {}
+    extra: dict[str, Any] = {"buy_ins": dict(buy_ins)} if buy_ins is not None else {}
+    if wallet_chips is not None:
+        extra["wallet_chips"] = dict(wallet_chips)
     return Context(
         table_id=TABLE_ID,
         hand_no=hand_no,

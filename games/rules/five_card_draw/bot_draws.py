@@ -188,8 +188,8 @@ def plan(
     """The draw action for ``hand``: ``{"type": "draw", "discard": [...]}`` (with ``"show"`` when
     an ace is shown to draw four, FD-7), legal for the draw of ``legal_actions`` (``options``, its
     one draw action: the count range, and ``show_ace`` under an ace rule)."""
-    draw = options[0] if options else {"min": 0, "max": 3}
-    ace = draw.get("show_ace")
+    draw: Mapping[str, Any] = options[0] if options else {"min": 0, "max": 3}
+    ace: Mapping[str, Any] | None = draw.get("show_ace")
     most = int(ace["min"]) - 1 if ace else int(draw["max"])
     if mode == LOW27:
         kept, aim = keep_low27(hand, draws_left), "low"

@@ -67,13 +67,23 @@ class Draw(TypedDict):
     show: NotRequired[str]
 
 
+class TopUp(TypedDict):
+    """A cash player holding no cards buys more chips (FD-13): send ``chips``, ``min`` to ``max``
+    (the stack stays at most ``max_buy_in`` and the wallet pays for them)."""
+
+    type: Literal["top_up"]
+    min: int
+    max: int
+    chips: NotRequired[int]
+
+
 class EndTable(TypedDict):
     """The owner ends a cash game after this hand (owner only)."""
 
     type: Literal["end_table"]
 
 
-ACTIONS: tuple[type, ...] = (Fold, Check, Call, Bet, Raise, AllIn, Draw, EndTable, *presence.ACTIONS)
+ACTIONS: tuple[type, ...] = (Fold, Check, Call, Bet, Raise, AllIn, Draw, TopUp, EndTable, *presence.ACTIONS)
 
 
 class FiveCardDrawView(TypedDict, total=False):
@@ -97,6 +107,8 @@ class FiveCardDrawView(TypedDict, total=False):
     hand: dict[str, Any] | None
     last_hand: dict[str, Any] | None
     end_requested: bool
+    cannot_post: bool
+    notice: str | None
     winners: list[int]
     end_reason: str | None
 

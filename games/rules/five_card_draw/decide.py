@@ -14,7 +14,7 @@ from games.engine.seats import left_of, next_seat, turn_order
 from games.engine.words import N, T
 from games.rules.betting.actions import KINDS, Action, BettingRefused, Kind, act
 from games.rules.betting.limits import legal_actions as betting_legal
-from games.rules.five_card_draw import cards, showdown
+from games.rules.five_card_draw import cards, showdown, topup
 from games.rules.five_card_draw.events import (
     CardsDealt,
     CardsDrawn,
@@ -369,6 +369,12 @@ def _end_table(log: _Log, command: Mapping[str, Any], ctx: Context) -> None:
     log.add(TableEndRequested())
 
 
+def _top_up(log: _Log, command: Mapping[str, Any], ctx: Context) -> None:
+    """FD-13: a cash player not in the hand buys more chips (``topup.top_up``)."""
+    seat = _present_seat(log.state, command)
+    log.add(topup.top_up(log.state, seat, command, ctx, legal_actions(log.state, seat)))
+
+
 _HANDLERS: dict[str, Callable[[_Log, Mapping[str, Any], Context], None]] = {
     **{kind: _bet for kind in KINDS},
     "draw": _draw,
@@ -377,6 +383,7 @@ _HANDLERS: dict[str, Callable[[_Log, Mapping[str, Any], Context], None]] = {
     "sit_in": _presence,
     "leave": _leave,
     "end_table": _end_table,
+    topup.TOP_UP: _top_up,
 }
 
 
@@ -534,10 +541,11 @@ def to_act(state: State) -> tuple[int, ...]:
 
 
 def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
-    """``seat``'s betting actions with exact amounts (FD-4, FD-6) or draw choices (FD-7) on its
-    turn; and, whoever's turn it is, ``sit_out`` or ``sit_in`` and ``leave`` while the player is
-    at the table and has not left (CM-20)."""
-    legal = _turn_actions(state, seat)
+    """``seat``'s betting actions with exact amounts (FD-4, FD-6) or its draw (FD-7) on its
+    turn; a cash player holding no cards, a ``top_up`` (FD-13); and, whoever's turn it is,
+    ``sit_out`` or ``sit_in`` and ``leave`` while the player is at the table and has not left
+    (CM-20)."""
+    legal = _turn_actions(state, seat) + topup.offer(state, seat)
     if state.started and not state.finished and 0 <= seat < state.settings.seats and state.present[seat]:
         legal += presence.actions(state.presence, seat)
     return legal

@@ -220,7 +220,7 @@ class FiveCardDraw(Rules):
     )
     owner_commands: ClassVar[frozenset[str]] = frozenset({"end_table"})
     refused_combinations: ClassVar[tuple[str, ...]] = REFUSED
-    action_fields: ClassVar[frozenset[str]] = frozenset({"amount", "discard", "show"})
+    action_fields: ClassVar[frozenset[str]] = frozenset({"amount", "discard", "show", "chips"})
     event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES
     state_type: ClassVar[type] = State
     audit = FiveCardDrawAudit()

@@ -44,6 +44,7 @@ function playerStatus(player, state, t) {
   if (player.folded) words.push(t("folded"));
   if (player.all_in) words.push(t("all in"));
   if (player.leaving) words.push(t("leaving after this hand"));
+  if (player.cannot_post) words.push(t("too few chips for the forced bet: not dealt in"));
   if (!player.present && !player.eliminated) words.push(t("away"));
   if ((state.played_by_bot || []).includes(player.seat)) words.push(t("played by the bot"));
   return words.join(", ");
@@ -140,6 +141,8 @@ export function render(view, ctx) {
   const root = el("div", { className: "game five-card-draw" },
     el("p", { className: "fcd-rules" }, rules(state, t)));
   if (state.end_requested && state.status !== "finished") root.append(el("p", { role: "status" }, t("The owner ends the table after this hand.")));
+  // FD-2, FD-13: the server's own words (textContent) for a player who cannot post the forced bet.
+  if (state.notice) root.append(el("p", { role: "status", className: "fcd-notice" }, String(state.notice)));
   if (hand) {
     root.append(el("p", { className: "fcd-phase" },
       t("Hand %(number)s", { number: hand.hand_no }), " · ", phaseWords(hand, t),
@@ -205,6 +208,7 @@ export function describeAction(action, ctx) {
     case "bet": return t("Bet");
     case "raise": return t("Raise to");
     case "draw": return t("Draw");
+    case "top_up": return t("Top up");
     case "end_table": return t("End the table after this hand");
     default: return null;
   }
@@ -265,7 +269,18 @@ function drawField(action, ctx) {
   return box;
 }
 
+// A top-up (FD-13): how many chips to buy, within the action's bounds (the table's most, the wallet).
+function topUpField(action, ctx) {
+  const id = "fcd-top-up";
+  const input = el("input", { id, name: "chips", type: "number", min: action.min, max: action.max, step: 1, value: action.max, required: true, inputmode: "numeric" });
+  const box = el("div", { className: "fcd-amount" },
+    el("label", { for: id }, ctx.nt("Chips to buy (%(min)s to %(count)s chip)", "Chips to buy (%(min)s to %(count)s chips)", action.max, { min: action.min })), input);
+  box.build = (built) => ({ ...built, chips: Number(built.chips) });
+  return box;
+}
+
 export function actionFields(action, ctx) {
+  if (action.type === "top_up") return topUpField(action, ctx);
   if ((action.type === "bet" || action.type === "raise") && action.min != null) return amountField(action, ctx);
   if (action.type === "draw") return drawField(action, ctx);
   return null;
