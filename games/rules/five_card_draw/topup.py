@@ -106,10 +106,12 @@ def top_up(state: State, seat: int, command: Mapping[str, Any], ctx: Context, le
         )
     if chips > most:
         raise IllegalAction(
-            T(
-                "{chips} more chips would make your stack {total}, above the table's most of {max_buy_in} "
+            N(
+                "{count} more chip would make your stack {total}, above the table's most of {max_buy_in} "
                 "(FD-13); you may buy up to {most}.",
-                chips=chips,
+                "{count} more chips would make your stack {total}, above the table's most of {max_buy_in} "
+                "(FD-13); you may buy up to {most}.",
+                chips,
                 total=stack + chips,
                 max_buy_in=settings.max_buy_in,
                 most=most,
