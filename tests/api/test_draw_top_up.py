@@ -16,7 +16,16 @@ from ledger import keys
 from ledger import services as ledger
 from ledger.selectors import balance_of
 from tests.api.play import check_finished_table, fund, person
-from tests.api.test_five_card_draw import act, drive, events_of, people_only, repeatable, url, wallet
+from tests.api.test_five_card_draw import (
+    act,
+    drive,
+    events_of,
+    people_only,
+    repeatable,
+    url,
+    verify_every_hand,
+    wallet,
+)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("repeatable")]
 __all__ = ["repeatable"]
@@ -149,6 +158,8 @@ def test_fd_13_fd_2_a_short_player_is_told_tops_up_through_the_ledger_and_is_dea
         players={0: caller, 1: caller, 2: caller},
     )
     check_finished_table(table_id)
+    # The hand the top-up was made in verifies too: its ledger check reads the top-up's postings.
+    assert verify_every_hand(alice, table_id) > hand_no
 
 
 def _value() -> dict[str, Any]:

@@ -8,12 +8,17 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from pokerkit.notation import HandHistory
 
+from games.engine import fairness
 from games.engine.errors import IllegalAction
 from games.engine.words import english
 from games.rules.five_card_draw import DECIDER
+from games.rules.five_card_draw.cards import pack
 from games.rules.five_card_draw.events import ChipsToppedUp, ForcedBetsPosted, HandStarted
 from tests.rules.draw_decks import Table, every, of, table
+from tests.rules.playout_draw import TABLE_ID, hand_seed
+from tests.rules.test_draw_audit import split_hands
 
 BLINDS = {"forced_bets": "blinds", "min_buy_in": 2, "max_buy_in": 200, "chip_value": 5, "currency": "EUR"}
 ANTES = {"ante_amount": 5, "min_buy_in": 5, "max_buy_in": 150, "opening": "anything_opens"}
@@ -137,3 +142,25 @@ def test_fd_13_a_tournament_has_no_top_up() -> None:
 def test_fd_13_a_top_up_has_its_line_in_the_hand_history() -> None:
     line = DECIDER.audit.history_line(ChipsToppedUp(1, 40, 5), "alice", ["alice", "bob", "carol"])
     assert english(line) == "bob tops up, buying 40 chips more."
+
+
+def test_fd_13_cm_10_a_hand_with_a_top_up_in_it_audits_clean() -> None:
+    """A folded player's top-up is one of the hand's events: the deal, the outcome, the history and
+    the PHH export of that hand read it without a difference (the deal is the seed's own)."""
+    options = {"variant": "triple_draw_27", "betting": "fixed_limit", "max_buy_in": 200}
+    t = table(3, options, button=0)
+    folded = t.to_act()
+    t.act(folded, "fold")
+    t.act(folded, "top_up", chips=20)
+    t.check_down()
+    config = DECIDER.configure(3, options)
+    hand = split_hands(config, t.log)[0][1]
+    assert any(isinstance(event, ChipsToppedUp) for event in hand)
+    deck = fairness.shuffled(pack(config["wild"]), hand_seed(t.tag, 1), TABLE_ID, 1, "", "deck")
+    streams = fairness.streams(hand_seed(t.tag, 1), TABLE_ID, 1, "")
+    audit = DECIDER.audit
+    assert audit.audit_deal(config, deck, hand) == []
+    assert audit.audit_outcome(config, hand, streams) == []
+    assert all(audit.history_line(event, "alice", ["alice", "bob", "carol"]) for event in hand)
+    exported = audit.phh(config, hand, ["alice", "bob", "carol"])
+    assert exported and HandHistory.loads(exported)
