@@ -189,7 +189,7 @@ def _acting_seat(state: State, command: Mapping[str, Any]) -> int:
 
 def draw_limits(state: State, seat: int) -> dict[str, Any]:
     """The draw of ``seat`` as one legal action (FD-7, FD-14): discard ``min`` to ``max`` cards,
-    0-3 (0-5 in triple draw); with an ace rule and an ace in the hand, up to 4 (or 5) more, and
+    0-3 (0-5 in triple draw); with an ace rule and an ace in the hand, up to 4 (or 5), and
     ``show_ace`` says which counts need an ace shown, which aces, and whether it is kept."""
     settings = state.settings
     hand = _hand(state)
