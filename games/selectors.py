@@ -19,8 +19,10 @@ from games.engine.words import T
 from games.errors import NotFound
 from games.models import HandSeed, Seat, Table
 from games.words import name_seats
+from ledger.keys import wallet_key
 from ledger.models import Payout
 from ledger.rows import select_rows
+from ledger.selectors import balances_of
 from ledger.times import rfc3339
 from ledger.units import money_shown
 
@@ -98,6 +100,38 @@ def seats(table: Table, played_by_bot: frozenset[int] = frozenset()) -> list[dic
     ]
 
 
+def wallet_chips(table: Table) -> dict[int, int]:
+    """The chips each person's wallet pays for at this table's ``chip_value``, by seat, for a game's
+    purchases during play (a cash top-up, FD-13); empty at a table without money. A bot's seat is
+    not named: the house's bot bankroll always pays."""
+    if not table.chip_value or not table.currency:
+        return {}
+    people = {seat.number: wallet_key(seat.user_id, table.currency) for seat in seat_rows(table) if seat.user_id}
+    held = balances_of(keys=list(people.values()))
+    return {number: held[key] // table.chip_value for number, key in people.items()}
+
+
+def offered(table: Table, decider, state, seat: int) -> list[dict[str, Any]]:
+    """The seat's legal actions, with what it buys during play (the game's ``chip_purchases``) no
+    more than its wallet pays for: the range's ``max`` lowered to it, or the purchase left out
+    when it pays for less than ``min``."""
+    legal = decider.legal_actions(state, seat)
+    buying = getattr(decider, "chip_purchases", frozenset())
+    if not any(option.get("type") in buying for option in legal):
+        return legal
+    chips = wallet_chips(table).get(seat)
+    if chips is None:
+        return legal
+    narrowed = []
+    for option in legal:
+        if option.get("type") in buying:
+            if chips < option["min"]:
+                continue
+            option = {**option, "max": min(option["max"], chips)}
+        narrowed.append(option)
+    return narrowed
+
+
 def bot_seats(table: Table, decider, state) -> set[int]:
     """The seats the table's bot plays: bots' seats, and players' who sat out or left (CM-20)."""
     return {s.number for s in seat_rows(table) if s.bot} | set(decider.played_by_bot(state))
@@ -146,7 +180,7 @@ def table_view(table: Table, seat: int | None, *, state=None, next_commitment: s
         else None,
         "to_act": to_act,
         "deadline": rfc3339(table.deadline_at),
-        "legal_actions": decider.legal_actions(state, seat)
+        "legal_actions": offered(table, decider, state, seat)
         if started and seat is not None and table.status == Table.Status.RUNNING
         else [],
         "next_commitment": upcoming,

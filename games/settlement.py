@@ -13,7 +13,7 @@ from games.engine.decider import Movement
 from games.engine.words import T
 from games.errors import InsufficientFunds, InvalidRequest, ServiceError
 from games.models import Event, Seat, Table
-from games.selectors import seat_rows
+from games.selectors import seat_rows, wallet_chips
 from ledger import keys, selectors, units
 from ledger import services as ledger
 
@@ -192,16 +192,21 @@ def release_buy_in(table: Table, user_id: int) -> None:
 
 def context_extra(table: Table) -> dict[str, Any]:
     """Facts from outside the game that its rules depend on: the seats people hold (a table whose
-    people have all left ends, CM-20), the chips each seat chose to buy (bots the most), and which
-    seats can afford La Viuda (LV-8: offered only if the wallet holds twice the chip value; the bot
+    people have all left ends, CM-20), the chips each seat chose to buy (bots the most) and, once
+    it runs, the chips each person's wallet pays for (a top-up, FD-13), and which seats can afford
+    La Viuda (LV-8: offered only if the wallet holds twice the chip value; the bot
     bankroll always can)."""
     span = registry.get(table.game).buy_in_range(table.config)
     if span is not None:
         seats = seat_rows(table)
-        return {
+        extra: dict[str, Any] = {
             "buy_ins": {seat.number: seat.chips or span[1] for seat in seats},
             "people": [seat.number for seat in seats if seat.user_id],
         }
+        if table.status == Table.Status.RUNNING:
+            # What each wallet pays for, so the game refuses a top-up it cannot pay (FD-13).
+            extra["wallet_chips"] = wallet_chips(table)
+        return extra
     persons = [seat.number for seat in seat_rows(table) if seat.user_id]
     if not table.chip_value:
         return {"people": persons}

@@ -33,11 +33,12 @@ def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     if kind == "draw":
         held = list(view["state"]["hand"]["your_cards"])
         count = rng.randint(option["min"], option["max"])
-        if "show" not in option:
+        rule = option.get("show_ace")
+        if rule is None or count < rule["min"]:
             return {"type": "draw", "discard": rng.sample(held, count)}
-        ace = rng.choice(option["show"])
-        others = [card for card in held if card != ace]
-        return {"type": "draw", "discard": rng.sample(others, 4) if count == 4 else held, "show": ace}
+        ace = rng.choice(rule["aces"])
+        pool = [card for card in held if card != ace] if rule["keep"] else held
+        return {"type": "draw", "discard": rng.sample(pool, count), "show": ace}
     return {"type": kind}
 
 

@@ -65,10 +65,13 @@ class Table:
     buy_ins: dict[int, int] | None
     deals: dict[int, tuple[Mapping[int, str], str]] = dataclasses.field(default_factory=dict)
     log: list[Any] = dataclasses.field(default_factory=list)
+    # What each person's wallet pays for, in chips, as the service tells the engine (FD-13).
+    wallet_chips: dict[int, int] | None = None
 
     def command(self, command: Mapping[str, Any]) -> list[Any]:
         """Decide one command with the engine, the chosen deal in place of the shuffled one."""
-        events = DECIDER.decide(self.state, dict(command), context(self.state, self.tag, self.buy_ins))
+        ctx = context(self.state, self.tag, self.buy_ins, self.wallet_chips)
+        events = DECIDER.decide(self.state, dict(command), ctx)
         started = [event.hand_no for event in events if isinstance(event, HandStarted)]
         if started and started[-1] in self.deals:
             assert isinstance(events[-1], CardsDealt)

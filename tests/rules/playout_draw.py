@@ -21,10 +21,15 @@ def hand_seed(tag: str, hand_no: int) -> bytes:
     return hashlib.sha256(f"{tag}:{hand_no}".encode()).digest()
 
 
-def context(state: State, tag: str, buy_ins: Mapping[int, int] | None = None) -> Context:
-    """The context the service would give: the next hand's seed and the next commitment."""
+def context(
+    state: State, tag: str, buy_ins: Mapping[int, int] | None = None, wallet_chips: Mapping[int, int] | None = None
+) -> Context:
+    """The context the service would give: the next hand's seed and the next commitment (and, when
+    given, the chips each person's wallet pays for, FD-13)."""
     hand_no = state.hand_no + 1
-    extra = {"buy_ins": dict(buy_ins)} if buy_ins is not None else {}
+    extra: dict[str, Any] = {"buy_ins": dict(buy_ins)} if buy_ins is not None else {}
+    if wallet_chips is not None:
+        extra["wallet_chips"] = dict(wallet_chips)
     return Context(
         table_id=TABLE_ID,
         hand_no=hand_no,
@@ -61,12 +66,12 @@ def random_action(state: State, seat: int, rng: random.Random) -> dict[str, Any]
         assert state.hand is not None
         held = list(state.hand.cards[seat])
         count = rng.randint(option["min"], option["max"])
-        if "show" not in option:
+        rule = option.get("show_ace")
+        if rule is None or count < rule["min"]:
             return {"type": "draw", "discard": rng.sample(held, count), "seat": seat}
-        ace = rng.choice(option["show"])
-        others = [card for card in held if card != ace]
-        discard = rng.sample(others, 4) if count == 4 else held
-        return {"type": "draw", "discard": discard, "show": ace, "seat": seat}
+        ace = rng.choice(rule["aces"])
+        pool = [card for card in held if card != ace] if rule["keep"] else held
+        return {"type": "draw", "discard": rng.sample(pool, count), "show": ace, "seat": seat}
     return {"type": kind, "seat": seat}
 
 

@@ -369,9 +369,12 @@ def test_fd_19_every_event_type_has_a_line_in_words_showing_every_card() -> None
             # In words: no field=value, no dict or list shown as data, players by name.
             assert "=" not in line and "{'" not in line and "[" not in line and "seat " not in line, line
             lines.setdefault(type(event).__name__, []).append(line)
-    # The playouts never sit out, sit in or leave: test_draw_presence checks those lines (CM-20).
+    # The playouts never sit out, sit in or leave: test_draw_presence checks those lines (CM-20);
+    # nor top up: test_draw_top_up checks its line (FD-13).
     presence_events = {kind.__name__ for kind in presence.EVENT_TYPES}
-    missing = {kind.__name__ for kind in EVENT_TYPES} - set(lines) - {"LeaveRequested"} - presence_events
+    missing = (
+        {kind.__name__ for kind in EVENT_TYPES} - set(lines) - {"LeaveRequested", "ChipsToppedUp"} - presence_events
+    )
     assert not missing, missing
     assert AUDIT.history_line(object(), "x", NAMES) is None
     assert any(line.startswith("alice raises to ") for line in lines["PlayerActed"])

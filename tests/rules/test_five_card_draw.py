@@ -341,8 +341,10 @@ def test_fd_7_four_with_ace_keeps_the_shown_ace_which_everyone_sees() -> None:
     hands = {**NOTHING, 0: "As 5d 8h Tc Qc"}
     t = table(3, {"opening": "anything_opens", "ace_rule": "four_with_ace"}, button=2, hands=hands)
     to_draw(t)
-    assert option(t.legal(), "draw") == {"type": "draw", "min": 0, "max": 3}
-    assert t.legal()[1] == {"type": "draw", "min": 4, "max": 4, "show": ["As"]}
+    # One draw action with its whole range; the ace rule says which counts need the ace (FD-7).
+    assert [o for o in t.legal() if o["type"] == "draw"] == [
+        {"type": "draw", "min": 0, "max": 4, "show_ace": {"min": 4, "max": 4, "aces": ["As"], "keep": True}}
+    ]
     four = ["5d", "8h", "Tc", "Qc"]
     refusals = [
         ({"discard": four}, "show an ace"),
@@ -368,7 +370,9 @@ def test_fd_7_five_with_ace_discards_all_five_ace_included() -> None:
     hands = {**NOTHING, 0: "As 5d 8h Tc Qc"}
     t = table(3, {"opening": "anything_opens", "ace_rule": "five_with_ace"}, button=2, hands=hands, stock="2d 2h 3d")
     to_draw(t)
-    assert t.legal()[1] == {"type": "draw", "min": 4, "max": 5, "show": ["As"]}
+    assert [o for o in t.legal() if o["type"] == "draw"] == [
+        {"type": "draw", "min": 0, "max": 5, "show_ace": {"min": 4, "max": 5, "aces": ["As"], "keep": False}}
+    ]
     with pytest.raises(IllegalAction, match="show an ace"):
         t.act(0, "draw", discard=list(hands[0].split()), show="Qc")
     drawn = of(t.act(0, "draw", discard=hands[0].split(), show="As"), CardsDrawn)

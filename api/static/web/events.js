@@ -247,6 +247,8 @@ const SENTENCES = {
   LeaveRequested: (e, d, ctx, p) => fill(ctx.t("%(player)s leaves after this hand"), { player: p }),
   PlayerLeft: (e, d, ctx, p) =>
     fill(ctx.nt("%(player)s leaves the table with %(count)s chip", "%(player)s leaves the table with %(count)s chips", d.chips), { player: p }),
+  ChipsToppedUp: (e, d, ctx, p) =>
+    fill(ctx.nt("%(player)s tops up with %(count)s chip", "%(player)s tops up with %(count)s chips", d.chips), { player: p }),
   TableEndRequested: (e, d, ctx) => [ctx.t("The owner ends the table after this hand")],
   TableEnded: (e, d, ctx) => {
     const { t, nt } = ctx;

@@ -7,6 +7,11 @@ Readings the rules leave open, chosen here and stated once:
   with fewer chips than the forced bet (the ante, or the big blind) sits the hand out (FD-2); one
   with no chips left is cashed out (nothing) and leaves. A tournament player short of the forced
   bet posts what they have, all-in.
+- Top-ups (FD-13): since the next hand is dealt as soon as one ends, "between hands" is read as
+  "holding no cards in the hand under way": a cash player not dealt in (short of the forced bet)
+  or who has folded may buy more chips, from 1 up to what keeps the stack at most
+  ``max_buy_in`` and what the wallet pays for (``topup``). A player short of the forced bet is
+  told so in their view (``cannot_post``, ``notice``) and offered the top-up and leaving.
 - Leaving and coming back (CM-20, FD-13): a player who sits out has the table's bot play their
   seat at once, until they sit in. At a cash table a player who leaves plays no more turns: the
   engine folds their hand at each of its turns, in the command that reaches it (a draw has no

@@ -16,6 +16,7 @@ from games.rules.five_card_draw.audit_hand import cards_text, first_of, settleme
 from games.rules.five_card_draw.events import (
     CardsDealt,
     CardsDrawn,
+    ChipsToppedUp,
     FirstDealerDrawn,
     ForcedBetsPosted,
     HandEnded,
@@ -394,6 +395,11 @@ def _(event: PlayerLeft, names: Sequence[str]) -> Text:
     if event.reason == "no_chips":
         return T("{player} has no chips left and leaves the table.", player=player)
     return T("{player} leaves the table, cashing out {chips}.", player=player, chips=_chips(event.chips))
+
+
+@history_line.register
+def _(event: ChipsToppedUp, names: Sequence[str]) -> Text:
+    return T("{player} tops up, buying {chips} more.", player=_name(names, event.seat), chips=_chips(event.chips))
 
 
 # CM-20: sitting out, sitting in and leaving.

@@ -76,9 +76,12 @@ def is_legal(action: Mapping[str, Any], legal_actions: Sequence[Mapping[str, Any
                 return True
         elif kind == "draw":
             discard = action.get("discard", [])
-            shown = "show" in action
-            if shown == ("show" in option) and option["min"] <= len(discard) <= option["max"]:
-                return not shown or action["show"] in option["show"]
+            if not option["min"] <= len(discard) <= option["max"]:
+                continue
+            ace = option.get("show_ace")
+            if ace is None or len(discard) < ace["min"]:
+                return "show" not in action
+            return action.get("show") in ace["aces"] and not (ace["keep"] and action["show"] in discard)
         else:
             return True
     return False

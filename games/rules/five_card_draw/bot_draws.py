@@ -186,10 +186,11 @@ def plan(
     options: Sequence[Mapping[str, Any]],
 ) -> dict[str, Any]:
     """The draw action for ``hand``: ``{"type": "draw", "discard": [...]}`` (with ``"show"`` when
-    an ace is shown to draw four, FD-7), legal for the draw ``options`` of ``legal_actions``."""
-    plain = [option for option in options if "show" not in option]
-    most = int(plain[0]["max"]) if plain else 3
-    aces = [option for option in options if "show" in option]
+    an ace is shown to draw four, FD-7), legal for the draw of ``legal_actions`` (``options``, its
+    one draw action: the count range, and ``show_ace`` under an ace rule)."""
+    draw: Mapping[str, Any] = options[0] if options else {"min": 0, "max": 3}
+    ace: Mapping[str, Any] | None = draw.get("show_ace")
+    most = int(ace["min"]) - 1 if ace else int(draw["max"])
     if mode == LOW27:
         kept, aim = keep_low27(hand, draws_left), "low"
     elif mode == HIGH_LOW:
@@ -197,7 +198,7 @@ def plan(
     else:
         kept, aim = keep_high(hand, wild), "high"
     kept = [card for card in hand if card in kept]  # in the hand's order, each once
-    if aces and len(kept) == 1 and kept[0][0] == "A" and kept[0] in aces[0]["show"]:
+    if ace and len(kept) == 1 and kept[0][0] == "A" and kept[0] in ace["aces"]:
         return {"type": "draw", "discard": [card for card in hand if card != kept[0]], "show": kept[0]}
     spare = [card for card in hand if card not in kept]
     fill = 5 - most - len(kept)

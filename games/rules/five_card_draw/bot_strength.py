@@ -111,14 +111,13 @@ def samples(
     draws_left: int,
     rng: random.Random,
     count: int,
-    ace_rule: Sequence[Mapping[str, Any]] = (),
 ) -> list[tuple[int, int]]:
     """The bot's final (high, low) values: exact with no draw to come, else ``count`` samples of
     its planned draws with cards it cannot see."""
     if draws_left <= 0:
         return [bot_draws.final_value(held, mode, wild)]
     most = 5 if mode == LOW27 else 3
-    options: list[Mapping[str, Any]] = [{"type": "draw", "min": 0, "max": most}, *ace_rule]
+    options: list[Mapping[str, Any]] = [{"type": "draw", "min": 0, "max": most}]
     first = bot_draws.plan(held, mode, wild, draws_left, options)["discard"]
     kept = [card for card in held if card not in first]
     pool = list(unseen)

@@ -1,7 +1,8 @@
 """Five-Card Draw's wire shapes, as types: its legal actions (the betting package's
 ``Legal.as_dicts`` and ``decide.draw_limits``) and the top-level keys of its view (``view.py``).
 ``games.engine.contract`` makes them schemas. A bet or raise is sent with an ``amount`` between
-``min`` and ``max``; a draw with the cards to ``discard`` (and an ace to ``show``)."""
+``min`` and ``max``; a draw with the cards to ``discard`` (and, for the counts its ``show_ace``
+names, an ace to ``show``); a top-up with the ``chips`` it buys."""
 
 from __future__ import annotations
 
@@ -42,12 +43,38 @@ class AllIn(TypedDict):
     amount: int
 
 
+class ShowAce(TypedDict):
+    """The ace rule of a draw (FD-7): discarding ``min`` to ``max`` cards needs ``show``, one of
+    ``aces`` (the aces in your hand); ``keep`` is true when the ace shown stays in your hand
+    (``four_with_ace``), false when it may be discarded too (``five_with_ace``). Fewer discards
+    are made without showing."""
+
+    min: int
+    max: int
+    aces: list[str]
+    keep: bool
+
+
 class Draw(TypedDict):
+    """The draw, one action with its range (FD-7, FD-14): send ``discard``, ``min`` to ``max``
+    card codes of your hand, and for the counts ``show_ace`` names, ``show``: the ace you show."""
+
     type: Literal["draw"]
     min: int
     max: int
-    show: NotRequired[list[str] | str]
+    show_ace: NotRequired[ShowAce]
     discard: NotRequired[list[str]]
+    show: NotRequired[str]
+
+
+class TopUp(TypedDict):
+    """A cash player holding no cards buys more chips (FD-13): send ``chips``, ``min`` to ``max``
+    (the stack stays at most ``max_buy_in`` and the wallet pays for them)."""
+
+    type: Literal["top_up"]
+    min: int
+    max: int
+    chips: NotRequired[int]
 
 
 class EndTable(TypedDict):
@@ -56,7 +83,7 @@ class EndTable(TypedDict):
     type: Literal["end_table"]
 
 
-ACTIONS: tuple[type, ...] = (Fold, Check, Call, Bet, Raise, AllIn, Draw, EndTable, *presence.ACTIONS)
+ACTIONS: tuple[type, ...] = (Fold, Check, Call, Bet, Raise, AllIn, Draw, TopUp, EndTable, *presence.ACTIONS)
 
 
 class FiveCardDrawView(TypedDict, total=False):
@@ -80,6 +107,8 @@ class FiveCardDrawView(TypedDict, total=False):
     hand: dict[str, Any] | None
     last_hand: dict[str, Any] | None
     end_requested: bool
+    cannot_post: bool
+    notice: str | None
     winners: list[int]
     end_reason: str | None
 

@@ -14,7 +14,7 @@ from games.engine.seats import left_of, next_seat, turn_order
 from games.engine.words import N, T
 from games.rules.betting.actions import KINDS, Action, BettingRefused, Kind, act
 from games.rules.betting.limits import legal_actions as betting_legal
-from games.rules.five_card_draw import cards, showdown
+from games.rules.five_card_draw import cards, showdown, topup
 from games.rules.five_card_draw.events import (
     CardsDealt,
     CardsDrawn,
@@ -46,6 +46,8 @@ from games.rules.five_card_draw.state import (
 )
 
 TIMEOUT = "timeout"
+# FD-7: a player may discard up to three cards without showing an ace.
+FREE_DISCARDS = 3
 
 
 class _Log:
@@ -185,19 +187,20 @@ def _acting_seat(state: State, command: Mapping[str, Any]) -> int:
 # --- the draw ------------------------------------------------------------------------------------
 
 
-def draw_limits(state: State, seat: int) -> list[dict[str, Any]]:
-    """The draw choices of ``seat`` (FD-7, FD-14): 0-3 cards (0-5 in triple draw), and with an
-    ace rule, 4 (or up to 5) by showing an ace from the hand."""
+def draw_limits(state: State, seat: int) -> dict[str, Any]:
+    """The draw of ``seat`` as one legal action (FD-7, FD-14): discard ``min`` to ``max`` cards,
+    0-3 (0-5 in triple draw); with an ace rule and an ace in the hand, up to 4 (or 5), and
+    ``show_ace`` says which counts need an ace shown, which aces, and whether it is kept."""
     settings = state.settings
     hand = _hand(state)
     if settings.variant == TRIPLE_DRAW:
-        return [{"type": "draw", "min": 0, "max": 5}]
-    options: list[dict[str, Any]] = [{"type": "draw", "min": 0, "max": 3}]
+        return {"type": "draw", "min": 0, "max": 5}
     aces = [card for card in hand.cards[seat] if card[0] == "A"]
-    if aces and settings.ace_rule != "none":
-        most = 4 if settings.ace_rule == "four_with_ace" else 5
-        options.append({"type": "draw", "min": 4, "max": most, "show": aces})
-    return options
+    if not aces or settings.ace_rule == "none":
+        return {"type": "draw", "min": 0, "max": FREE_DISCARDS}
+    most = 4 if settings.ace_rule == "four_with_ace" else 5
+    show = {"min": FREE_DISCARDS + 1, "max": most, "aces": aces, "keep": settings.ace_rule == "four_with_ace"}
+    return {"type": "draw", "min": 0, "max": most, "show_ace": show}
 
 
 def _draw(log: _Log, command: Mapping[str, Any], ctx: Context) -> None:
@@ -227,7 +230,8 @@ def _discards(state: State, hand: Hand, seat: int, command: Mapping[str, Any]) -
     if len(set(given)) != len(given):
         raise IllegalAction(T("A card can be discarded only once."), legal=legal)
     show = command.get("show")
-    most = max(option["max"] for option in draw_limits(state, seat) if "show" not in option)
+    limits = draw_limits(state, seat)
+    most = limits["show_ace"]["min"] - 1 if "show_ace" in limits else limits["max"]
     if len(given) <= most:
         if show is not None:
             raise IllegalAction(
@@ -365,6 +369,12 @@ def _end_table(log: _Log, command: Mapping[str, Any], ctx: Context) -> None:
     log.add(TableEndRequested())
 
 
+def _top_up(log: _Log, command: Mapping[str, Any], ctx: Context) -> None:
+    """FD-13: a cash player not in the hand buys more chips (``topup.top_up``)."""
+    seat = _present_seat(log.state, command)
+    log.add(topup.top_up(log.state, seat, command, ctx, legal_actions(log.state, seat)))
+
+
 _HANDLERS: dict[str, Callable[[_Log, Mapping[str, Any], Context], None]] = {
     **{kind: _bet for kind in KINDS},
     "draw": _draw,
@@ -373,6 +383,7 @@ _HANDLERS: dict[str, Callable[[_Log, Mapping[str, Any], Context], None]] = {
     "sit_in": _presence,
     "leave": _leave,
     "end_table": _end_table,
+    topup.TOP_UP: _top_up,
 }
 
 
@@ -530,10 +541,11 @@ def to_act(state: State) -> tuple[int, ...]:
 
 
 def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
-    """``seat``'s betting actions with exact amounts (FD-4, FD-6) or draw choices (FD-7) on its
-    turn; and, whoever's turn it is, ``sit_out`` or ``sit_in`` and ``leave`` while the player is
-    at the table and has not left (CM-20)."""
-    legal = _turn_actions(state, seat)
+    """``seat``'s betting actions with exact amounts (FD-4, FD-6) or its draw (FD-7) on its
+    turn; a cash player holding no cards, a ``top_up`` (FD-13); and, whoever's turn it is,
+    ``sit_out`` or ``sit_in`` and ``leave`` while the player is at the table and has not left
+    (CM-20)."""
+    legal = _turn_actions(state, seat) + topup.offer(state, seat)
     if state.started and not state.finished and 0 <= seat < state.settings.seats and state.present[seat]:
         legal += presence.actions(state.presence, seat)
     return legal
@@ -544,7 +556,7 @@ def _turn_actions(state: State, seat: int) -> list[dict[str, Any]]:
         return []
     hand = _hand(state)
     if hand.phase == DRAWING:
-        return draw_limits(state, seat)
+        return [draw_limits(state, seat)]
     assert hand.round is not None
     legal = betting_legal(hand.round).as_dicts()
     if _needs_openers(state, hand) and not _has_openers(state, hand, seat):

@@ -190,6 +190,16 @@ class PlayerLeft:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class ChipsToppedUp:
+    """A cash player bought ``chips`` more while not in a hand (FD-13), at ``chip_value`` each,
+    paid as a buy-in is; their stack stays at most ``max_buy_in``."""
+
+    seat: int
+    chips: int
+    chip_value: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class PlayerEliminated:
     """A tournament player has no chips left (FD-13); ``place`` counts from the last (``n`` for
     the first out of ``n``)."""
@@ -233,6 +243,7 @@ EVENT_TYPES: tuple[type, ...] = (
     PlayerEliminated,
     TableEndRequested,
     TableEnded,
+    ChipsToppedUp,
     # CM-20: sitting out, sitting in and leaving, the same events in every game.
     *presence.EVENT_TYPES,
 )

@@ -219,8 +219,11 @@ class FiveCardDraw(Rules):
         ),
     )
     owner_commands: ClassVar[frozenset[str]] = frozenset({"end_table"})
+    # Legal actions that buy chips at chip_value during play: the service narrows their range to
+    # what the seat's wallet pays for (``games.selectors.offered``); the top-up (FD-13).
+    chip_purchases: ClassVar[frozenset[str]] = frozenset({"top_up"})
     refused_combinations: ClassVar[tuple[str, ...]] = REFUSED
-    action_fields: ClassVar[frozenset[str]] = frozenset({"amount", "discard", "show"})
+    action_fields: ClassVar[frozenset[str]] = frozenset({"amount", "discard", "show", "chips"})
     event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES
     state_type: ClassVar[type] = State
     audit = FiveCardDrawAudit()

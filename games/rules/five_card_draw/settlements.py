@@ -8,6 +8,7 @@ from typing import Any
 
 from games.engine.decider import Movement
 from games.rules.five_card_draw.events import (
+    ChipsToppedUp,
     ForcedBetsPosted,
     PlayerActed,
     PlayerLeft,
@@ -29,6 +30,8 @@ def settlements(state: State, event: Any) -> list[Movement]:
         return [Movement(("seat", event.seat), ("pot",), event.chips, "CHIP", event.action)] if event.chips else []
     if kind is PotsAwarded:
         return [Movement(("pot",), ("seat", share.seat), share.chips, "CHIP", "pot won") for share in event.shares]
+    if kind is ChipsToppedUp:
+        return _topped_up(event)
     if kind is PlayerLeft:
         return _cashed_out(event.seat, event.chips, event.chip_value)
     if kind is TableEnded:
@@ -44,6 +47,15 @@ def _bought(event: TableStarted) -> list[Movement]:
         moves.append(Movement(("wallet", seat), ("escrow",), price, "MONEY", "buy-in"))
         moves.append(Movement(("bank",), ("seat", seat), event.stacks[seat], "CHIP", "chips bought"))
     return moves
+
+
+def _topped_up(event: ChipsToppedUp) -> list[Movement]:
+    """FD-13: a top-up is paid as a buy-in is, money from the wallet to the table's escrow at
+    ``chip_value`` and chips from the bank to the seat."""
+    return [
+        Movement(("wallet", event.seat), ("escrow",), event.chips * event.chip_value, "MONEY", "top-up"),
+        Movement(("bank",), ("seat", event.seat), event.chips, "CHIP", "chips bought"),
+    ]
 
 
 def _cashed_out(seat: int, chips: int, chip_value: int) -> list[Movement]:

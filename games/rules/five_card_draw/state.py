@@ -18,6 +18,7 @@ from games.rules.betting.state import Round, start_round
 from games.rules.five_card_draw.events import (
     CardsDealt,
     CardsDrawn,
+    ChipsToppedUp,
     FirstDealerDrawn,
     ForcedBetsPosted,
     HandEnded,
@@ -68,6 +69,8 @@ class Settings:
     stake: int = 0
     currency: str | None = None
     starting_stack: int = 0
+    # FD-13: the most chips a cash player may hold after a top-up (0: no top-up, as in a tournament).
+    max_buy_in: int = 0
 
     @property
     def draws(self) -> int:
@@ -353,6 +356,17 @@ def _player_left(event: PlayerLeft, state: State) -> State:
             "present": _set(state.present, event.seat, False),
             "leaving": _set(state.leaving, event.seat, False),
             "in_play": state.in_play - event.chips,
+        },
+    )
+
+
+@evolve.register
+def _chips_topped_up(event: ChipsToppedUp, state: State) -> State:
+    return replace(
+        state,
+        {
+            "stacks": _set(state.stacks, event.seat, state.stacks[event.seat] + event.chips),
+            "in_play": state.in_play + event.chips,
         },
     )
 

@@ -12,7 +12,8 @@ from games.engine.codec import encode_event
 from games.rules.betting.pots import side_pots
 from games.rules.five_card_draw.decide import to_act
 from games.rules.five_card_draw.events import CardsDealt, CardsDrawn, ShowdownHeld, ShownHand
-from games.rules.five_card_draw.state import Hand, State, played_by_bot, round_contributions
+from games.rules.five_card_draw.state import CASH, Hand, State, played_by_bot, round_contributions
+from games.rules.five_card_draw.topup import cannot_post_notice
 from games.rules.five_card_draw.words import category_name, hand_words, low_description
 
 GAME = "five_card_draw"
@@ -24,6 +25,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     settings = state.settings
     hand = state.hand
     you = seat if seat is not None and 0 <= seat < settings.seats else None
+    short = _cannot_post(state)
     data: dict[str, Any] = {
         "status": "finished" if state.finished else "running" if state.started else "waiting",
         "seat": you,
@@ -39,19 +41,38 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "hand_no": state.hand_no,
         "button": state.button if state.button >= 0 else None,
         "pot": state.pot,
-        "players": [_player(state, hand, number) for number in range(settings.seats)],
+        "players": [_player(state, hand, number, number in short) for number in range(settings.seats)],
         "to_act": list(to_act(state)),
         "played_by_bot": sorted(played_by_bot(state)),
         "hand": _hand_view(state, hand, you) if hand is not None else None,
         "last_hand": _last_hand(state.last_hand, state.settings.wild) if state.last_hand is not None else None,
         "end_requested": state.end_requested,
+        "cannot_post": you in short,
+        "notice": cannot_post_notice(state, you) if you is not None and you in short else None,
         "winners": list(state.winners),
         "end_reason": state.end_reason or None,
     }
     return data
 
 
-def _player(state: State, hand: Hand | None, seat: int) -> dict[str, Any]:
+def _cannot_post(state: State) -> frozenset[int]:
+    """The cash players at the table who sit out for want of the forced bet (FD-2): not in the
+    hand under way and short of the ante or big blind, until they top up or leave (FD-13)."""
+    settings = state.settings
+    if settings.format != CASH or not state.started or state.finished:
+        return frozenset()
+    playing = state.hand.players if state.hand is not None else ()
+    return frozenset(
+        seat
+        for seat in range(settings.seats)
+        if state.present[seat]
+        and not state.leaving[seat]
+        and seat not in playing
+        and state.stacks[seat] < settings.forced_bet
+    )
+
+
+def _player(state: State, hand: Hand | None, seat: int, short: bool) -> dict[str, Any]:
     data: dict[str, Any] = {
         "seat": seat,
         "stack": state.stacks[seat] if state.stacks else 0,
@@ -59,6 +80,7 @@ def _player(state: State, hand: Hand | None, seat: int) -> dict[str, Any]:
         "leaving": state.leaving[seat] if state.leaving else False,
         "eliminated": seat in state.eliminated,
         "in_hand": False,
+        "cannot_post": short,
     }
     if hand is None or seat not in hand.players:
         return data

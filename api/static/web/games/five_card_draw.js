@@ -44,6 +44,7 @@ function playerStatus(player, state, t) {
   if (player.folded) words.push(t("folded"));
   if (player.all_in) words.push(t("all in"));
   if (player.leaving) words.push(t("leaving after this hand"));
+  if (player.cannot_post) words.push(t("too few chips for the forced bet: not dealt in"));
   if (!player.present && !player.eliminated) words.push(t("away"));
   if ((state.played_by_bot || []).includes(player.seat)) words.push(t("played by the bot"));
   return words.join(", ");
@@ -140,6 +141,8 @@ export function render(view, ctx) {
   const root = el("div", { className: "game five-card-draw" },
     el("p", { className: "fcd-rules" }, rules(state, t)));
   if (state.end_requested && state.status !== "finished") root.append(el("p", { role: "status" }, t("The owner ends the table after this hand.")));
+  // FD-2, FD-13: the server's own words (textContent) for a player who cannot post the forced bet.
+  if (state.notice) root.append(el("p", { role: "status", className: "fcd-notice" }, String(state.notice)));
   if (hand) {
     root.append(el("p", { className: "fcd-phase" },
       t("Hand %(number)s", { number: hand.hand_no }), " · ", phaseWords(hand, t),
@@ -204,7 +207,8 @@ export function describeAction(action, ctx) {
     case "all_in": return t("All in (%(chips)s)", { chips: action.amount });
     case "bet": return t("Bet");
     case "raise": return t("Raise to");
-    case "draw": return action.show ? t("Draw, showing an ace") : t("Draw");
+    case "draw": return t("Draw");
+    case "top_up": return t("Top up");
     case "end_table": return t("End the table after this hand");
     default: return null;
   }
@@ -242,9 +246,15 @@ function drawField(action, ctx) {
     const input = el("input", { type: "checkbox", name: "discard", value: code });
     box.append(el("label", { className: "pick" }, input, ctx.cardElement(code)));
   }
-  const aces = action.show == null ? [] : Array.isArray(action.show) ? action.show : [action.show];
+  // One draw action with its whole range; under an ace rule, show_ace names the counts that need
+  // an ace shown ({min, max, aces, keep}), and the ace is sent only for those counts.
+  const rule = action.show_ace || null;
+  const aces = rule ? rule.aces || [] : [];
   if (aces.length) {
-    const show = el("fieldset", { className: "fcd-show" }, el("legend", {}, t("The ace you show")));
+    const words = rule.keep
+      ? t("To discard %(min)s to %(max)s cards, show an ace and keep it.", { min: rule.min, max: rule.max })
+      : t("To discard %(min)s to %(max)s cards, show an ace.", { min: rule.min, max: rule.max });
+    const show = el("fieldset", { className: "fcd-show" }, el("legend", {}, t("The ace you show")), el("p", {}, words));
     aces.forEach((code, index) => {
       show.append(el("label", { className: "pick" }, el("input", { type: "radio", name: "show", value: code, required: true, checked: index === 0 }), ctx.cardElement(code)));
     });
@@ -252,14 +262,25 @@ function drawField(action, ctx) {
   }
   box.build = (built) => {
     const discard = Array.isArray(built.discard) ? built.discard : [];
-    const drawn = { ...built, discard };
-    if (!aces.length) delete drawn.show;
+    const { show_ace: _rule, ...drawn } = { ...built, discard };
+    if (!rule || discard.length < rule.min) delete drawn.show;
     return drawn;
   };
   return box;
 }
 
+// A top-up (FD-13): how many chips to buy, within the action's bounds (the table's most, the wallet).
+function topUpField(action, ctx) {
+  const id = "fcd-top-up";
+  const input = el("input", { id, name: "chips", type: "number", min: action.min, max: action.max, step: 1, value: action.max, required: true, inputmode: "numeric" });
+  const box = el("div", { className: "fcd-amount" },
+    el("label", { for: id }, ctx.nt("Chips to buy (%(min)s to %(count)s chip)", "Chips to buy (%(min)s to %(count)s chips)", action.max, { min: action.min })), input);
+  box.build = (built) => ({ ...built, chips: Number(built.chips) });
+  return box;
+}
+
 export function actionFields(action, ctx) {
+  if (action.type === "top_up") return topUpField(action, ctx);
   if ((action.type === "bet" || action.type === "raise") && action.min != null) return amountField(action, ctx);
   if (action.type === "draw") return drawField(action, ctx);
   return null;
