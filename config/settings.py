@@ -384,6 +384,9 @@ DEPOSIT_TWO_PERSON_LIMIT = int(os.environ.get("DEPOSIT_TWO_PERSON_LIMIT", "10000
 PAYOUT_AUTO_APPROVE_BELOW = int(os.environ.get("PAYOUT_AUTO_APPROVE_BELOW", "0"))
 # A player may dispute a finished hand (or its payout) this many days after it ended (docs/api.md).
 DISPUTE_WINDOW_DAYS = int(os.environ.get("DISPUTE_WINDOW_DAYS", "30"))
+# How far (minor units, per currency) the house compensation account may go below zero: disputes
+# are compensated within it and reconcile checks it (games/disputes/bounds.py, docs/operations.md).
+DISPUTE_COMPENSATION_BUDGET = int(os.environ.get("DISPUTE_COMPENSATION_BUDGET", "1000000"))
 LONG_POLL_MAX_SECONDS = float(os.environ.get("LONG_POLL_MAX_SECONDS", "25"))
 # A waiting request holds a web thread: one person may hold this many at once (api/limits.py).
 LONG_POLL_MAX_PER_USER = int(os.environ.get("LONG_POLL_MAX_PER_USER", "2"))
