@@ -227,3 +227,15 @@ class ErrorSerializer(serializers.Serializer):
     request_id = serializers.CharField(required=False, help_text="What to quote to the operator (500).")
     payout_id = serializers.IntegerField(required=False, help_text="The payout refused (409 payout_decided).")
     payout_status = serializers.CharField(required=False, help_text="Where that payout stands (409 payout_decided).")
+    limit = serializers.IntegerField(required=False, help_text="The most bytes a request body may have (413).")
+    bound = serializers.CharField(
+        required=False,
+        help_text="The most a dispute can be compensated, a decimal string (422 compensation_over_bound).",
+    )
+    budget = serializers.CharField(
+        required=False, help_text="The house compensation budget, a decimal string (422 compensation_budget_exceeded)."
+    )
+    left = serializers.CharField(
+        required=False, help_text="What the compensation budget can still pay (422 compensation_budget_exceeded)."
+    )
+    currency = serializers.CharField(required=False, help_text="The currency of `bound`, `budget` and `left`.")

@@ -401,7 +401,10 @@ DEADLINE_WARNING_SECONDS = float(os.environ.get("DEADLINE_WARNING_SECONDS", "10"
 # (off: a connection per read, closed after it; the tests, whose database is dropped at the end).
 STREAM_READ_THREADS = int(os.environ.get("STREAM_READ_THREADS", "4"))
 STREAM_KEEP_CONNECTIONS = env_bool("STREAM_KEEP_CONNECTIONS", True)
-# Request bodies: deeper JSON or longer numbers are refused before they are built (api/parsers.py).
+# Request bodies: larger ones are refused 413 before they are read (Django's own limit, 2.5 MiB by
+# default; api/errors.py answers it); deeper JSON or longer numbers are refused before they are
+# built (api/parsers.py).
+DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("DATA_UPLOAD_MAX_MEMORY_SIZE", str(2_621_440)))
 JSON_MAX_DEPTH = int(os.environ.get("JSON_MAX_DEPTH", "20"))
 JSON_MAX_NUMBER_DIGITS = int(os.environ.get("JSON_MAX_NUMBER_DIGITS", "30"))
 

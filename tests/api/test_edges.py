@@ -1,0 +1,64 @@
+"""The edges of the API (issue 22): a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` is a JSON 413, not
+a 500 with a traceback. Each failed on the code before."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.api.contract import ContractClient
+from tests.api.play import person
+
+pytestmark = pytest.mark.django_db
+
+
+def checked(client: APIClient) -> ContractClient:
+    twin = ContractClient()
+    twin.credentials(**client._credentials)
+    twin.user = client.user
+    return twin
+
+
+# --- bodies over the limit ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", ["/api/v1/auth/register/", "/api/v1/auth/token/", "/api/v1/tables/"])
+def test_a_body_over_the_upload_limit_is_a_json_413_without_a_traceback(path, settings, caplog):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 10_000
+    client = ContractClient()  # checked against the document: 413 is in it
+    if path == "/api/v1/tables/":
+        client = checked(person("alice"))
+    client.raise_request_exception = False
+    body = json.dumps({"username": "alice", "password": "x" * 20_000})
+    with caplog.at_level(logging.ERROR):
+        response = client.post(path, body, content_type="application/json")
+    assert response.status_code == 413, response.content[:300]
+    assert response["Content-Type"].startswith("application/json")
+    answer = response.json()
+    assert answer["code"] == "request_too_large" and answer["limit"] == 10_000 and answer["status"] == 413
+    assert "10000 bytes" in answer["detail"]
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], "no crash is logged"
+
+
+def test_the_default_upload_limit_is_djangos_and_a_body_within_it_is_read():
+    from django.conf import settings
+
+    assert settings.DATA_UPLOAD_MAX_MEMORY_SIZE == 2_621_440
+    client = ContractClient()
+    client.raise_request_exception = False
+    body = json.dumps({"username": "alice", "password": "x" * 1_000_000})  # 1 MB: read, then refused
+    response = client.post("/api/v1/auth/token/", body, content_type="application/json")
+    assert response.status_code in (400, 401) and response.json()["code"] != "request_too_large"
+
+
+def test_django_answers_a_body_over_the_limit_outside_drf_with_the_413_too(rf, settings):
+    from django.core.exceptions import RequestDataTooBig
+
+    from api import errors
+
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 10_000
+    answer = errors.bad_request(rf.post("/admin/login/"), RequestDataTooBig("too big"))
+    assert answer.status_code == 413 and json.loads(answer.content)["code"] == "request_too_large"
