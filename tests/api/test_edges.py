@@ -1,5 +1,6 @@
 """The edges of the API (issue 22): a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` is a JSON 413, not
-a 500 with a traceback. Each failed on the code before."""
+a 500 with a traceback; an unknown ``/api/`` URL is a 404 before any CSRF check, for a client with
+a token too. Each failed on the code before."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 import logging
 
 import pytest
+from knox.models import AuthToken
 from rest_framework.test import APIClient
 
 from tests.api.contract import ContractClient
@@ -62,3 +64,26 @@ def test_django_answers_a_body_over_the_limit_outside_drf_with_the_413_too(rf, s
     settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 10_000
     answer = errors.bad_request(rf.post("/admin/login/"), RequestDataTooBig("too big"))
     assert answer.status_code == 413 and json.loads(answer.content)["code"] == "request_too_large"
+
+
+# --- unknown URLs before CSRF ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("method", ["post", "put", "patch", "delete"])
+@pytest.mark.parametrize("path", ["/api/v1/nothing-here/", "/api/v1/tables/x/nothing/", "/api/nothing/"])
+def test_an_unknown_api_url_is_a_404_for_a_token_client_before_any_csrf_check(method, path):
+    user = person("alice").user
+    client = APIClient(enforce_csrf_checks=True)  # as a real server: CsrfViewMiddleware runs
+    client.credentials(HTTP_AUTHORIZATION=f"Token {AuthToken.objects.create(user)[1]}")
+    response = getattr(client, method)(path, {"x": 1}, format="json")
+    assert response.status_code == 404, response.content
+    assert response.json()["code"] == "not_found"
+
+
+def test_a_known_url_still_checks_csrf_for_a_browser_session():
+    """The exemption is the unknown URLs' alone: a session's write without its token is refused."""
+    user = person("alice").user
+    client = APIClient(enforce_csrf_checks=True)
+    client.force_login(user)
+    response = client.post("/api/v1/tables/", {"game": "counter", "seats": 2}, format="json")
+    assert response.status_code == 403 and response.json()["code"] in ("csrf_failed", "forbidden")
