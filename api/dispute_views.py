@@ -120,12 +120,23 @@ class PlayerViewSerializer(serializers.Serializer):
     table = s.TableSerializer()
 
 
+class CompensationLimitsSerializer(serializers.Serializer):
+    currency = serializers.CharField()
+    bound = serializers.CharField(help_text="The most this dispute can be compensated: what it cost the player.")
+    bound_minor = serializers.IntegerField()
+    budget_left = serializers.CharField(help_text="What the house compensation budget can still pay.")
+    budget_left_minor = serializers.IntegerField()
+
+
 class ReviewSerializer(serializers.Serializer):
     dispute = DisputeSerializer()
     audit = a.HandAuditSerializer()
     player_views = PlayerViewSerializer(many=True)
     timers = serializers.DictField()
     payouts = serializers.ListField(child=serializers.DictField())
+    compensation_limits = CompensationLimitsSerializer(
+        allow_null=True, help_text="Above the bound, only a referral; null at a table without money."
+    )
 
 
 class CompensatedSerializer(serializers.Serializer):

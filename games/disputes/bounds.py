@@ -101,6 +101,23 @@ def chips_put_in(dispute: Dispute) -> int:
     return -(taken or 0)
 
 
+def limits(dispute: Dispute) -> dict[str, Any] | None:
+    """What the reviewing auditor may award: the dispute's bound and what the house compensation
+    budget has left, in the table's currency; ``None`` at a table without money."""
+    currency = dispute.table.currency
+    if not currency:
+        return None
+    most = bound(dispute)
+    left = max(budget() + balance_of(key=keys.house_compensation_key(currency)), 0)
+    return {
+        "currency": currency,
+        "bound": format_amount(most, currency),
+        "bound_minor": most,
+        "budget_left": format_amount(left, currency),
+        "budget_left_minor": left,
+    }
+
+
 def check_bound(dispute: Dispute, amount: int, currency: str) -> None:
     """Refuse a compensation over what the hand (or the table) cost the disputing player."""
     most = bound(dispute)

@@ -16,7 +16,7 @@ from ledger import keys
 from ledger import services as ledger
 from ledger.models import Payout
 from ledger.selectors import balance_of
-from tests.api.test_disputes import disputed_table, file, filed
+from tests.api.test_disputes import disputed_table, file, filed, plain
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -63,6 +63,14 @@ def test_a_compensation_of_exactly_the_hands_cost_is_accepted_and_a_cent_more_is
     number = filed(hand)["id"]
     dispute = Dispute.objects.get(pk=number)
     assert bounds.chips_put_in(dispute) == 7 and bounds.bound(dispute) == 350
+    review = plain(hand["ada"]).get(f"/api/v1/disputes/{number}/review/").json()  # what the auditor reads
+    assert review["compensation_limits"] == {
+        "currency": "MXN",
+        "bound": "3.50",
+        "bound_minor": 350,
+        "budget_left": "10000.00",
+        "budget_left_minor": 1_000_000,
+    }
     over = decide(hand["ada"], number, "3.51")
     assert over.status_code == 422 and over.json()["code"] == "compensation_over_bound"
     assert over.json()["bound"] == "3.50"
