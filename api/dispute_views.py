@@ -4,7 +4,7 @@ compensation above the two-person limit and read the report. Parse, call one ser
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -22,6 +22,15 @@ from games.disputes import services as dispute_services
 from games.disputes.models import Dispute, DisputeStep
 
 ERRORS = {400: s.ErrorSerializer, 403: s.ErrorSerializer, 404: s.ErrorSerializer, 409: s.ErrorSerializer}
+# Deciding and approving a compensation: refused over its bound or past the house's budget.
+COMPENSATION_REFUSED = {
+    422: OpenApiResponse(
+        s.ErrorSerializer,
+        description="`compensation_over_bound` (more than the hand, or the table, cost the player: `bound`, "
+        "`currency`; refer the dispute instead), `compensation_budget_exceeded` (past "
+        "`DISPUTE_COMPENSATION_BUDGET`: `budget`, `left`, `currency`), or `idempotency_key_reused`.",
+    )
+}
 
 
 # --- requests -----------------------------------------------------------------------------------
@@ -111,12 +120,23 @@ class PlayerViewSerializer(serializers.Serializer):
     table = s.TableSerializer()
 
 
+class CompensationLimitsSerializer(serializers.Serializer):
+    currency = serializers.CharField()
+    bound = serializers.CharField(help_text="The most this dispute can be compensated: what it cost the player.")
+    bound_minor = serializers.IntegerField()
+    budget_left = serializers.CharField(help_text="What the house compensation budget can still pay.")
+    budget_left_minor = serializers.IntegerField()
+
+
 class ReviewSerializer(serializers.Serializer):
     dispute = DisputeSerializer()
     audit = a.HandAuditSerializer()
     player_views = PlayerViewSerializer(many=True)
     timers = serializers.DictField()
     payouts = serializers.ListField(child=serializers.DictField())
+    compensation_limits = CompensationLimitsSerializer(
+        allow_null=True, help_text="Above the bound, only a referral; null at a table without money."
+    )
 
 
 class CompensatedSerializer(serializers.Serializer):
@@ -267,7 +287,7 @@ class DecideView(APIView):
     @extend_schema(
         request=DecideSerializer,
         parameters=[IDEMPOTENCY_KEY],
-        responses={200: DisputeSerializer, **ERRORS},
+        responses={200: DisputeSerializer, **ERRORS, **COMPENSATION_REFUSED},
         tags=["disputes"],
     )
     def post(self, request, dispute_id: int):
@@ -289,7 +309,7 @@ class ApproveView(APIView):
     @extend_schema(
         request=CompensationApprovalSerializer,
         parameters=[IDEMPOTENCY_KEY],
-        responses={200: DisputeSerializer, **ERRORS},
+        responses={200: DisputeSerializer, **ERRORS, **COMPENSATION_REFUSED},
         tags=["disputes"],
     )
     def post(self, request, dispute_id: int):

@@ -17,10 +17,13 @@ import logging
 from http import HTTPStatus
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, JsonResponse
 from django.http.response import HttpResponseBase
+from django.views.decorators.csrf import csrf_exempt
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from rest_framework import exceptions
@@ -99,6 +102,11 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 def _handle(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, ServiceError):
         return Response(_own_business_only(exc, context), status=exc.status_code)
+    if isinstance(exc, SuspiciousOperation):
+        # Django reads the body only when a view (or a throttle) asks for it, inside DRF: a body
+        # over DATA_UPLOAD_MAX_MEMORY_SIZE is the client's, not a crash.
+        body, status = _suspicious(exc)
+        return Response(body, status=status)
     # DRF keeps a detail as a plain string: a Text is said now, in the request's language.
     if isinstance(exc, Http404):
         exc = exceptions.NotFound(say(exc.args[0]) if exc.args and exc.args[0] else say(T("Not found.")))
@@ -161,6 +169,20 @@ def _crash(exc: Exception, context: dict[str, Any]) -> Response:
     return Response(_server_error_body(), status=500)
 
 
+def _suspicious(exc: SuspiciousOperation) -> tuple[dict[str, Any], int]:
+    """A request Django refuses to read: a body over the size limit (413), or anything else it
+    finds suspicious (400, as Django itself answers it)."""
+    if isinstance(exc, RequestDataTooBig):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        body = {
+            "code": "request_too_large",
+            "detail": T("The request body is larger than {limit} bytes.", limit=limit),
+            "limit": limit,
+        }
+        return body, 413
+    return {"code": "malformed_request", "detail": T("The request could not be read.")}, 400
+
+
 def _unreachable(exc: Exception) -> str | None:
     """What to say when a crash says a shared service is out of reach (the database, or Redis behind
     the cache that throttles count in), or ``None``: those are worth a retry, not a bug report."""
@@ -192,6 +214,9 @@ def _problem_response(request: HttpRequest, body: dict[str, Any], status: int) -
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    if isinstance(exception, SuspiciousOperation):
+        # A body too large for a view outside DRF (Django answers any suspicious request with 400).
+        return _problem_response(request, *_suspicious(exception))
     return _problem_response(request, {"code": "malformed_request", "detail": T("The request could not be read.")}, 400)
 
 
@@ -201,6 +226,9 @@ def permission_denied(request: HttpRequest, exception: Exception | None = None) 
     return _problem_response(request, body, 403)
 
 
+# Exempt from CSRF: the catch-all /api/ route (config.urls) answers an unknown URL with this, and a
+# token-authenticated POST there carries no CSRF cookie; it writes nothing, so the 404 comes first.
+@csrf_exempt
 def not_found(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
     return _problem_response(
         request, {"code": "not_found", "detail": T("There is nothing at {path}.", path=request.path)}, 404

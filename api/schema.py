@@ -86,6 +86,7 @@ ERROR_DESCRIPTIONS = {
     "405": "This method is not allowed here.",
     "406": "No acceptable representation.",
     "409": "A conflict: the table moved on (`current_version`), or the state refuses it.",
+    "413": "The body is larger than `DATA_UPLOAD_MAX_MEMORY_SIZE` (`limit` bytes).",
     "415": "The body is not JSON.",
     "422": "The rules or the ledger refuse it (`legal_actions`, `needed`, `balance`).",
     "429": "Too many requests; `retry_after` seconds to wait.",
@@ -101,7 +102,7 @@ def _errors_for(path: str, method: str, operation: dict[str, Any]) -> list[str]:
     if "{" in path:
         statuses.append("404")
     if method in ("post", "put", "patch", "delete"):
-        statuses += ["405", "409", "415", "422"]
+        statuses += ["405", "409", "413", "415", "422"]
     return statuses
 
 

@@ -14,7 +14,9 @@ EVENTS_MAX_LIMIT = 500
 
 
 class StrictSerializer(serializers.Serializer):
-    """Refuses fields it does not know, so a typo is an error and not a silent default."""
+    """Refuses fields it does not know, so a typo is an error and not a silent default, and values
+    of another JSON type than the document says: DRF's fields coerce (a number becomes a string,
+    ``"7"`` an integer, ``"yes"`` a boolean), and what a client sends is what it meant."""
 
     def to_internal_value(self, data: Any) -> Any:
         if not isinstance(data, dict):
@@ -22,7 +24,51 @@ class StrictSerializer(serializers.Serializer):
         unknown = sorted(set(data) - set(self.fields))
         if unknown:
             raise serializers.ValidationError({name: [gettext("Unknown field.")] for name in unknown})
-        return super().to_internal_value(data)
+        wrong = {
+            name: [wrong_type]
+            for name, field in self.fields.items()
+            if name in data and not field.read_only and (wrong_type := json_type_refusal(field, data[name]))
+        }
+        if not wrong:
+            return super().to_internal_value(data)
+        # The other fields are still checked, so one answer names everything wrong with the body.
+        try:
+            super().to_internal_value({name: value for name, value in data.items() if name not in wrong})
+        except serializers.ValidationError as exc:
+            if isinstance(exc.detail, dict):
+                raise serializers.ValidationError({**exc.detail, **wrong}) from None
+        raise serializers.ValidationError(wrong)
+
+
+def _json_kind(value: Any) -> str:
+    """The JSON type of a parsed value, by the JSON spec's own name (not translated)."""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    return {str: "string", list: "array", dict: "object"}.get(type(value), type(value).__name__)
+
+
+def json_type_refusal(field: serializers.Field, value: Any) -> str | None:
+    """Why ``value`` is not of the JSON type ``field`` documents, or ``None`` when it is (a null is
+    left to the field, which knows whether it allows one)."""
+    if value is None:
+        return None
+    kind = {"kind": _json_kind(value)}
+    if isinstance(field, serializers.BooleanField):
+        return None if isinstance(value, bool) else gettext("Must be true or false, not a JSON %(kind)s.") % kind
+    if isinstance(field, serializers.IntegerField):
+        whole = isinstance(value, int) and not isinstance(value, bool)
+        return None if whole else gettext("Must be a whole number, not a JSON %(kind)s.") % kind
+    if isinstance(field, serializers.FloatField):
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        return None if number else gettext("Must be a number, not a JSON %(kind)s.") % kind
+    textual = isinstance(field, serializers.CharField) or (
+        isinstance(field, serializers.ChoiceField) and all(isinstance(c, str) for c in field.choices)
+    )
+    if textual and not isinstance(value, str):
+        return gettext("Must be a string, not a JSON %(kind)s.") % kind
+    return None
 
 
 class RegisterSerializer(StrictSerializer):
@@ -227,3 +273,15 @@ class ErrorSerializer(serializers.Serializer):
     request_id = serializers.CharField(required=False, help_text="What to quote to the operator (500).")
     payout_id = serializers.IntegerField(required=False, help_text="The payout refused (409 payout_decided).")
     payout_status = serializers.CharField(required=False, help_text="Where that payout stands (409 payout_decided).")
+    limit = serializers.IntegerField(required=False, help_text="The most bytes a request body may have (413).")
+    bound = serializers.CharField(
+        required=False,
+        help_text="The most a dispute can be compensated, a decimal string (422 compensation_over_bound).",
+    )
+    budget = serializers.CharField(
+        required=False, help_text="The house compensation budget, a decimal string (422 compensation_budget_exceeded)."
+    )
+    left = serializers.CharField(
+        required=False, help_text="What the compensation budget can still pay (422 compensation_budget_exceeded)."
+    )
+    currency = serializers.CharField(required=False, help_text="The currency of `bound`, `budget` and `left`.")

@@ -404,6 +404,9 @@ DEPOSIT_TWO_PERSON_LIMIT = int(os.environ.get("DEPOSIT_TWO_PERSON_LIMIT", "10000
 PAYOUT_AUTO_APPROVE_BELOW = int(os.environ.get("PAYOUT_AUTO_APPROVE_BELOW", "0"))
 # A player may dispute a finished hand (or its payout) this many days after it ended (docs/api.md).
 DISPUTE_WINDOW_DAYS = int(os.environ.get("DISPUTE_WINDOW_DAYS", "30"))
+# How far (minor units, per currency) the house compensation account may go below zero: disputes
+# are compensated within it and reconcile checks it (games/disputes/bounds.py, docs/operations.md).
+DISPUTE_COMPENSATION_BUDGET = int(os.environ.get("DISPUTE_COMPENSATION_BUDGET", "1000000"))
 LONG_POLL_MAX_SECONDS = float(os.environ.get("LONG_POLL_MAX_SECONDS", "25"))
 # A waiting request holds a web thread: one person may hold this many at once (api/limits.py).
 LONG_POLL_MAX_PER_USER = int(os.environ.get("LONG_POLL_MAX_PER_USER", "2"))
@@ -418,7 +421,10 @@ DEADLINE_WARNING_SECONDS = float(os.environ.get("DEADLINE_WARNING_SECONDS", "10"
 # (off: a connection per read, closed after it; the tests, whose database is dropped at the end).
 STREAM_READ_THREADS = int(os.environ.get("STREAM_READ_THREADS", "4"))
 STREAM_KEEP_CONNECTIONS = env_bool("STREAM_KEEP_CONNECTIONS", True)
-# Request bodies: deeper JSON or longer numbers are refused before they are built (api/parsers.py).
+# Request bodies: larger ones are refused 413 before they are read (Django's own limit, 2.5 MiB by
+# default; api/errors.py answers it); deeper JSON or longer numbers are refused before they are
+# built (api/parsers.py).
+DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("DATA_UPLOAD_MAX_MEMORY_SIZE", str(2_621_440)))
 JSON_MAX_DEPTH = int(os.environ.get("JSON_MAX_DEPTH", "20"))
 JSON_MAX_NUMBER_DIGITS = int(os.environ.get("JSON_MAX_NUMBER_DIGITS", "30"))
 

@@ -14,6 +14,7 @@ from django.db.models import Count, QuerySet, Sum
 from django.urls import reverse
 
 from games import audit, selectors, store
+from games.disputes import bounds
 from games.disputes.models import Dispute, DisputeStep
 from games.disputes.services import check_reviewer, is_auditor, played_at
 from games.engine import registry
@@ -134,7 +135,8 @@ def _step_json(step: DisputeStep) -> dict[str, Any]:
 def review(dispute_id: int, user: Any) -> dict[str, Any]:
     """Everything an auditor decides from: the dispute; the hand's audit with its verification;
     the disputing player's own view of the table after every event of the hand, with the event as
-    that seat saw it (who acted and when); the table's timer; and the table's payouts."""
+    that seat saw it (who acted and when); the table's timer; the table's payouts; and the most a
+    compensation can be (``compensation_limits``)."""
     dispute = get(dispute_id, user)
     check_reviewer(dispute, user)
     table = dispute.table
@@ -149,6 +151,7 @@ def review(dispute_id: int, user: Any) -> dict[str, Any]:
         "payouts": [
             audit.payout_json(p, with_table=False) for p in Payout.objects.filter(table_id=table.pk).order_by("pk")
         ],
+        "compensation_limits": bounds.limits(dispute),
     }
 
 

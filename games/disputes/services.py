@@ -34,6 +34,7 @@ from django.utils import timezone
 
 from games import notify, selectors
 from games.audit.hand import AUDITORS, finished_hand
+from games.disputes import bounds
 from games.disputes.models import Dispute, DisputeStep
 from games.engine.words import N, T
 from games.errors import Conflict, Forbidden, InvalidRequest, NotFound, ServiceError
@@ -260,6 +261,11 @@ def decide(
             raise Conflict(T("This dispute has been decided."), code="dispute_decided", state=dispute.state)
         _take(dispute, by)
         amount, currency = _compensation(dispute, compensation)
+        if amount:
+            # Over what the hand cost the player only a referral remains; past the budget, nothing
+            # the house can pay. Checked now, so a decision never waits on a payment that must fail.
+            bounds.check_bound(dispute, amount, currency)
+            bounds.check_budget(amount, currency)
         dispute.outcome = outcome
         dispute.decided_at = now()
         _step(
@@ -326,6 +332,9 @@ def approve_compensation(*, dispute_id: int, by: Any, reason: str = "") -> Dispu
                 T("You already approved this compensation; a second, different member of staff must approve it."),
                 code="second_approver_needed",
             )
+        # The second approver sees the same limits as the decision: the books may have moved since.
+        bounds.check_bound(dispute, dispute.compensation, dispute.currency)
+        bounds.check_budget(dispute.compensation, dispute.currency)
         _step(dispute, Kind.COMPENSATION_APPROVED, by=by, reason=reason.strip(), approval=len(approvers) + 1)
         if len(approvers) + 1 >= dispute.approvals_needed:
             _pay(dispute, by)
@@ -390,6 +399,8 @@ def _check_approver(dispute: Dispute, by: Any) -> None:
 def _pay(dispute: Dispute, by: Any) -> None:
     """Pay the compensation once: house compensation account -> the player's wallet."""
     currency, amount = dispute.currency, dispute.compensation
+    # Under the compensation account's lock: two payments at once cannot both spend the last of it.
+    bounds.check_budget(amount, currency, lock=True)
     txn = post(
         key=f"dispute:{dispute.pk}:compensation",
         postings=[

@@ -56,11 +56,16 @@ def auditor(name: str, *, staff: bool = False):
 
 
 @pytest.fixture
-def hand(counter_game, task_queue, settings, monkeypatch):
+def hand(counter_game, task_queue, settings):
+    return disputed_table(task_queue, settings)
+
+
+def disputed_table(task_queue, settings) -> dict:
     """A finished counter money table of alice (seat 0) and bob (seat 1, also an auditor), whose
-    payouts (5,000 minor units each) are above a two-person limit of 1,000; ada is an auditor who did
-    not play, sam, tina and uma are staff (sam funded the players)."""
-    settings.PAYOUT_TWO_PERSON_LIMIT = 1000
+    payouts (about 5,000 minor units each) are above a two-person limit of 100; ada is an auditor who
+    did not play, sam, tina and uma are staff (sam funded the players). In hand 1 alice put 7 chips
+    of 0.50 MXN in the pot and bob 2: a compensation of hand 1 is at most 3.50 MXN for alice."""
+    settings.PAYOUT_TWO_PERSON_LIMIT = 100
     alice, sam = person("alice"), person("sam", staff=True)
     table_id = finished_table(task_queue, alice, sam)
     bob_user = Payout.objects.get(table_id=table_id, seat=1).user
@@ -120,7 +125,7 @@ def test_an_upheld_dispute_above_the_limit_waits_for_a_second_approver_then_pays
     before = balance_of(key=wallet)
     decided = ada.post(
         f"/api/v1/disputes/{number}/decide/",
-        {"outcome": "upheld", "reasons": "The timer played for you too early.", "compensation": "25.00"},
+        {"outcome": "upheld", "reasons": "The timer played for you too early.", "compensation": "2.50"},
         format="json",
         HTTP_IDEMPOTENCY_KEY="decide-1",
     )
@@ -130,7 +135,7 @@ def test_an_upheld_dispute_above_the_limit_waits_for_a_second_approver_then_pays
 
     again = ada.post(
         f"/api/v1/disputes/{number}/decide/",
-        {"outcome": "upheld", "reasons": "The timer played for you too early.", "compensation": "25.00"},
+        {"outcome": "upheld", "reasons": "The timer played for you too early.", "compensation": "2.50"},
         format="json",
         HTTP_IDEMPOTENCY_KEY="decide-1",
     )
@@ -140,9 +145,9 @@ def test_an_upheld_dispute_above_the_limit_waits_for_a_second_approver_then_pays
     approved = sam.post(f"/api/v1/disputes/{number}/approve/", {"reason": "Checked."}, format="json")
     assert approved.status_code == 200, approved.json()
     body = approved.json()
-    assert body["state"] == "upheld" and body["compensation"] == "25.00" and body["transaction_id"]
-    assert balance_of(key=wallet) == before + 2500
-    assert balance_of(key=keys.house_compensation_key("MXN")) == -2500
+    assert body["state"] == "upheld" and body["compensation"] == "2.50" and body["transaction_id"]
+    assert balance_of(key=wallet) == before + 250
+    assert balance_of(key=keys.house_compensation_key("MXN")) == -250
     txn = Transaction.objects.get(pk=body["transaction_id"])
     assert txn.reference == f"dispute:{number}" and txn.kind == "dispute_compensation"
     listed = alice.get("/api/v1/ledger/transactions/").json()["results"]
@@ -163,7 +168,7 @@ def test_an_upheld_dispute_above_the_limit_waits_for_a_second_approver_then_pays
     ]
     assert mine["reasons"] == "The timer played for you too early."
     assert [s["by"] for s in mine["steps"] if s["kind"] == "compensation_approved"] == ["ada", "sam"]
-    assert "upheld" in mine["state_text"] and "25.00 MXN" in mine["state_text"]
+    assert "upheld" in mine["state_text"] and "2.50 MXN" in mine["state_text"]
     assert "review" not in mine["links"] and "you_played" not in mine
     assert mine["links"]["audit"] == f"/api/v1/tables/{hand['table_id']}/hands/1/audit/"
     assert alice.get(mine["links"]["audit"]).status_code == 200  # the audit she may read already
@@ -203,7 +208,7 @@ def test_the_same_person_cannot_give_both_approvals_of_a_compensation(hand):
     number = filed(hand)["id"]
     decided = tina.post(
         f"/api/v1/disputes/{number}/decide/",
-        {"outcome": "upheld", "reasons": "Short-paid.", "compensation": "20.00"},
+        {"outcome": "upheld", "reasons": "Short-paid.", "compensation": "2.00"},
         format="json",
     )
     assert decided.status_code == 200 and decided.json()["state"] == "awaiting_approval"
@@ -220,7 +225,7 @@ def test_a_compensation_within_the_limit_is_paid_on_the_decision(hand):
     number = filed(hand)["id"]
     decided = hand["ada"].post(
         f"/api/v1/disputes/{number}/decide/",
-        {"outcome": "upheld", "reasons": "Small error.", "compensation": "5.00", "referral": "void_table"},
+        {"outcome": "upheld", "reasons": "Small error.", "compensation": "0.50", "referral": "void_table"},
         format="json",
     )
     assert decided.status_code == 200, decided.json()
@@ -314,7 +319,7 @@ def test_the_staff_report_counts_categories_decisions_and_money(hand):
     number = filed(hand)["id"]
     ada.post(
         f"/api/v1/disputes/{number}/decide/",
-        {"outcome": "upheld", "reasons": "Yes.", "compensation": "5.00"},
+        {"outcome": "upheld", "reasons": "Yes.", "compensation": "0.50"},
         format="json",
     )
     other = file(hand["bob"], hand["table_id"], category="timer").json()["id"]
@@ -324,7 +329,7 @@ def test_the_staff_report_counts_categories_decisions_and_money(hand):
     assert report["total"] == 2 and report["by_category"]["cards"] == 1 and report["by_category"]["timer"] == 1
     assert report["decided"] == 2 and report["upheld"] == 1 and report["share_upheld"] == 0.5
     assert report["time_to_decision_seconds"]["median"] >= 0
-    assert report["compensated"] == [{"currency": "MXN", "amount": "5.00", "amount_minor": 500, "disputes": 1}]
+    assert report["compensated"] == [{"currency": "MXN", "amount": "0.50", "amount_minor": 50, "disputes": 1}]
 
 
 def test_a_dispute_step_is_refused_by_the_database_when_changed_or_deleted(hand):
@@ -427,7 +432,7 @@ def test_the_players_stream_hears_their_dispute_decided(hand):
 def test_a_declined_compensation_goes_back_to_its_auditor_who_decides_again(hand):
     ada, sam, tina, uma = hand["ada"], hand["sam"], hand["tina"], hand["uma"]
     number = filed(hand)["id"]
-    body = {"outcome": "upheld", "reasons": "Short-paid.", "compensation": "30.00"}
+    body = {"outcome": "upheld", "reasons": "Short-paid.", "compensation": "3.00"}
     assert ada.post(f"/api/v1/disputes/{number}/decide/", body, format="json").json()["state"] == "awaiting_approval"
     assert sam.post(f"/api/v1/disputes/{number}/decline/", {"reason": ""}, format="json").status_code == 400
     declined = sam.post(f"/api/v1/disputes/{number}/decline/", {"reason": "Too much for a timer."}, format="json")
@@ -440,11 +445,11 @@ def test_a_declined_compensation_goes_back_to_its_auditor_who_decides_again(hand
     taken = tina.post(f"/api/v1/disputes/{number}/decide/", body, format="json")
     assert taken.status_code == 409 and taken.json()["code"] == "dispute_taken"  # ada's to decide again
 
-    again = ada.post(f"/api/v1/disputes/{number}/decide/", {**body, "compensation": "12.00"}, format="json")
+    again = ada.post(f"/api/v1/disputes/{number}/decide/", {**body, "compensation": "1.20"}, format="json")
     assert again.status_code == 200 and again.json()["state"] == "awaiting_approval"
     # sam's refusal of the first compensation is no approval of the second: uma's approval pays it.
     paid = uma.post(f"/api/v1/disputes/{number}/approve/", {}, format="json")
-    assert paid.status_code == 200 and paid.json()["state"] == "upheld" and paid.json()["compensation"] == "12.00"
+    assert paid.status_code == 200 and paid.json()["state"] == "upheld" and paid.json()["compensation"] == "1.20"
     assert kinds(paid.json()) == [
         "filed",
         "payouts_held",

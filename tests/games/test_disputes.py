@@ -106,10 +106,17 @@ def test_two_filings_of_one_hand_at_once_open_one_dispute(postgres_tx, table):
     assert DisputeStep.objects.filter(kind=DisputeStep.Kind.FILED).count() == 1
 
 
-def test_staff_approving_one_compensation_at_once_pay_it_once(postgres_tx, table):
+@pytest.fixture
+def small_limit(settings):
+    """A two-person limit of 100 minor units, set before the table's payouts open."""
+    settings.PAYOUT_TWO_PERSON_LIMIT = 100
+
+
+def test_staff_approving_one_compensation_at_once_pay_it_once(postgres_tx, small_limit, table):
     dispute = file(table)
-    # Above the two-person limit of 100,000 minor units: it waits for a second approver.
-    services.decide(dispute_id=dispute.pk, by=table["ada"], outcome="upheld", reasons="Yes.", compensation="1500.00")
+    # Above the two-person limit of 100 minor units, within the hand's cost to alice (3.50 MXN):
+    # it waits for a second approver.
+    services.decide(dispute_id=dispute.pk, by=table["ada"], outcome="upheld", reasons="Yes.", compensation="3.00")
     staff = [person(f"staff{i}", staff=True).user for i in range(5)]
     wallet = keys.wallet_key(table["alice"].pk, "MXN")
     before = balance_of(key=wallet)
@@ -118,6 +125,6 @@ def test_staff_approving_one_compensation_at_once_pay_it_once(postgres_tx, table
 
     assert sum(isinstance(r, Dispute) for r in results) == 1, results
     assert {r.code for r in results if not isinstance(r, Dispute)} == {"dispute_not_awaiting_approval"}, results
-    assert balance_of(key=wallet) == before + 150_000
+    assert balance_of(key=wallet) == before + 300
     assert Transaction.objects.filter(reference=f"dispute:{dispute.pk}").count() == 1
     assert ledger.reconcile().ok
