@@ -21,8 +21,9 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.db import InterfaceError, OperationalError
-from django.http import Http404, HttpRequest, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponsePermanentRedirect, JsonResponse
 from django.http.response import HttpResponseBase
+from django.urls import Resolver404, resolve
 from django.views.decorators.csrf import csrf_exempt
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -233,6 +234,28 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> JsonR
     return _problem_response(
         request, {"code": "not_found", "detail": T("There is nothing at {path}.", path=request.path)}, 404
     )
+
+
+@csrf_exempt
+def without_slash(request: HttpRequest) -> HttpResponseBase:
+    """An ``/api/`` URL without its trailing slash. Django's ``APPEND_SLASH`` would redirect a
+    ``POST`` with a 301 that drops its body (and with DEBUG on refuses it with a 500), and would do
+    so for unknown URLs too. Here a URL that exists with the slash is redirected with the method
+    kept (308; a plain 301 for reads, as Django does), and any other is the JSON 404, before any
+    CSRF check as for every unknown URL."""
+    target = request.path + "/"
+    try:
+        match = resolve(target)
+    except Resolver404:
+        match = None
+    if match is None or match.url_name in ("api-not-found", "api-without-slash"):
+        return not_found(request)
+    query = request.META.get("QUERY_STRING", "")
+    location = target + ("?" + query if query else "")
+    response = HttpResponsePermanentRedirect(location)
+    if request.method not in ("GET", "HEAD"):
+        response.status_code = 308
+    return response
 
 
 def server_error(request: HttpRequest) -> JsonResponse:

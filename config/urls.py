@@ -17,9 +17,11 @@ urlpatterns = [
     path("api/v1/", include("api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
-    # Any other /api/ URL (ending in '/': without it, APPEND_SLASH redirects here first) answers the
-    # JSON 404 even with DEBUG on, where Django would otherwise serve its HTML page.
+    # Any other /api/ URL answers the JSON 404 even with DEBUG on, where Django would otherwise
+    # serve its HTML page; one without its trailing slash is redirected only where the URL with it
+    # exists (api/errors.py, without_slash), so APPEND_SLASH never turns a write into a 500.
     re_path(r"^api/.*/$", errors.not_found, name="api-not-found"),
+    re_path(r"^api/.*[^/]$", errors.without_slash, name="api-without-slash"),
 ]
 
 # Every error in the API's JSON shape, including Django's own pages (api/errors.py).

@@ -167,3 +167,33 @@ def test_the_documented_types_are_still_taken(counter_game):
     assert mover.post(f"/api/v1/tables/{table_id}/actions/", body, format="json").status_code == 200
     nulls = checked(person("carol")).post(f"/api/v1/tables/{new_table(alice)}/join/", {"seat": None}, format="json")
     assert nulls.status_code == 200, nulls.json()
+
+
+@pytest.mark.parametrize("method", ["post", "put", "delete"])
+@pytest.mark.parametrize("path", ["/api/v1/nothing-here", "/api/v1/tables/x/nothing", "/api/nothing"])
+def test_an_unknown_api_url_without_its_slash_is_a_404_too(method, path):
+    """APPEND_SLASH answered these with a redirect to another unknown URL (and a write, with DEBUG
+    on, with a 500); they are the JSON 404 like the rest."""
+    user = person("alice").user
+    client = APIClient(enforce_csrf_checks=True)
+    client.credentials(HTTP_AUTHORIZATION=f"Token {AuthToken.objects.create(user)[1]}")
+    response = getattr(client, method)(path, {"x": 1}, format="json")
+    assert response.status_code == 404, response.content
+    assert response.json()["code"] == "not_found"
+
+
+def test_a_known_api_url_without_its_slash_is_redirected_keeping_the_method():
+    """A write is sent on with 308, which keeps its method and body; a read with 301, as before."""
+    client = APIClient()
+    write = client.post("/api/v1/auth/register?next=1", {"username": "bob"}, format="json")
+    assert write.status_code == 308 and write["Location"] == "/api/v1/auth/register/?next=1"
+    read = client.get("/api/v1/games")
+    assert read.status_code == 301 and read["Location"] == "/api/v1/games/"
+
+
+def test_a_write_without_its_slash_is_not_a_500_with_debug_on(settings):
+    settings.DEBUG = True
+    client = APIClient()
+    client.raise_request_exception = False
+    assert client.post("/api/v1/auth/token", {}, format="json").status_code == 308
+    assert client.post("/api/v1/nowhere", {}, format="json").status_code == 404
