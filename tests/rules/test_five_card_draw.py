@@ -432,6 +432,36 @@ def test_fd_8_fd_14_triple_draw_eight_players_reshuffles_numbered_in_the_hand() 
     assert len(shuffles) >= 4
 
 
+def test_fd_8_amended_a_players_discards_of_earlier_draws_are_reshuffled_not_those_of_this_draw() -> None:
+    """FD-8 (amended): the reshuffle keeps out only the cards the drawing player has just discarded
+    in this draw; their discards of earlier draws (triple draw) are reshuffled like anyone's. Here
+    only one player ever draws, so the third draw's reshuffle is made of nothing but that player's
+    first two discards, which the old rule would have kept out (leaving nothing to reshuffle)."""
+    t = table(8, {"variant": "triple_draw_27"}, button=7)
+    drawer = None
+    thrown: list[list[str]] = []
+    while t.state.hand.draw < 3 or t.state.hand.phase != "drawing":
+        if t.state.hand.phase == "betting":
+            t.act(t.to_act(), "check" if "check" in kinds(t.legal()) else "call")
+            continue
+        seat = t.to_act()
+        drawer = seat if drawer is None else drawer
+        discard = list(t.state.hand.cards[seat]) if seat == drawer else []
+        t.act(seat, "draw", discard=discard)
+        if discard:
+            thrown.append(discard)
+    assert t.to_act() == drawer and len(thrown) == 2 and len(t.state.hand.stock) == 2
+    now = list(t.state.hand.cards[drawer])
+    events = t.act(drawer, "draw", discard=now)
+    shuffle = of(events, StockReshuffled)
+    assert (shuffle.number, shuffle.seat) == (1, drawer)
+    assert sorted(shuffle.cards) == sorted(thrown[0] + thrown[1]) and not set(now) & set(shuffle.cards)
+    assert list(shuffle.stock) == reshuffle_pool(t, shuffle)
+    received = of(events, CardsDrawn).received
+    assert set(received[2:]) <= set(thrown[0] + thrown[1])  # the drawer's own earlier discards come back
+    assert dealt_cards(t.state) == Counter(STANDARD_DECK)
+
+
 # --- FD-9, FD-10, FD-11: showdown and pots --------------------------------------------------------------
 
 

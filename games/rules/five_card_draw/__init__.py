@@ -19,7 +19,9 @@ Readings the rules leave open, chosen here and stated once:
 - The first betting round is "nobody opened" (FD-6) only if it was played: when fewer than two
   players could bet (all-in for the antes), it is skipped (FD-20) and the hand goes on to the draw.
 - When the stock runs short in a draw (FD-8), the player first takes what is left of it; then the
-  discards and folded hands not yet reshuffled are shuffled into a new stock for the rest.
+  discards and folded hands not yet reshuffled are shuffled into a new stock for the rest: the
+  cards that player discards in this draw are not among them, their discards of earlier draws
+  (triple draw) are.
 - A pot left by passed deals (FD-6) belongs to the next hand's main pot; if the table ends first,
   each player still at the table gets back the chips they put into it, and the chips of those
   who have gone are shared equally among them (odd chips by FD-10).

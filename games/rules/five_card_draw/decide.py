@@ -263,8 +263,9 @@ def _discards(state: State, hand: Hand, seat: int, command: Mapping[str, Any]) -
 
 def _take(log: _Log, ctx: Context, seat: int, discard: tuple[str, ...], show: Any, *, timeout: bool) -> None:
     """Discard and draw as many from the stock. When the stock runs short, the player takes what
-    is left of it, then the discards and folded hands so far (not this player's discards, which
-    are not yet made) are shuffled into a new stock (FD-8, CM-18, purpose ``reshuffle-N``)."""
+    is left of it, then the discards and folded hands so far are shuffled into a new stock (FD-8,
+    CM-18, purpose ``reshuffle-N``): not the cards this player discards now, which join the
+    discards only with this draw, but their discards of earlier draws (triple draw) like anyone's."""
     hand = _hand(log.state)
     count = len(discard)
     if count > len(hand.stock):

@@ -86,8 +86,9 @@ class PlayerActed:
 @dataclasses.dataclass(frozen=True, slots=True)
 class StockReshuffled:
     """FD-8: the stock ran out during a draw; the discards and folded hands so far, except the
-    drawing ``seat``'s own discards, were shuffled (CM-18, purpose ``reshuffle-{number}``) into a
-    new stock of ``size`` cards."""
+    cards the drawing ``seat`` has just discarded in this draw (its discards of earlier draws are
+    among them), were shuffled (CM-18, purpose ``reshuffle-{number}``) into a new stock of
+    ``size`` cards."""
 
     number: int
     seat: int
