@@ -34,7 +34,7 @@ from games.rules.five_card_draw.events import (
     TableEndRequested,
     TableStarted,
 )
-from games.rules.five_card_draw.words import category_name, hand_words, low_description, pot_words
+from games.rules.five_card_draw.words import category_name, hand_words, low_description, pot_words, shown_wild
 
 
 def _where(pot: int, half: str) -> Text:
@@ -346,7 +346,7 @@ def _(event: ShowdownHeld, names: Sequence[str]) -> Text:
             "{player} shows {cards}, {hand}",
             player=_name(names, entry.seat),
             cards=_held(entry.cards),
-            hand=hand_words(entry, "none"),
+            hand=hand_words(entry, shown_wild(event)),
         )
         for entry in event.hands
     ]

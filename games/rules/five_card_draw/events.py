@@ -142,9 +142,12 @@ class ShownHand:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class ShowdownHeld:
-    """The players still in showed their hands (FD-9), in order from the dealer's left."""
+    """The players still in showed their hands (FD-9), in order from the dealer's left. ``wild`` is
+    the table's ``wild`` option (FD-15), so that every reader's words can say what each wild card
+    stands for; empty in records made before it was kept."""
 
     hands: tuple[ShownHand, ...]
+    wild: str = ""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

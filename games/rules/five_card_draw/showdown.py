@@ -29,7 +29,7 @@ def settle(state: State) -> list[Any]:
         shares = tuple(PotShare(k, still_in[0], pot.amount, "whole", False) for k, pot in enumerate(pots))
         return [PotsAwarded(listed, shares)]
     shown = tuple(show_hand(settings, seat, hand.cards[seat]) for seat in order)
-    return [ShowdownHeld(shown), PotsAwarded(listed, split_pots(settings, pots, shown, order))]
+    return [ShowdownHeld(shown, settings.wild), PotsAwarded(listed, split_pots(settings, pots, shown, order))]
 
 
 def show_hand(settings: Settings, seat: int, held: tuple[str, ...]) -> ShownHand:

@@ -13,7 +13,7 @@ from games.rules.betting.pots import side_pots
 from games.rules.five_card_draw.decide import to_act
 from games.rules.five_card_draw.events import CardsDealt, CardsDrawn, ShowdownHeld, ShownHand
 from games.rules.five_card_draw.state import Hand, State, played_by_bot, round_contributions
-from games.rules.five_card_draw.words import category_name, hand_words, low_description
+from games.rules.five_card_draw.words import category_name, hand_words, low_description, shown_wild
 
 GAME = "five_card_draw"
 
@@ -137,9 +137,10 @@ def view_event(event: Any, seat: int | None) -> dict[str, Any]:
     type_name, public, _secret = encode_event(event)
     data = {"type": type_name, **public}
     if isinstance(event, ShowdownHeld):
-        # Words, in the reader's language, in place of whatever the record holds (wild cards are not
-        # named here: an event's view knows no table options).
-        data["hands"] = [{**shown, **_shown(entry, "none")} for shown, entry in zip(data["hands"], event.hands)]
+        # Words, in the reader's language, in place of whatever the record holds, wild cards named
+        # by the wild option the event keeps (FD-15).
+        wild = shown_wild(event)
+        data["hands"] = [{**shown, **_shown(entry, wild)} for shown, entry in zip(data["hands"], event.hands)]
     if isinstance(event, CardsDealt) and seat is not None and 0 <= seat < len(event.hands):
         data["your_cards"] = list(event.hands[seat])
     if isinstance(event, CardsDrawn) and seat == event.seat:
