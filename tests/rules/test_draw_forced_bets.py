@@ -54,7 +54,7 @@ def test_fd_2_fd_6_a_cash_player_whose_last_chip_is_a_passed_ante_sits_out_and_g
     returned = of(events, PotsAwarded)
     assert returned.pots == ((7, (0, 1, 2)),)
     assert returned.shares == tuple(
-        PotShare(0, seat, chips, "whole", False) for seat, chips in ((0, 1), (1, 3), (2, 3))
+        PotShare(0, seat, chips, "whole", False, "passed_deals") for seat, chips in ((0, 1), (1, 3), (2, 3))
     )
     assert of(events, TableEnded).cash_out == (1, 100, 100)  # everyone as they came: the pot was never won
 

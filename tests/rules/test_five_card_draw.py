@@ -512,7 +512,7 @@ def test_fd_11_three_side_pots_with_a_folded_contributor_and_the_uncalled_part_r
         PotShare(0, 1, 46, "whole", True),
         PotShare(1, 2, 60, "whole", True),
         PotShare(2, 3, 60, "whole", True),
-        PotShare(3, 4, 31, "whole", False),
+        PotShare(3, 4, 31, "whole", False, "uncalled_bet"),
     )
     assert [hand.seat for hand in of(events, ShowdownHeld).hands] == [1, 2, 3, 4]
     assert t.state.stacks == (93, 45, 59, 59, 39)  # after hand 2's antes

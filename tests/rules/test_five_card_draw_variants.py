@@ -98,7 +98,9 @@ def test_fd_13_fd_6_a_table_ended_after_a_passed_hand_gives_its_pot_back() -> No
     t = table(3, button=2, hands={0: "2c 5d 8h Ts Qc", 1: "3c 6d 9h Js Kd", 2: "4c 7d 9c Th Kh"})
     t.command({"type": "end_table"})
     events = t.check_down()
-    assert of(events, PotsAwarded).shares == tuple(PotShare(0, seat, 1, "whole", False) for seat in (0, 1, 2))
+    assert of(events, PotsAwarded).shares == tuple(
+        PotShare(0, seat, 1, "whole", False, "passed_deals") for seat in (0, 1, 2)
+    )
     assert of(events, TableEnded).cash_out == (100, 100, 100)
 
 

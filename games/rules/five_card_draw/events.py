@@ -153,13 +153,17 @@ class ShowdownHeld:
 @dataclasses.dataclass(frozen=True, slots=True)
 class PotShare:
     """Chips of one pot (0 the main pot) going to ``seat``: ``half`` is ``"high"``, ``"low"`` or
-    ``"whole"``; ``shown`` false when taken without a showdown (FD-9, FD-11)."""
+    ``"whole"``; ``shown`` false when taken without a showdown (FD-9, FD-11). ``returned`` names
+    chips that come back rather than being won: ``"uncalled_bet"``, a pot made of nothing but the
+    seat's own bet that no other hand could win (FD-11); ``"passed_deals"``, the pot of deals
+    nobody opened paid back when the table ends (FD-6); empty for a pot won."""
 
     pot: int
     seat: int
     chips: int
     half: str
     shown: bool
+    returned: str = ""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -3,6 +3,7 @@ FD-14, FD-17, CM-16, CM-17), through the shared side-pot machinery (``games.rule
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,7 +30,29 @@ def settle(state: State) -> list[Any]:
         shares = tuple(PotShare(k, still_in[0], pot.amount, "whole", False) for k, pot in enumerate(pots))
         return [PotsAwarded(listed, shares)]
     shown = tuple(show_hand(settings, seat, hand.cards[seat]) for seat in order)
-    return [ShowdownHeld(shown, settings.wild), PotsAwarded(listed, split_pots(settings, pots, shown, order))]
+    shares = split_pots(settings, pots, shown, order)
+    uncalled = uncalled_pots(dict(enumerate(hand.contributed)), still_in, pots, hand.carried)
+    shares = tuple(
+        dataclasses.replace(share, returned="uncalled_bet") if share.pot in uncalled else share for share in shares
+    )
+    return [ShowdownHeld(shown, settings.wild), PotsAwarded(listed, shares)]
+
+
+def uncalled_pots(
+    contributed: dict[int, int], still_in: Sequence[int], pots: Sequence[Pot], carried: int
+) -> frozenset[int]:
+    """The pots that are an uncalled bet coming back (FD-11): one eligible seat, and every chip of
+    the pot that seat's own (no folded player's chips above the others' level, no carried chips)."""
+    levels = sorted({contributed.get(seat, 0) for seat in still_in} - {0})
+    found = set()
+    for number, pot in enumerate(pots):
+        if len(pot.eligible) != 1 or number >= len(levels) or (number == 0 and carried):
+            continue
+        chips = contributed.get(pot.eligible[0], 0)
+        below = levels[number - 1] if number else 0
+        if pot.amount == min(chips, levels[number]) - min(chips, below):
+            found.add(number)
+    return frozenset(found)
 
 
 def show_hand(settings: Settings, seat: int, held: tuple[str, ...]) -> ShownHand:
@@ -102,7 +125,7 @@ def return_carried(state: State) -> PotsAwarded:
     order = turn_order(left_of(button, settings.seats), settings.seats, range(settings.seats))
     here = tuple(seat for seat in order if state.present[seat])
     shares = carried_shares(stakes, here, state.pot)
-    paid = tuple(PotShare(0, seat, chips, "whole", False) for seat, chips in shares if chips)
+    paid = tuple(PotShare(0, seat, chips, "whole", False, "passed_deals") for seat, chips in shares if chips)
     return PotsAwarded(((state.pot, tuple(share.seat for share in paid)),), paid)
 
 

@@ -109,7 +109,14 @@ def _last_hand(hand: Hand, wild: str) -> dict[str, Any]:
         "showdown": [_shown(shown, wild) for shown in hand.showdown],
         "pots": [{"amount": amount, "eligible": list(eligible)} for amount, eligible in hand.pots],
         "shares": [
-            {"pot": share.pot, "seat": share.seat, "chips": share.chips, "half": share.half, "shown": share.shown}
+            {
+                "pot": share.pot,
+                "seat": share.seat,
+                "chips": share.chips,
+                "half": share.half,
+                "shown": share.shown,
+                "returned": share.returned,
+            }
             for share in hand.shares
         ],
         "passed": hand.phase == "passed",
