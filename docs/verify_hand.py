@@ -5,12 +5,18 @@ Usage:
     python verify_hand.py audit.json
     python verify_hand.py --server-seed HEX --commitment HEX --table-id UUID --hand-no N \\
         --client-seed 'alice|bob' --deck-name english_52 [--purpose deck]
+    python verify_hand.py --server-seed HEX --table-id UUID --hand-no N --client-seed '||' \\
+        --deck-name english_52 --purpose reshuffle-1 --cards '2c 7d Kh ...'
 
 The audit JSON holds ``server_seed`` (hex), ``commitment``, ``table_id``, ``hand_no``,
 ``client_seed``, and the deck as ``deck_name``; optionally ``deck``, the order the
 server says it dealt (a list of card codes), which is then compared. The script prints whether
-``sha256(server_seed)`` equals the commitment and the shuffled deck, top card first. Exit status
-0 when everything given matches, 1 otherwise.
+``sha256(server_seed)`` equals the commitment and the shuffled deck, top card first. With
+``events`` (a hand audit's), every later shuffle of some cards is recomputed too (CM-18): a
+``StockReshuffled`` event's ``cards``, put in the deck's canonical order and shuffled with purpose
+``reshuffle-N``, must give its new ``stock``. ``--cards`` (or ``cards`` in the JSON) shuffles
+just those cards that way, with ``--purpose``. Exit status 0 when everything given matches, 1
+otherwise.
 
 Deck names: english_52, english_53 (one joker), english_54 (jokers), euchre_24, spanish_40, spanish_48, spanish_40_jokers,
 spanish_48_jokers, reduced_2 .. reduced_7 (Whiskey Poker's reduced packs).
@@ -88,6 +94,33 @@ def shuffle(cards: list[str], words) -> list[str]:
     return cards
 
 
+def in_canonical_order(cards: list[str], canonical: list[str]) -> list[str]:
+    """Some cards of a deck in the deck's canonical order, before a later shuffle (CM-18)."""
+    position = {card: i for i, card in enumerate(canonical)}
+    strange = [card for card in cards if card not in position]
+    if strange:
+        raise SystemExit(f"cards not in the deck: {' '.join(strange)}")
+    return sorted(cards, key=position.__getitem__)
+
+
+def reshuffles(audit: dict, seed: bytes, canonical: list[str]) -> bool:
+    """Every StockReshuffled event of the audit recomputed (CM-18): True when each matches."""
+    ok = True
+    for event in audit.get("events") or []:
+        if event.get("type") != "StockReshuffled":
+            continue
+        fields = {**(event.get("data") or {}), **(event.get("secret") or {})}
+        purpose = f"reshuffle-{fields['number']}"
+        words = stream(seed, audit["table_id"], int(audit["hand_no"]), audit.get("client_seed", ""), purpose)
+        result = shuffle(in_canonical_order(list(fields["cards"]), canonical), words)
+        print(f"{purpose} of {len(fields['cards'])} cards (top card first):")
+        print(" ".join(result))
+        matches = result == list(fields["stock"])
+        ok &= matches
+        print(f"{purpose}: {'matches the audit' if matches else 'DIFFERS from the audit'}")
+    return ok
+
+
 def verify(audit: dict) -> tuple[bool, list[str]]:
     """Print the checks of one audit; True when everything it claims is confirmed."""
     seed = bytes.fromhex(audit["server_seed"])
@@ -104,8 +137,10 @@ def verify(audit: dict) -> tuple[bool, list[str]]:
     canonical = deck_named(name)
     purpose = audit.get("purpose", "deck")
     words = stream(seed, audit["table_id"], int(audit["hand_no"]), audit.get("client_seed", ""), purpose)
-    result = shuffle(canonical, words)
-    print(f"deck ({name}, purpose {purpose}, top card first):")
+    some = audit.get("cards")
+    result = shuffle(in_canonical_order(list(some), canonical) if some else canonical, words)
+    what = f"{len(some)} cards of {name}" if some else name
+    print(f"deck ({what}, purpose {purpose}, top card first):")
     print(" ".join(result))
     if isinstance(claimed, list):
         if claimed == result:
@@ -114,6 +149,7 @@ def verify(audit: dict) -> tuple[bool, list[str]]:
             ok = False
             where = next((i for i, (a, b) in enumerate(zip(claimed, result)) if a != b), min(len(claimed), len(result)))
             print(f"deck: DIFFERS from the audit at position {where}")
+    ok &= reshuffles(audit, seed, canonical)
     return ok, result
 
 
@@ -127,6 +163,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--client-seed", default="")
     parser.add_argument("--deck-name", default="english_52")
     parser.add_argument("--purpose", default="deck")
+    parser.add_argument("--cards", help="shuffle only these cards (space-separated), e.g. a reshuffle's")
     args = parser.parse_args(argv)
     if args.audit:
         with open(args.audit, encoding="utf-8") as handle:
@@ -142,6 +179,7 @@ def main(argv: list[str]) -> int:
             "client_seed": args.client_seed,
             "deck_name": args.deck_name,
             "purpose": args.purpose,
+            "cards": args.cards.split() if args.cards else None,
         }
     ok, _ = verify(audit)
     return 0 if ok else 1

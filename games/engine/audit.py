@@ -51,7 +51,7 @@ class AuditHooks(Protocol):
         """One dict per seat shown at the end of the hand: ``seat`` (int), ``cards`` (codes),
         ``category`` (a code, e.g. ``"full_house"``, or ``None``), ``category_name`` and
         ``description`` (words, where the game has them),
-        ``outcome`` (``"wins"``, ``"splits"``, ``"pays"``, ``"safe"``, ``"loses"``, ``"out"``) and
+        ``outcome`` (``"wins"``, ``"splits"``, ``"returned"``, ``"pays"``, ``"safe"``, ``"loses"``, ``"out"``) and
         ``tie_break`` (a list of steps, each a dict with at least ``rule`` and ``sentence``; empty
         when no tie had to be broken). Empty list when nothing is shown."""
         ...

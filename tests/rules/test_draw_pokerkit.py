@@ -100,6 +100,11 @@ def play_and_compare(betting: str, variant: str, seed: int) -> Hand:
     if hand.showdown:
         assert outcome.pots == expected_pots(hand)
         assert outcome.showdown == hand.showdown
+        # FD-11: our share is an uncalled bet returned exactly when PokerKit hands the whole of our
+        # last pot back as an uncalled bet before it cuts its pots.
+        assert hand.awarded is not None
+        returned = {share.pot for share in hand.awarded.shares if share.returned == "uncalled_bet"}
+        assert returned == ({len(hand.pots) - 1} if len(outcome.pots) < len(hand.pots) else set())
     else:
         [(total, (winner,))] = hand.pots
         assert {eligible for _, eligible in outcome.pots} == {(winner,)}
@@ -122,6 +127,7 @@ def play_all(betting: str, variant: str, seeds: Iterable[int]) -> Counter[str]:
         seen["side pots"] += len(hand.pots) > 1 and len(expected_pots(hand)) > 1
         seen["heads up"] += len(hand.order) == 2
         seen["all-in"] += 0 in hand.stacks or any(step.command["type"] == "all_in" for step in hand.steps)
+        seen["uncalled bets returned"] += any(share.returned for share in hand.awarded.shares) if hand.awarded else 0
     return seen
 
 
@@ -138,6 +144,7 @@ def test_fd_4_fd_11_a_thousand_hands_match_pokerkit(betting: str, variant: str) 
     seen = play_all(betting, variant, range(FAST, FAST + HANDS))
     assert seen["hands"] == HANDS
     assert seen["showdowns"] >= HANDS // 5
+    assert seen["uncalled bets returned"] > 0
     assert seen["side pots"] >= HANDS // 20
     assert seen["heads up"] >= HANDS // 10
     assert seen["all-in"] >= HANDS // 5

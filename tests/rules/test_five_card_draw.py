@@ -21,7 +21,6 @@ from games.rules.five_card_draw.events import (
     HandPassed,
     HandStarted,
     PlayerActed,
-    PlayerLeft,
     PotsAwarded,
     PotShare,
     ShowdownHeld,
@@ -283,7 +282,7 @@ def test_fd_6_nobody_opens_the_antes_stay_everyone_antes_again_and_the_deal_pass
     t.act(0, "check")
     t.act(1, "check")
     events = t.act(2, "check")
-    assert of(events, HandPassed) == HandPassed(3)
+    assert of(events, HandPassed) == HandPassed(3, (1, 1, 1))
     assert not every(events, PotsAwarded) and not every(events, ShowdownHeld)
     assert of(events, HandStarted).button == 0
     assert of(events, ForcedBetsPosted) == ForcedBetsPosted("ante", ((1, 1), (2, 1), (0, 1)), 3)
@@ -437,6 +436,36 @@ def test_fd_8_fd_14_triple_draw_eight_players_reshuffles_numbered_in_the_hand() 
     assert len(shuffles) >= 4
 
 
+def test_fd_8_amended_a_players_discards_of_earlier_draws_are_reshuffled_not_those_of_this_draw() -> None:
+    """FD-8 (amended): the reshuffle keeps out only the cards the drawing player has just discarded
+    in this draw; their discards of earlier draws (triple draw) are reshuffled like anyone's. Here
+    only one player ever draws, so the third draw's reshuffle is made of nothing but that player's
+    first two discards, which the old rule would have kept out (leaving nothing to reshuffle)."""
+    t = table(8, {"variant": "triple_draw_27"}, button=7)
+    drawer = None
+    thrown: list[list[str]] = []
+    while t.state.hand.draw < 3 or t.state.hand.phase != "drawing":
+        if t.state.hand.phase == "betting":
+            t.act(t.to_act(), "check" if "check" in kinds(t.legal()) else "call")
+            continue
+        seat = t.to_act()
+        drawer = seat if drawer is None else drawer
+        discard = list(t.state.hand.cards[seat]) if seat == drawer else []
+        t.act(seat, "draw", discard=discard)
+        if discard:
+            thrown.append(discard)
+    assert t.to_act() == drawer and len(thrown) == 2 and len(t.state.hand.stock) == 2
+    now = list(t.state.hand.cards[drawer])
+    events = t.act(drawer, "draw", discard=now)
+    shuffle = of(events, StockReshuffled)
+    assert (shuffle.number, shuffle.seat) == (1, drawer)
+    assert sorted(shuffle.cards) == sorted(thrown[0] + thrown[1]) and not set(now) & set(shuffle.cards)
+    assert list(shuffle.stock) == reshuffle_pool(t, shuffle)
+    received = of(events, CardsDrawn).received
+    assert set(received[2:]) <= set(thrown[0] + thrown[1])  # the drawer's own earlier discards come back
+    assert dealt_cards(t.state) == Counter(STANDARD_DECK)
+
+
 # --- FD-9, FD-10, FD-11: showdown and pots --------------------------------------------------------------
 
 
@@ -487,7 +516,7 @@ def test_fd_11_three_side_pots_with_a_folded_contributor_and_the_uncalled_part_r
         PotShare(0, 1, 46, "whole", True),
         PotShare(1, 2, 60, "whole", True),
         PotShare(2, 3, 60, "whole", True),
-        PotShare(3, 4, 31, "whole", False),
+        PotShare(3, 4, 31, "whole", False, "uncalled_bet"),
     )
     assert [hand.seat for hand in of(events, ShowdownHeld).hands] == [1, 2, 3, 4]
     assert t.state.stacks == (93, 45, 59, 59, 39)  # after hand 2's antes
@@ -543,16 +572,3 @@ def test_fd_21_timeout_checks_if_it_can_else_folds_and_stands_pat_in_the_draw() 
     drawn = of(t.act(0, "timeout"), CardsDrawn)
     assert (drawn.seat, drawn.count, drawn.timeout) == (0, 0, True)
     assert t.state.hand.cards[0] == tuple(NOTHING[0].split())
-
-
-def test_fd_6_fd_20_a_player_all_in_for_a_passed_hands_ante_is_dealt_in_again() -> None:
-    """FD-6: everyone antes again after a passed hand; a cash player who went all-in for its ante
-    (FD-20) still has a share of the pot, so is dealt in with nothing more to post."""
-    t = table(3, button=2, stacks=[1, 100, 100], hands=NOTHING)
-    assert t.state.stacks[0] == 0
-    t.deal_next({0: "Qc Qd 2h 5s 8c", 1: "Kc Kd 3h 6s 9c", 2: "4c 7d Th Js Ah"})
-    t.act(1, "check")
-    events = t.act(2, "check")
-    assert of(events, HandPassed) == HandPassed(3)
-    assert 0 in of(events, HandStarted).players
-    assert t.state.present[0] and not every(events, PlayerLeft)

@@ -98,7 +98,9 @@ def test_fd_13_fd_6_a_table_ended_after_a_passed_hand_gives_its_pot_back() -> No
     t = table(3, button=2, hands={0: "2c 5d 8h Ts Qc", 1: "3c 6d 9h Js Kd", 2: "4c 7d 9c Th Kh"})
     t.command({"type": "end_table"})
     events = t.check_down()
-    assert of(events, PotsAwarded).shares == tuple(PotShare(0, seat, 1, "whole", False) for seat in (0, 1, 2))
+    assert of(events, PotsAwarded).shares == tuple(
+        PotShare(0, seat, 1, "whole", False, "passed_deals") for seat in (0, 1, 2)
+    )
     assert of(events, TableEnded).cash_out == (100, 100, 100)
 
 
@@ -488,7 +490,8 @@ def test_fd_19_folded_hand_unshown_winner_discards_and_stock_stay_hidden_draw_co
 
 def test_cm_11_fd_15_a_shown_hand_keeps_its_category_code_and_is_described_in_words() -> None:
     """CM-11, CM-14, FD-15: the hands shown at a showdown keep ``category`` as the machine code and
-    add ``category_name`` in words; the description is a sentence naming the wild card held."""
+    add ``category_name`` in words; the description is a sentence saying what the wild card held
+    stands for."""
     hands = {0: "2c Ad Ah 9s 5d", 1: "Kc Kd 7h 8s 4c"}
     t = table(2, {"opening": "anything_opens", "wild": "deuces"}, button=1, hands=hands, stock="3c 3d 3h")
     for seat in (0, 1):
@@ -499,6 +502,9 @@ def test_cm_11_fd_15_a_shown_hand_keeps_its_category_code_and_is_described_in_wo
         t.act(seat, "check")
     shown = {entry["seat"]: entry for entry in DECIDER.view(t.state, None)["last_hand"]["showdown"]}
     assert shown[0]["category"] == "three_of_a_kind" and shown[0]["category_name"] == "three of a kind"
-    assert shown[0]["description"].startswith("three of a kind, aces") and "with 2c wild" in shown[0]["description"]
+    assert (
+        shown[0]["description"]
+        == "three of a kind, aces, kickers nine, five: the two of clubs stands for the ace of spades"
+    )
     assert shown[1]["category"] == "pair" and shown[1]["category_name"].msgid == "pair"
     assert "wild" not in shown[1]["description"]

@@ -52,8 +52,9 @@ class _Cards:
             self.held[event.seat] = []
 
     def reshuffle(self, event: StockReshuffled, following: CardsDrawn | None) -> None:
-        """FD-8: only when the stock runs short for a draw; the discards and folded hands so far,
-        the drawing player's own discards aside, become a new stock under what is left."""
+        """FD-8: only when the stock runs short for a draw; the discards and folded hands so far
+        (the drawing player's discards of earlier draws included, the ones of this draw not yet
+        made) become a new stock under what is left."""
         name = f"StockReshuffled {event.number}"
         if following is None or following.seat != event.seat or following.count <= len(self.stock):
             wanted = "no draw" if following is None else f"seat {following.seat}'s draw of {following.count}"

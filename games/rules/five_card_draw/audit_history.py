@@ -35,7 +35,7 @@ from games.rules.five_card_draw.events import (
     TableEndRequested,
     TableStarted,
 )
-from games.rules.five_card_draw.words import category_name, hand_words, low_description, pot_words
+from games.rules.five_card_draw.words import category_name, hand_words, low_description, pot_words, shown_wild
 
 
 def _where(pot: int, half: str) -> Text:
@@ -64,10 +64,12 @@ def showdown(config: Mapping[str, Any], hand: Sequence[Any]) -> list[dict[str, A
     """Every hand shown (FD-9), from the dealer's left: its cards, category (the machine code, and
     ``category_name`` in words) and description (in high-low the low hand's too), and its outcome:
     ``wins`` when it took every pot (or both halves of one) it took alone, ``splits`` when it
-    shared one (a tie, FD-10, or the other half in high-low, FD-17), ``loses`` when it took no pot
-    another hand could win. ``pots`` lists what it took, side pots and halves included, a pot
-    nobody else could win marked ``uncontested``; ``tie_break`` each tie it was in, split by
-    FD-10. Empty when nothing was shown."""
+    shared one (a tie, FD-10, or the other half in high-low, FD-17), ``returned`` when it took no
+    pot another hand could win but got chips back that no other hand could win (its uncalled bet,
+    FD-11), ``loses`` when it took nothing. ``pots`` lists what it took, side pots and halves
+    included, a pot nobody else could win marked ``uncontested`` (and ``returned`` when it was
+    nothing but the seat's own uncalled bet); ``tie_break`` each tie it was in, split by FD-10.
+    Empty when nothing was shown."""
     held = first_of(hand, ShowdownHeld)
     if held is None:
         return []
@@ -93,7 +95,7 @@ def _entry(
     mine = [share for share in shares if share.seat == entry.seat]
     contested = [share for share in mine if len(eligible.get(share.pot, ())) > 1]
     if not contested:
-        outcome = "loses"
+        outcome = "returned" if mine else "loses"
     elif all(takers[share.pot] == {entry.seat} for share in contested):
         outcome = "wins"
     else:
@@ -105,12 +107,21 @@ def _entry(
             "half": share.half,
             "chips": share.chips,
             "uncontested": len(eligible.get(share.pot, ())) <= 1,
+            "returned": share.returned == "uncalled_bet",
         }
         for share in mine
     ]
     taken = []
     for share in mine:
-        if len(eligible.get(share.pot, ())) <= 1:
+        if share.returned == "uncalled_bet":
+            taken.append(
+                T(
+                    "{pot} ({chips}, an uncalled bet returned)",
+                    pot=_where(share.pot, share.half),
+                    chips=_chips(share.chips),
+                )
+            )
+        elif len(eligible.get(share.pot, ())) <= 1:
             taken.append(
                 T("{pot} ({chips}, uncontested)", pot=_where(share.pot, share.half), chips=_chips(share.chips))
             )
@@ -347,7 +358,7 @@ def _(event: ShowdownHeld, names: Sequence[str]) -> Text:
             "{player} shows {cards}, {hand}",
             player=_name(names, entry.seat),
             cards=_held(entry.cards),
-            hand=hand_words(entry, "none"),
+            hand=hand_words(entry, shown_wild(event)),
         )
         for entry in event.hands
     ]
@@ -364,7 +375,13 @@ def _(event: PotsAwarded, names: Sequence[str]) -> Text:
             "pot": _where(share.pot, share.half),
             "chips": _chips(share.chips),
         }
-        if share.chips == size and share.shown:
+        if share.returned == "uncalled_bet":
+            won.append(T("{player} gets back an uncalled bet of {chips} ({pot})", **values))
+        elif share.returned == "passed_deals":
+            won.append(
+                T("{player} gets back {chips} of the passed deals' pot", player=values["player"], chips=values["chips"])
+            )
+        elif share.chips == size and share.shown:
             won.append(T("{player} wins {pot} ({chips})", **values))
         elif share.chips == size:
             won.append(T("{player} wins {pot} ({chips}) unshown", **values))

@@ -124,6 +124,15 @@ def forced_bet_differences(config: Mapping[str, Any], hand: Sequence[Any], start
     if stacks:
         wanted = [(seat, min(chips, stacks[seat])) for seat, chips in wanted]
     differences = []
+    if stacks:
+        # FD-2: a player who cannot post the forced bet sits the hand out (a tournament player
+        # short of it posts what they have, but one with no chips is out, FD-13).
+        need = 1 if config.get("format") == "tournament" else max(chips for _, chips in wanted_in_full(config))
+        for seat in started.players:
+            if stacks[seat] < need:
+                differences.append(
+                    f"HandStarted: seat {seat} is dealt in with {stacks[seat]} chips, short of the forced bet (FD-2)"
+                )
     if forced.kind != kind:
         differences.append(f"ForcedBetsPosted: {forced.kind} posted, the table plays {kind} (FD-2)")
     if [tuple(post) for post in forced.posts] != wanted:
@@ -131,6 +140,13 @@ def forced_bet_differences(config: Mapping[str, Any], hand: Sequence[Any], start
         due = ", ".join(f"seat {seat} {chips}" for seat, chips in wanted)
         differences.append(f"ForcedBetsPosted: {posted or 'nothing'} posted, FD-2 makes it {due}")
     return differences
+
+
+def wanted_in_full(config: Mapping[str, Any]) -> list[tuple[str, int]]:
+    """The forced bets in full: the ante, or both blinds (FD-2)."""
+    if blinds(config):
+        return [("small", int(config.get("small_blind", 0))), ("big", int(config.get("big_blind", 0)))]
+    return [("ante", int(config.get("ante_amount", 0)))]
 
 
 def _first_round(hand: Sequence[Any]) -> list[PlayerActed]:
@@ -371,8 +387,10 @@ def _shares_words(shares: list[Share]) -> str:
 
 
 def _returned_differences(hand: Sequence[Any], bets: Betting) -> list[str]:
-    """A passed hand's pot given back when the table ends (FD-6): to the hand's players equally,
-    odd chips one at a time from the button's left (FD-10)."""
+    """A passed deal's pot given back when the table ends (FD-6): each player paid gets the chips
+    they put in over the deals passed (the last ``HandPassed``'s ``stakes``), and the chips of
+    players no longer at the table are shared equally among them, odd chips one at a time from
+    the button's left (FD-10). Older records without stakes: the hand's players equally."""
     returned = returned_pot(hand)
     if returned is None:
         return []
@@ -380,11 +398,23 @@ def _returned_differences(hand: Sequence[Any], bets: Betting) -> list[str]:
     started = first_of(hand, HandStarted)
     if passed is None or started is None:
         return ["PotsAwarded: a pot is given back after a hand that was not passed (FD-6)"]
-    players = started.players
-    share, odd = divmod(passed.pot, len(players))
-    wanted = [(seat, share + (1 if k < odd else 0)) for k, seat in enumerate(players)]
-    wanted = [(seat, chips) for seat, chips in wanted if chips]
     got = [(item.seat, item.chips) for item in returned.shares]
-    if sorted(got) != sorted(wanted) or [(p[0], tuple(p[1])) for p in returned.pots] != [(passed.pot, players)]:
+    if passed.stakes:
+        paid = {seat for seat, _ in got}
+        seats = len(passed.stakes)
+        order = [(started.button + k) % seats for k in range(1, seats + 1) if (started.button + k) % seats in paid]
+        takers = [seat for seat in order if passed.stakes[seat]] or order
+        rest = passed.pot - sum(passed.stakes[seat] for seat in takers)
+        share, odd = divmod(rest, len(takers)) if takers else (0, 0)
+        wanted = [(seat, passed.stakes[seat] + share + (1 if k < odd else 0)) for k, seat in enumerate(takers)]
+        players = tuple(order)
+    else:
+        players = started.players
+        share, odd = divmod(passed.pot, len(players))
+        wanted = [(seat, share + (1 if k < odd else 0)) for k, seat in enumerate(players)]
+    wanted = [(seat, chips) for seat, chips in wanted if chips]
+    if sorted(got) != sorted(wanted) or [(p[0], tuple(p[1])) for p in returned.pots] != [
+        (passed.pot, tuple(seat for seat, _ in wanted) if passed.stakes else players)
+    ]:
         return [f"PotsAwarded: the passed pot of {passed.pot} goes back as {got}; FD-6 and FD-10 give {wanted}"]
     return []

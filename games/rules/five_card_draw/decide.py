@@ -267,8 +267,9 @@ def _discards(state: State, hand: Hand, seat: int, command: Mapping[str, Any]) -
 
 def _take(log: _Log, ctx: Context, seat: int, discard: tuple[str, ...], show: Any, *, timeout: bool) -> None:
     """Discard and draw as many from the stock. When the stock runs short, the player takes what
-    is left of it, then the discards and folded hands so far (not this player's discards, which
-    are not yet made) are shuffled into a new stock (FD-8, CM-18, purpose ``reshuffle-N``)."""
+    is left of it, then the discards and folded hands so far are shuffled into a new stock (FD-8,
+    CM-18, purpose ``reshuffle-N``): not the cards this player discards now, which join the
+    discards only with this draw, but their discards of earlier draws (triple draw) like anyone's."""
     hand = _hand(log.state)
     count = len(discard)
     if count > len(hand.stock):
@@ -397,7 +398,8 @@ def _advance(log: _Log, ctx: Context) -> None:
     if hand is None or hand.phase not in (PASSED, SHOWDOWN):
         return
     if hand.phase == PASSED:
-        log.add(HandPassed(log.state.pot))
+        stakes = tuple(log.state.stake_in_pot(seat) + chips for seat, chips in enumerate(hand.contributed))
+        log.add(HandPassed(log.state.pot, stakes))
     else:
         for event in showdown.settle(log.state):
             log.add(event)
@@ -406,18 +408,23 @@ def _advance(log: _Log, ctx: Context) -> None:
 
 
 def _between_hands(log: _Log, ctx: Context) -> None:
-    """Leavers cash out and busted players go (FD-13), then the table ends or the next hand is
-    dealt. A pot left by a passed hand (FD-6) stays for the next deal; if there is none, it goes
-    back to the players of that hand."""
+    """Busted tournament players go at once (FD-13), then leavers cash out and busted cash players
+    go, then the table ends or the next hand is dealt. A pot left by passed deals (FD-6) stays for
+    the next deal; if there is none, it is paid back by the chips each put in
+    (``showdown.return_carried``). A player who cannot post the forced bet is not dealt in
+    (FD-2, ``dealt_in``)."""
     settings = log.state.settings
+    if settings.format == TOURNAMENT:
+        # A player with no chips is out (FD-13), even with an ante in a passed deal's pot: it stays
+        # there for the hand that wins it (FD-6).
+        _bust(log)
     ending = log.state.end_requested or len(dealt_in(log.state)) < 2 or _only_bots_left(log.state, ctx)
     if ending and log.state.pot:
         log.add(showdown.return_carried(log.state))
     for seat in range(settings.seats):
         if log.state.present[seat] and log.state.leaving[seat]:
             log.add(PlayerLeft(seat, log.state.stacks[seat], settings.chip_value, "left"))
-    if not log.state.pot:
-        # A player all-in for an ante of a passed hand still has a share in its pot (``dealt_in``).
+    if settings.format != TOURNAMENT:
         _bust(log)
     if ending:
         _end(log, _end_reason(log.state, ctx))
@@ -441,7 +448,9 @@ def _bust(log: _Log) -> None:
     settings = state.settings
     busted = [seat for seat in range(settings.seats) if state.present[seat] and state.stacks[seat] == 0]
     if settings.format != TOURNAMENT:
-        for seat in busted:
+        # A cash player whose last chips are in a passed deal's pot waits, dealt out, for that pot:
+        # if it is paid back (the table ends), they cash out their chips of it (FD-6, FD-13).
+        for seat in (seat for seat in busted if not state.stake_in_pot(seat)):
             log.add(PlayerLeft(seat, 0, settings.chip_value, "no_chips"))
         return
     last = state.last_hand
@@ -458,16 +467,16 @@ def _end_reason(state: State, ctx: Context) -> str:
 
 def dealt_in(state: State) -> tuple[int, ...]:
     """The seats dealt into the next hand: at the table and not leaving, with at least the forced
-    bet at a cash table (FD-2: otherwise the player sits the hand out). A tournament player short
-    of it posts what they have, all-in. After a passed hand (FD-6) everyone who played it is dealt
-    in again whatever they hold, all-in if short, since part of the pot is theirs."""
+    bet at a cash table (FD-2: otherwise the player sits the hand out), with a chip at least in a
+    tournament (one short of the forced bet posts what they have, all-in). A player with no chips
+    is never dealt in, not even after a passed deal (FD-6) whose pot holds their ante: that ante
+    stays in the pot for the hand that wins it."""
     settings = state.settings
     need = settings.forced_bet if settings.format != TOURNAMENT else 1
-    passed = state.last_hand.players if state.pot and state.last_hand is not None else ()
     return tuple(
         seat
         for seat in range(settings.seats)
-        if state.present[seat] and not state.leaving[seat] and (state.stacks[seat] >= need or seat in passed)
+        if state.present[seat] and not state.leaving[seat] and state.stacks[seat] >= need
     )
 
 

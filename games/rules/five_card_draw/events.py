@@ -86,8 +86,9 @@ class PlayerActed:
 @dataclasses.dataclass(frozen=True, slots=True)
 class StockReshuffled:
     """FD-8: the stock ran out during a draw; the discards and folded hands so far, except the
-    drawing ``seat``'s own discards, were shuffled (CM-18, purpose ``reshuffle-{number}``) into a
-    new stock of ``size`` cards."""
+    cards the drawing ``seat`` has just discarded in this draw (its discards of earlier draws are
+    among them), were shuffled (CM-18, purpose ``reshuffle-{number}``) into a new stock of
+    ``size`` cards."""
 
     number: int
     seat: int
@@ -113,9 +114,12 @@ class CardsDrawn:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class HandPassed:
-    """FD-6: nobody opened; the hands are dead and the ``pot`` stays for the next deal."""
+    """FD-6: nobody opened; the hands are dead and the ``pot`` stays for the next deal. ``stakes``
+    by seat are the chips each seat has put into that pot over every deal passed so far (what
+    each gets back if the pot is paid without a showdown); empty in older records."""
 
     pot: int
+    stakes: tuple[int, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -138,21 +142,28 @@ class ShownHand:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class ShowdownHeld:
-    """The players still in showed their hands (FD-9), in order from the dealer's left."""
+    """The players still in showed their hands (FD-9), in order from the dealer's left. ``wild`` is
+    the table's ``wild`` option (FD-15), so that every reader's words can say what each wild card
+    stands for; empty in records made before it was kept."""
 
     hands: tuple[ShownHand, ...]
+    wild: str = ""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class PotShare:
     """Chips of one pot (0 the main pot) going to ``seat``: ``half`` is ``"high"``, ``"low"`` or
-    ``"whole"``; ``shown`` false when taken without a showdown (FD-9, FD-11)."""
+    ``"whole"``; ``shown`` false when taken without a showdown (FD-9, FD-11). ``returned`` names
+    chips that come back rather than being won: ``"uncalled_bet"``, a pot made of nothing but the
+    seat's own bet that no other hand could win (FD-11); ``"passed_deals"``, the pot of deals
+    nobody opened paid back when the table ends (FD-6); empty for a pot won."""
 
     pot: int
     seat: int
     chips: int
     half: str
     shown: bool
+    returned: str = ""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

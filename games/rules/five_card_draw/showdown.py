@@ -3,6 +3,8 @@ FD-14, FD-17, CM-16, CM-17), through the shared side-pot machinery (``games.rule
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Sequence
 from typing import Any
 
 from games.engine.seats import left_of, turn_order
@@ -28,7 +30,29 @@ def settle(state: State) -> list[Any]:
         shares = tuple(PotShare(k, still_in[0], pot.amount, "whole", False) for k, pot in enumerate(pots))
         return [PotsAwarded(listed, shares)]
     shown = tuple(show_hand(settings, seat, hand.cards[seat]) for seat in order)
-    return [ShowdownHeld(shown), PotsAwarded(listed, split_pots(settings, pots, shown, order))]
+    shares = split_pots(settings, pots, shown, order)
+    uncalled = uncalled_pots(dict(enumerate(hand.contributed)), still_in, pots, hand.carried)
+    shares = tuple(
+        dataclasses.replace(share, returned="uncalled_bet") if share.pot in uncalled else share for share in shares
+    )
+    return [ShowdownHeld(shown, settings.wild), PotsAwarded(listed, shares)]
+
+
+def uncalled_pots(
+    contributed: dict[int, int], still_in: Sequence[int], pots: Sequence[Pot], carried: int
+) -> frozenset[int]:
+    """The pots that are an uncalled bet coming back (FD-11): one eligible seat, and every chip of
+    the pot that seat's own (no folded player's chips above the others' level, no carried chips)."""
+    levels = sorted({contributed.get(seat, 0) for seat in still_in} - {0})
+    found = set()
+    for number, pot in enumerate(pots):
+        if len(pot.eligible) != 1 or number >= len(levels) or (number == 0 and carried):
+            continue
+        chips = contributed.get(pot.eligible[0], 0)
+        below = levels[number - 1] if number else 0
+        if pot.amount == min(chips, levels[number]) - min(chips, below):
+            found.add(number)
+    return frozenset(found)
 
 
 def show_hand(settings: Settings, seat: int, held: tuple[str, ...]) -> ShownHand:
@@ -82,14 +106,40 @@ def _shares(wins: Any, half: str) -> tuple[PotShare, ...]:
 
 
 def return_carried(state: State) -> PotsAwarded:
-    """A table ending with a passed hand's pot (FD-6) gives it back to that hand's players,
-    equally, odd chips from the button's left (FD-10)."""
+    """The pot of deals nobody opened (FD-6), paid without a showdown because the table ends:
+    each player still at the table gets back the chips they put into it, no more (the stakes
+    ``State.carried`` keeps). Chips of players no longer at the table (gone, out of a tournament)
+    stay in the pot and are shared among the others (``carried_shares``)."""
+    settings = state.settings
     last = state.last_hand
-    assert last is not None
-    order = last.players
-    share, odd = divmod(state.pot, len(order))
-    shares = tuple(PotShare(0, seat, share + (1 if k < odd else 0), "whole", False) for k, seat in enumerate(order))
-    return PotsAwarded(((state.pot, order),), tuple(s for s in shares if s.chips))
+    button = last.button if last is not None else state.button
+    stakes = tuple(state.stake_in_pot(seat) for seat in range(settings.seats))
+    if sum(stakes) != state.pot:
+        # A state from before the stakes were kept: that hand's players, equally (FD-10).
+        players = last.players if last is not None else tuple(s for s in range(settings.seats) if state.present[s])
+        share, odd = divmod(state.pot, len(players))
+        stakes = tuple(
+            share + (1 if seat in players and players.index(seat) < odd else 0) if seat in players else 0
+            for seat in range(settings.seats)
+        )
+    order = turn_order(left_of(button, settings.seats), settings.seats, range(settings.seats))
+    here = tuple(seat for seat in order if state.present[seat])
+    shares = carried_shares(stakes, here, state.pot)
+    paid = tuple(PotShare(0, seat, chips, "whole", False, "passed_deals") for seat, chips in shares if chips)
+    return PotsAwarded(((state.pot, tuple(share.seat for share in paid)),), paid)
+
+
+def carried_shares(stakes: Sequence[int], here: Sequence[int], pot: int) -> list[tuple[int, int]]:
+    """FD-6: a passed deals' pot paid back as ``(seat, chips)``: each seat of ``here`` (the seats
+    at the table, from the button's left) gets its own ``stakes``; the chips of seats gone are
+    shared equally among the seats of ``here`` with a stake, odd chips from the button's left
+    (FD-10), or among all of ``here`` if none has one."""
+    takers = [seat for seat in here if stakes[seat]] or list(here)
+    if not takers:
+        raise ValueError("a carried pot is paid back to nobody at the table")
+    own = {seat: stakes[seat] for seat in takers}
+    share, odd = divmod(pot - sum(own.values()), len(takers))
+    return [(seat, own[seat] + share + (1 if k < odd else 0)) for k, seat in enumerate(takers)]
 
 
 def hand_of(state: State) -> Hand | None:

@@ -132,8 +132,9 @@ class Hand:
 class State:
     """A table. ``stacks`` are each seat's chips behind (not in the pot); ``present`` the seats
     still at the table (not left, not eliminated); ``pot`` every chip in the pot, a passed hand's
-    included; ``in_play`` every chip bought and not cashed out (FD-12); ``presence`` who sat out
-    or left (CM-20)."""
+    included; ``carried`` by seat the chips each put into the pot of deals nobody opened (FD-6),
+    empty when there is none; ``in_play`` every chip bought and not cashed out (FD-12);
+    ``presence`` who sat out or left (CM-20)."""
 
     settings: Settings
     hand_no: int = 0
@@ -152,6 +153,11 @@ class State:
     winners: tuple[int, ...] = ()
     end_reason: str = ""
     presence: Presence = EVERYONE_HERE
+    carried: tuple[int, ...] = ()
+
+    def stake_in_pot(self, seat: int) -> int:
+        """The chips ``seat`` put into the pot of deals nobody opened (FD-6), still in it."""
+        return self.carried[seat] if seat < len(self.carried) else 0
 
 
 def initial_state(settings: Settings) -> State:
@@ -319,7 +325,9 @@ def _cards_drawn(event: CardsDrawn, state: State) -> State:
 
 @evolve.register
 def _hand_passed(event: HandPassed, state: State) -> State:
-    return state
+    hand = _hand(state)
+    carried = tuple(state.stake_in_pot(seat) + chips for seat, chips in enumerate(hand.contributed))
+    return replace(state, {"carried": carried})
 
 
 @evolve.register
@@ -334,7 +342,10 @@ def _pots_awarded(event: PotsAwarded, state: State) -> State:
         stacks[share.seat] += share.chips
     won = sum(share.chips for share in event.shares)
     hand = state.hand and replace(state.hand, {"pots": event.pots, "shares": event.shares})
-    return replace(state, {"stacks": tuple(stacks), "pot": state.pot - won, "hand": hand})
+    pot = state.pot - won
+    # Once the pot is paid, nobody has a stake in a passed deal's chips any more (FD-6).
+    carried = state.carried if pot else ()
+    return replace(state, {"stacks": tuple(stacks), "pot": pot, "hand": hand, "carried": carried})
 
 
 @evolve.register

@@ -14,7 +14,7 @@ from games.rules.five_card_draw.decide import to_act
 from games.rules.five_card_draw.events import CardsDealt, CardsDrawn, ShowdownHeld, ShownHand
 from games.rules.five_card_draw.state import CASH, Hand, State, played_by_bot, round_contributions
 from games.rules.five_card_draw.topup import cannot_post_notice
-from games.rules.five_card_draw.words import category_name, hand_words, low_description
+from games.rules.five_card_draw.words import category_name, hand_words, low_description, shown_wild
 
 GAME = "five_card_draw"
 
@@ -131,7 +131,14 @@ def _last_hand(hand: Hand, wild: str) -> dict[str, Any]:
         "showdown": [_shown(shown, wild) for shown in hand.showdown],
         "pots": [{"amount": amount, "eligible": list(eligible)} for amount, eligible in hand.pots],
         "shares": [
-            {"pot": share.pot, "seat": share.seat, "chips": share.chips, "half": share.half, "shown": share.shown}
+            {
+                "pot": share.pot,
+                "seat": share.seat,
+                "chips": share.chips,
+                "half": share.half,
+                "shown": share.shown,
+                "returned": share.returned,
+            }
             for share in hand.shares
         ],
         "passed": hand.phase == "passed",
@@ -159,9 +166,10 @@ def view_event(event: Any, seat: int | None) -> dict[str, Any]:
     type_name, public, _secret = encode_event(event)
     data = {"type": type_name, **public}
     if isinstance(event, ShowdownHeld):
-        # Words, in the reader's language, in place of whatever the record holds (wild cards are not
-        # named here: an event's view knows no table options).
-        data["hands"] = [{**shown, **_shown(entry, "none")} for shown, entry in zip(data["hands"], event.hands)]
+        # Words, in the reader's language, in place of whatever the record holds, wild cards named
+        # by the wild option the event keeps (FD-15).
+        wild = shown_wild(event)
+        data["hands"] = [{**shown, **_shown(entry, wild)} for shown, entry in zip(data["hands"], event.hands)]
     if isinstance(event, CardsDealt) and seat is not None and 0 <= seat < len(event.hands):
         data["your_cards"] = list(event.hands[seat])
     if isinstance(event, CardsDrawn) and seat == event.seat:

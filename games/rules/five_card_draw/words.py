@@ -2,9 +2,9 @@
 messages (CM-11..CM-17, FD-11). Categories keep their machine code (``"full_house"``); these are
 the words shown beside it.
 
-``high_description`` is where the shared ``games.engine.hand_words.describe`` says a high hand; once
-that function takes the hand's cards and wild cards (the La Viuda words branch), it is passed
-them here so the description says what each wild card stands for (CM-14, FD-15)."""
+``high_description`` says a high hand with the shared ``games.engine.hand_words.describe``, given
+the hand's cards and the table's wild cards, so the description says what each wild card stands
+for (CM-14, FD-15): the same words in the audit, the history, the table's view and the events."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from games.engine import hand_words as poker_words
 from games.engine import hands
 from games.engine.words import T, Text
 from games.rules.five_card_draw.cards import WILD_CARDS
-from games.rules.five_card_draw.events import ShownHand
+from games.rules.five_card_draw.events import ShowdownHeld, ShownHand
 
 
 def category_name(code: str) -> Text:
@@ -24,12 +24,18 @@ def category_name(code: str) -> Text:
 
 def high_description(value: int, cards: Sequence[str], wild: str) -> Text:
     """A high hand in words (CM-11..CM-14); ``cards`` and ``wild`` (the table's FD-15 option) say
-    which cards are wild."""
-    wilds = sorted(card for card in cards if card in WILD_CARDS.get(wild, frozenset()))
-    made = T("{hand}", hand=poker_words.describe(value))
-    if not wilds:
-        return made
-    return T("{hand}, with {wilds} wild", hand=made, wilds=wilds)
+    which cards are wild and so what each stands for: "pair of aces: the joker stands for the ace
+    of hearts"."""
+    return poker_words.describe(value, cards, WILD_CARDS.get(wild, frozenset()))
+
+
+def shown_wild(event: ShowdownHeld) -> str:
+    """The wild cards (FD-15) a showdown was valued with: its record's, or in an older record that
+    did not keep them, the jokers if a joker was shown (a joker is always wild, FD-15)."""
+    if event.wild:
+        return event.wild
+    shown = {card for entry in event.hands for card in entry.cards}
+    return "jokers" if shown & WILD_CARDS["jokers"] else "none"
 
 
 _LOW_RANKS = {1: "A", 14: "A", 10: "10", 11: "J", 12: "Q", 13: "K"}
