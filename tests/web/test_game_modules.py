@@ -13,6 +13,7 @@ no port. Debian's Chromium is driven (never a downloaded browser)."""
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 import random
@@ -365,14 +366,17 @@ def test_five_card_draw_gives_its_showdown_and_the_owner_s_end_of_a_cash_table()
         drawn = draw(page, "five_card_draw", moment)
         finished = page.evaluate("([slug, view]) => window.answers(slug, view)", ["five_card_draw", views["finished"]])
     shown = state["last_hand"]["showdown"]
-    winners = {share["seat"] for share in state["last_hand"]["shares"]}
+    shares = state["last_hand"]["shares"]
+    winners = {share["seat"] for share in shares if not share.get("returned")}
+    returned = {share["seat"] for share in shares if share.get("returned")} - winners
     entries = answers["showdown"]
     assert [entry["seat"] for entry in entries] == [hand["seat"] for hand in shown]
     for entry, hand in zip(entries, shown, strict=True):
         assert entry["cards"] == hand["cards"]
         assert entry["category"] == hand["category"] and entry["category_name"] == hand["category_name"]
         assert entry["description"].startswith(hand["description"])
-        assert entry["outcome"] == ("wins" if hand["seat"] in winners else "loses")
+        expected = "wins" if hand["seat"] in winners else "returned" if hand["seat"] in returned else "loses"
+        assert entry["outcome"] == expected
         assert entry["tie_break"] == []
     # The panel no longer shows the hands a second time: only the seat's own and face-up cards.
     assert set(drawn["cards"]) <= set((state.get("hand") or {}).get("your_cards") or []) | {
@@ -446,3 +450,23 @@ def test_wx_3_a_widow_game_offers_one_card_exchange_as_one_choice_of_two_cards(s
     assert sorted(fields["take"]["cards"]) == sorted(view["state"]["widow"])
     assert len(exchanges) == len(fields["give"]["cards"]) * len(fields["take"]["cards"])
     assert all(field["kind"] == "card" and field["label"] for field in group["fields"])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_fd_11_an_uncalled_bet_given_back_reads_as_returned_not_won():
+    """FD-11: a pot of one seat's own chips alone goes back to it; the module says it gets them
+    back ("returned"), never that it won them, in the showdown and in the last hand's panel."""
+    views, _events = play_table("five_card_draw")
+    moment = copy.deepcopy(views["showdown"])
+    last = moment["state"]["last_hand"]
+    shown = {hand["seat"] for hand in last["showdown"]}
+    seat = next(share["seat"] for share in last["shares"] if share["seat"] in shown)
+    for share in last["shares"]:
+        if share["seat"] == seat:
+            share["returned"] = "uncalled_bet"
+    with browser_page() as page:
+        answers = page.evaluate("([slug, view]) => window.answers(slug, view)", ["five_card_draw", moment])
+        drawn = draw(page, "five_card_draw", moment)
+    outcomes = {entry["seat"]: entry["outcome"] for entry in answers["showdown"]}
+    assert outcomes[seat] == "returned"
+    assert "gets back an uncalled bet of" in drawn["text"]

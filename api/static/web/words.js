@@ -25,6 +25,7 @@ const WORDS = {
   pays: () => t("pays"),
   wins: () => t("wins"),
   loses: () => t("loses"),
+  returned: () => t("gets an uncalled bet back"),
   out: () => t("out"),
   split: () => t("splits"),
 };

@@ -102,7 +102,10 @@ function shareWords(share, ctx) {
   const pot = share.pot === 0 ? t("the main pot") : t("side pot %(number)s", { number: share.pot });
   const values = { player: ctx.playerName(share.seat), pot };
   let words;
-  if (share.half === "high") words = nt("%(player)s wins %(count)s chip, the high half of %(pot)s", "%(player)s wins %(count)s chips, the high half of %(pot)s", share.chips, values);
+  // A pot of the seat's own chips alone, or the passed deals' pot paid back, is returned, not won.
+  if (share.returned === "uncalled_bet") words = nt("%(player)s gets back an uncalled bet of %(count)s chip", "%(player)s gets back an uncalled bet of %(count)s chips", share.chips, values);
+  else if (share.returned === "passed_deals") words = nt("%(player)s gets back %(count)s chip of the passed deals' pot", "%(player)s gets back %(count)s chips of the passed deals' pot", share.chips, values);
+  else if (share.half === "high") words = nt("%(player)s wins %(count)s chip, the high half of %(pot)s", "%(player)s wins %(count)s chips, the high half of %(pot)s", share.chips, values);
   else if (share.half === "low") words = nt("%(player)s wins %(count)s chip, the low half of %(pot)s", "%(player)s wins %(count)s chips, the low half of %(pot)s", share.chips, values);
   else words = nt("%(player)s wins %(count)s chip from %(pot)s", "%(player)s wins %(count)s chips from %(pot)s", share.chips, values);
   return share.shown ? words : `${words} ${t("(hand not shown)")}`;
@@ -164,7 +167,8 @@ export function render(view, ctx) {
 
 // The hands shown, for the page's #showdown: the hand in play's showdown, else the last hand's.
 // Each as {seat, cards, category, category_name, description, outcome, tie_break}; a seat with a
-// share of a pot "wins", any other shown hand "loses" (the pots and shares stay in the panel).
+// share of a pot "wins", one that only gets its uncalled bet back "returned", any other shown hand
+// "loses" (the pots and shares stay in the panel).
 // A high-low hand's low half is named after its high one.
 export function showdown(view) {
   const state = view.state || {};
@@ -178,7 +182,11 @@ export function showdown(view) {
     const high = hand.description || "";
     const low = hand.low_category ? [hand.low_category_name || hand.low_category, hand.low_description].filter(Boolean).join(": ") : "";
     let outcome = "";
-    if (shares) outcome = shares.some((share) => share.seat === hand.seat) ? "wins" : "loses";
+    if (shares) {
+      const own = shares.filter((share) => share.seat === hand.seat);
+      if (own.some((share) => !share.returned)) outcome = "wins";
+      else outcome = own.length ? "returned" : "loses";
+    }
     return {
       seat: hand.seat,
       cards: hand.cards,
