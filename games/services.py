@@ -8,10 +8,11 @@ transaction commits.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -22,6 +23,7 @@ from django.utils import timezone
 
 from games import commands, selectors, settlement, store, telemetry
 from games.engine import fairness, presence, registry
+from games.engine.decider import offered_actions
 from games.engine.errors import InvalidOptions
 from games.engine.words import T, Text
 from games.errors import (
@@ -162,9 +164,17 @@ def leave_table(*, table_id, user: AbstractBaseUser) -> commands.Outcome | None:
             return None
         if table.status == Table.Status.FINISHED:
             raise Conflict(T("This table has finished."), code="table_finished", current_version=table.version)
-        return commands.execute(
-            table, {"type": "leave", "seat": seat.number}, expected_version=table.version, actor=f"user:{user.pk}"
+        # The same gate as an action's: leaving here is accepted exactly when ``leave`` is offered.
+        decider = registry.get(table.game)
+        loaded = store.load(table=table, decider=decider)
+        command = {"type": "leave", "seat": seat.number}
+        offered = _check_command(
+            table, decider, loaded[0], seat.number, command, owner=table.owner_id == user.pk, owners_command=False
         )
+        with _offering(offered):
+            return commands.execute(
+                table, command, expected_version=table.version, actor=f"user:{user.pk}", loaded=loaded
+            )
 
 
 def set_client_seed(*, table_id, user: AbstractBaseUser, client_seed: str) -> Seat:
@@ -260,11 +270,12 @@ def act(
             replay = _replay(user, idempotency_key, request_hash)
             if replay is not None:
                 return replay
-        seat, command, loaded = _command_of(table, user, action, expected_version)
-        outcome = commands.execute(
-            table, command, expected_version=expected_version, actor=f"user:{user.pk}", loaded=loaded
-        )
-        response = selectors.action_result(outcome, seat)
+        seat, command, loaded, offered = _command_of(table, user, action, expected_version)
+        with _offering(offered):
+            outcome = commands.execute(
+                table, command, expected_version=expected_version, actor=f"user:{user.pk}", loaded=loaded
+            )
+        response = selectors.action_result(outcome, seat, viewer=user)
         if idempotency_key:
             _store_command_record(user, idempotency_key, table, request_hash, response)
         return 200, response, False
@@ -392,9 +403,9 @@ def purge_command_records(*, batch: int = 1000, max_batches: int = 100) -> int:
 
 def _command_of(
     table: Table, user: AbstractBaseUser, action: Mapping[str, Any], expected_version: int
-) -> tuple[int | None, dict[str, Any], tuple[Any, int] | None]:
-    """Who sends ``action`` (the caller's seat, or ``None`` for an owner's command), the command
-    for the Decider, and the state if checking the action's fields loaded it."""
+) -> tuple[int | None, dict[str, Any], tuple[Any, int], list[dict[str, Any]]]:
+    """Who sends ``action`` (the caller's seat, or ``None`` at no seat), the command for the
+    Decider, the state the checks loaded and what the caller is offered now."""
     if table.status != Table.Status.RUNNING:
         raise Conflict(
             T("The table is {status}, not running.", status=_status_word(table.status)),
@@ -402,16 +413,19 @@ def _command_of(
             current_version=table.version,
         )
     seat = next((s for s in selectors.seat_rows(table) if s.user_id == user.pk), None)
+    number = seat.number if seat else None
     decider = registry.get(table.game)
-    if action.get("type") in decider.owner_commands:
+    owner = table.owner_id == user.pk
+    owners_command = action.get("type") in decider.owner_commands
+    if owners_command:
         # Commands of the table's owner rather than of a seat (ending a Whiskey Poker match).
-        if table.owner_id != user.pk:
+        if not owner:
             raise Forbidden(T("Only the table's owner can send '{action}'.", action=action["type"]))
-        return (seat.number if seat else None), {"type": action["type"]}, None
-    if seat is None:
-        raise Forbidden(T("You have no seat at this table."))
-    if "seat" in action and action["seat"] != seat.number:
-        raise Forbidden(T("You can act only for your own seat."))
+    else:
+        if seat is None:
+            raise Forbidden(T("You have no seat at this table."))
+        if "seat" in action and action["seat"] != seat.number:
+            raise Forbidden(T("You can act only for your own seat."))
     if expected_version != table.version:
         # A stale version answers 409 whatever else is wrong with the action: the sender has to
         # reload first, and the action's fields are judged against the state they then see.
@@ -424,51 +438,76 @@ def _command_of(
             current_version=table.version,
         )
     loaded = store.load(table=table, decider=decider)
-    _check_action_fields(table, action, loaded[0])
-    command = {**action, "seat": seat.number}
-    _check_player_command(table, decider, loaded[0], seat.number, command)
-    return seat.number, command, loaded
+    if owners_command:
+        command: dict[str, Any] = {"type": action["type"]}
+    else:
+        _check_action_fields(table, action, loaded[0])
+        command = {**action, "seat": number}
+    offered = _check_command(table, decider, loaded[0], number, command, owner=owner, owners_command=owners_command)
+    return number, command, loaded, offered
 
 
-def _check_player_command(table: Table, decider, state, seat: int, command: dict[str, Any]) -> None:
-    """A person may send only what their seat may do now: the system's commands (``timeout``,
-    ``play_round``, ``start_hand``) and any type not among the seat's legal actions are refused.
-    A game's ``decide`` accepts system commands from anyone, since the worker sends them through
-    it; so this gate has to be here. For a type some seat may send (another seat's turn), and for
-    anything the awaited seat sends (a bet without openers), the game's own refusal says more than
-    ours, so it is asked first; what the game would accept is still refused here."""
-    legal = decider.legal_actions(state, seat)
+@contextlib.contextmanager
+def _offering(offered: list[dict[str, Any]]) -> Iterator[None]:
+    """A refusal inside lists what the caller is offered (the game's own list is of the seat's
+    moves alone: it knows neither the owner's commands nor that the bot plays a seat)."""
+    try:
+        yield
+    except Illegal as refusal:
+        refusal.extra["legal_actions"] = offered
+        raise
+
+
+def _check_command(
+    table: Table, decider, state, seat: int | None, command: dict[str, Any], *, owner: bool, owners_command: bool
+) -> list[dict[str, Any]]:
+    """What the caller is offered (``offered_actions``, the very list their table view shows), if
+    the command is of a type among it; else the refusal. A caller may send only what they are
+    offered now: the system's commands (``timeout``, ``play_round``, ``start_hand``), a move
+    of a seat the table's bot plays (CM-20) and any type not offered are refused. A game's
+    ``decide`` accepts system commands from anyone, since the worker sends them through it; so
+    this gate has to be here. For a type some seat may send (another seat's turn), for presence and
+    the owner's commands and for anything the awaited seat sends (a bet without openers), the
+    game's own refusal says more than ours, so it is asked first; what the game would accept is
+    still refused here."""
+    offered = offered_actions(decider, state, seat, owner=owner)
+    if any(option.get("type") == command["type"] for option in offered):
+        return offered
     asks_presence = presence.is_presence_action(command)
-    if any(option.get("type") == command["type"] for option in legal):
-        if not asks_presence and seat in decider.played_by_bot(state):
-            _refuse_while_the_bot_plays(table, legal)
-        return
+    if seat is not None and not owners_command:
+        _refuse_if_away(table, decider, state, seat, asks_presence, offered)
     others = {option.get("type") for number in range(table.seats) for option in decider.legal_actions(state, number)}
     # Sitting out, sitting in and leaving: the game says why not (a player who left cannot sit in, CM-20).
-    if asks_presence or command["type"] in others or seat in decider.to_act(state):
-        commands.refuse_if_illegal(table, decider, state, command)
-    offered = sorted({str(option.get("type")) for option in legal})
+    if asks_presence or owners_command or command["type"] in others or seat in decider.to_act(state):
+        with _offering(offered):
+            commands.refuse_if_illegal(table, decider, state, command)
+    kinds = sorted({str(option.get("type")) for option in offered})
     raise Illegal(
         T(
             "'{action}' is not an action of your seat now; you may send: {offered}.",
             action=command["type"],
-            offered=offered or T("nothing"),
+            offered=kinds or T("nothing"),
         ),
-        legal_actions=legal,
+        legal_actions=offered,
         current_version=table.version,
     )
 
 
-def _refuse_while_the_bot_plays(table: Table, legal: list[dict[str, Any]]) -> None:
-    """The bot plays the seat of a player who sat out or left (CM-20): their own moves wait until
-    they sit in, and never come again once they left."""
-    allowed = [option for option in legal if presence.is_presence_action(option)]
-    if not allowed:
-        raise Illegal("You have left this table.", code="seat_left", legal_actions=[], current_version=table.version)
+def _refuse_if_away(
+    table: Table, decider, state, seat: int, asks_presence: bool, offered: list[dict[str, Any]]
+) -> None:
+    """A player who left may send nothing more, and the bot plays the seat of one who sits out
+    (CM-20): their own moves wait until they sit in. The refusal lists what they are offered."""
+    if seat in decider.departed(state):
+        raise Illegal(
+            T("You have left this table."), code="seat_left", legal_actions=offered, current_version=table.version
+        )
+    if asks_presence or seat not in decider.played_by_bot(state):
+        return
     raise Illegal(
-        "The table's bot plays your seat while you sit out; sit in to play your own turns.",
+        T("The table's bot plays your seat while you sit out; sit in to play your own turns."),
         code="sitting_out",
-        legal_actions=allowed,
+        legal_actions=offered,
         current_version=table.version,
     )
 
