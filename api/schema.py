@@ -162,6 +162,18 @@ def _game_components(schemas: dict[str, Any]) -> None:
     }
 
 
+# What a table view's ``legal_actions`` offers: exactly what the server accepts from the caller now.
+LEGAL_ACTIONS = (
+    "Exactly what you may post as `action` now, and all of it: a type listed is accepted (with any "
+    "`amount`, `discard` or `show` chosen from the ranges given), any other is refused (422). "
+    "Playing your seat: the game's moves on your turn, and `sit_out` and `leave` as the game allows "
+    "(CM-20). Sitting out: `sit_in`, and `leave` as the game allows, never the moves the table's bot "
+    "plays for you. Gone (you left): nothing. The table's owner, seated or not, is also offered the "
+    "owner's commands while the game takes them (`end_match` in a Whiskey Poker pot match, "
+    "`end_table` at a Five-Card Draw cash table). Empty for a spectator and unless the table is running."
+)
+
+
 def _wire(schemas: dict[str, Any]) -> None:
     """Point the generic schemas' free-form objects at the typed ones."""
     for name in ("Table", "TableRequest"):
@@ -169,7 +181,11 @@ def _wire(schemas: dict[str, Any]) -> None:
         if table:
             props = table["properties"]
             props["state"] = {"anyOf": [{"$ref": REF + "GameView"}, {"type": "null"}]}
-            props["legal_actions"] = {"type": "array", "items": {"$ref": REF + "LegalAction"}}
+            props["legal_actions"] = {
+                "type": "array",
+                "items": {"$ref": REF + "LegalAction"},
+                "description": LEGAL_ACTIONS,
+            }
     configs = []
     for decider in registry.all_games():
         name = prefix_of(decider.slug) + "Config"
@@ -179,6 +195,12 @@ def _wire(schemas: dict[str, Any]) -> None:
     schemas["TableConfig"] = {"anyOf": configs, "description": "The table's configuration, by its game."}
     if "Table" in schemas:
         schemas["Table"]["properties"]["config"] = {"$ref": REF + "TableConfig"}
+    error = schemas.get("Error")
+    if error and "legal_actions" in error.get("properties", {}):
+        error["properties"]["legal_actions"]["description"] = (
+            "What you are offered now, the same list as the table view's `legal_actions` "
+            "(422: `illegal_action`, `sitting_out`, `seat_left` and the game's own codes)."
+        )
     replay = schemas.get("Replay")
     if replay:
         replay["properties"]["state"] = {"anyOf": [{"$ref": REF + "GameView"}, {"type": "null"}]}

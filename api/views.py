@@ -165,7 +165,7 @@ class TableView(APIView):
         tag = _table_etag(table, table.version, seat)
         if _matches(request.headers.get("If-None-Match"), tag):
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers=_cache_headers(tag))
-        view = selectors.table_view(table, seat)
+        view = selectors.table_view(table, seat, viewer=request.user)
         # The state may have moved past the row read above: the tag names the version answered.
         return Response(view, headers=_cache_headers(_table_etag(table, view["version"], seat)))
 
@@ -196,7 +196,7 @@ class JoinView(APIView):
     def post(self, request, table_id):
         data = parsed(s.JoinSerializer, request.data)
         seat = services.join_table(table_id=table_id, user=request.user, seat=data["seat"], chips=data["chips"])
-        return Response(selectors.table_view(seat.table, seat.number))
+        return Response(selectors.table_view(seat.table, seat.number, viewer=request.user))
 
 
 class LeaveView(APIView):
@@ -204,7 +204,7 @@ class LeaveView(APIView):
     def post(self, request, table_id):
         services.leave_table(table_id=table_id, user=request.user)
         table = selectors.get_table(table_id)
-        return Response(selectors.table_view(table, selectors.seat_of(table, request.user)))
+        return Response(selectors.table_view(table, selectors.seat_of(table, request.user), viewer=request.user))
 
 
 class SeatView(APIView):
@@ -212,7 +212,7 @@ class SeatView(APIView):
     def delete(self, request, table_id, seat):
         """The owner frees a seat before the start; a player's reserved buy-in goes back to them."""
         table = services.remove_seat(table_id=table_id, user=request.user, seat=seat)
-        return Response(selectors.table_view(table, selectors.seat_of(table, request.user)))
+        return Response(selectors.table_view(table, selectors.seat_of(table, request.user), viewer=request.user))
 
 
 class BotsView(APIView):
@@ -221,7 +221,7 @@ class BotsView(APIView):
         data = parsed(s.JoinSerializer, request.data)
         seat = services.add_bot(table_id=table_id, user=request.user, seat=data["seat"])
         return Response(
-            selectors.table_view(seat.table, selectors.seat_of(seat.table, request.user)),
+            selectors.table_view(seat.table, selectors.seat_of(seat.table, request.user), viewer=request.user),
             status=status.HTTP_201_CREATED,
         )
 
@@ -236,6 +236,7 @@ class StartView(APIView):
                 selectors.seat_of(outcome.table, request.user),
                 state=outcome.state,
                 next_commitment=outcome.next_commitment,
+                viewer=request.user,
             )
         )
 

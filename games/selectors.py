@@ -14,7 +14,7 @@ from django.utils import timezone
 from games import actors, notify, store
 from games.engine import registry
 from games.engine.codec import decode_event
-from games.engine.decider import event_types_by_name
+from games.engine.decider import event_types_by_name, offered_actions
 from games.engine.words import T
 from games.errors import NotFound
 from games.models import HandSeed, Seat, Table
@@ -111,20 +111,21 @@ def wallet_chips(table: Table) -> dict[int, int]:
     return {number: held[key] // table.chip_value for number, key in people.items()}
 
 
-def offered(table: Table, decider, state, seat: int) -> list[dict[str, Any]]:
-    """The seat's legal actions, with what it buys during play (the game's ``chip_purchases``) no
-    more than its wallet pays for: the range's ``max`` lowered to it, or the purchase left out
-    when it pays for less than ``min``."""
-    legal = decider.legal_actions(state, seat)
-    buying = getattr(decider, "chip_purchases", frozenset())
-    if not any(option.get("type") in buying for option in legal):
-        return legal
+def offered(table: Table, decider, state, seat: int | None, *, owner: bool) -> list[dict[str, Any]]:
+    """What the caller at ``seat`` (``owner``: whether they own the table) may send now: the
+    engine's ``offered_actions``, with what the seat buys during play (the game's
+    ``chip_purchases``) no more than its wallet pays for, the range's ``max`` lowered to it, or the
+    purchase left out when it pays for less than ``min``. The table view shows this list and the
+    gate (``games.gate``) accepts exactly its types."""
+    listed = offered_actions(decider, state, seat, owner=owner)
+    if seat is None or not any(option.get("type") in decider.chip_purchases for option in listed):
+        return listed
     chips = wallet_chips(table).get(seat)
     if chips is None:
-        return legal
+        return listed
     narrowed = []
-    for option in legal:
-        if option.get("type") in buying:
+    for option in listed:
+        if option.get("type") in decider.chip_purchases:
             if chips < option["min"]:
                 continue
             option = {**option, "max": min(option["max"], chips)}
@@ -151,9 +152,18 @@ def table_summary(table: Table) -> dict[str, Any]:
     }
 
 
-def table_view(table: Table, seat: int | None, *, state=None, next_commitment: str | None = None) -> dict[str, Any]:
+def is_owner(table: Table, viewer) -> bool:
+    """True when ``viewer`` (a user, or ``None``) owns ``table``."""
+    return viewer is not None and viewer.is_authenticated and viewer.pk == table.owner_id
+
+
+def table_view(
+    table: Table, seat: int | None, *, state=None, next_commitment: str | None = None, viewer=None
+) -> dict[str, Any]:
     """The caller's view of a table: public facts, the game's view for the seat, whose turn it is,
-    the deadline and the caller's legal actions."""
+    the deadline and the caller's legal actions: what ``offered_actions`` offers the caller
+    (``viewer``, the user who asks) at ``seat`` while the table runs, the very list the service
+    accepts from them."""
     decider = registry.get(table.game)
     version = table.version
     if state is None:
@@ -180,8 +190,8 @@ def table_view(table: Table, seat: int | None, *, state=None, next_commitment: s
         else None,
         "to_act": to_act,
         "deadline": rfc3339(table.deadline_at),
-        "legal_actions": offered(table, decider, state, seat)
-        if started and seat is not None and table.status == Table.Status.RUNNING
+        "legal_actions": offered(table, decider, state, seat, owner=is_owner(table, viewer))
+        if table.status == Table.Status.RUNNING
         else [],
         "next_commitment": upcoming,
         "created_at": rfc3339(table.created_at),
@@ -287,14 +297,16 @@ def awaiting(user) -> list[dict[str, Any]]:
     return found
 
 
-def action_result(outcome, seat: int | None) -> dict[str, Any]:
+def action_result(outcome, seat: int | None, *, viewer=None) -> dict[str, Any]:
     """What an action returns: the new version, the caller's view of the events it appended, and
-    the table as the caller now sees it."""
+    the table as the caller (``viewer``) now sees it."""
     events = appended_events_view(outcome.table, seat, outcome.rows, outcome.events)
     return {
         "version": outcome.table.version,
         "events": events,
-        "table": table_view(outcome.table, seat, state=outcome.state, next_commitment=outcome.next_commitment),
+        "table": table_view(
+            outcome.table, seat, state=outcome.state, next_commitment=outcome.next_commitment, viewer=viewer
+        ),
     }
 
 

@@ -20,7 +20,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import commands, selectors, settlement, store, telemetry
+from games import commands, gate, selectors, settlement, store, telemetry
 from games.engine import fairness, presence, registry
 from games.engine.errors import InvalidOptions
 from games.engine.words import T, Text
@@ -28,7 +28,6 @@ from games.errors import (
     Conflict,
     Forbidden,
     IdempotencyMismatch,
-    Illegal,
     InvalidRequest,
     NotFound,
     ServiceError,
@@ -36,11 +35,6 @@ from games.errors import (
 from games.models import CommandRecord, Seat, Table
 
 # --- creating and seating ---------------------------------------------------------------------
-
-
-def _status_word(status: str):
-    """A table's status in words (the ``status`` field itself stays the code)."""
-    return {"open": T("open"), "running": T("running"), "finished": T("finished")}.get(status, status)
 
 
 def _decider(slug: str):
@@ -162,9 +156,17 @@ def leave_table(*, table_id, user: AbstractBaseUser) -> commands.Outcome | None:
             return None
         if table.status == Table.Status.FINISHED:
             raise Conflict(T("This table has finished."), code="table_finished", current_version=table.version)
-        return commands.execute(
-            table, {"type": "leave", "seat": seat.number}, expected_version=table.version, actor=f"user:{user.pk}"
+        # The same gate as an action's: leaving here is accepted exactly when ``leave`` is offered.
+        decider = registry.get(table.game)
+        loaded = store.load(table=table, decider=decider)
+        command = {"type": "leave", "seat": seat.number}
+        offered = gate.check(
+            table, decider, loaded[0], seat.number, command, owner=table.owner_id == user.pk, owners_command=False
         )
+        with gate.offering(offered):
+            return commands.execute(
+                table, command, expected_version=table.version, actor=f"user:{user.pk}", loaded=loaded
+            )
 
 
 def set_client_seed(*, table_id, user: AbstractBaseUser, client_seed: str) -> Seat:
@@ -260,11 +262,12 @@ def act(
             replay = _replay(user, idempotency_key, request_hash)
             if replay is not None:
                 return replay
-        seat, command, loaded = _command_of(table, user, action, expected_version)
-        outcome = commands.execute(
-            table, command, expected_version=expected_version, actor=f"user:{user.pk}", loaded=loaded
-        )
-        response = selectors.action_result(outcome, seat)
+        seat, command, loaded, offered = gate.command_of(table, user, action, expected_version)
+        with gate.offering(offered):
+            outcome = commands.execute(
+                table, command, expected_version=expected_version, actor=f"user:{user.pk}", loaded=loaded
+            )
+        response = selectors.action_result(outcome, seat, viewer=user)
         if idempotency_key:
             _store_command_record(user, idempotency_key, table, request_hash, response)
         return 200, response, False
@@ -388,105 +391,6 @@ def purge_command_records(*, batch: int = 1000, max_batches: int = 100) -> int:
         if len(ids) < batch:
             break
     return purged
-
-
-def _command_of(
-    table: Table, user: AbstractBaseUser, action: Mapping[str, Any], expected_version: int
-) -> tuple[int | None, dict[str, Any], tuple[Any, int] | None]:
-    """Who sends ``action`` (the caller's seat, or ``None`` for an owner's command), the command
-    for the Decider, and the state if checking the action's fields loaded it."""
-    if table.status != Table.Status.RUNNING:
-        raise Conflict(
-            T("The table is {status}, not running.", status=_status_word(table.status)),
-            code="table_not_running",
-            current_version=table.version,
-        )
-    seat = next((s for s in selectors.seat_rows(table) if s.user_id == user.pk), None)
-    decider = registry.get(table.game)
-    if action.get("type") in decider.owner_commands:
-        # Commands of the table's owner rather than of a seat (ending a Whiskey Poker match).
-        if table.owner_id != user.pk:
-            raise Forbidden(T("Only the table's owner can send '{action}'.", action=action["type"]))
-        return (seat.number if seat else None), {"type": action["type"]}, None
-    if seat is None:
-        raise Forbidden(T("You have no seat at this table."))
-    if "seat" in action and action["seat"] != seat.number:
-        raise Forbidden(T("You can act only for your own seat."))
-    if expected_version != table.version:
-        # A stale version answers 409 whatever else is wrong with the action: the sender has to
-        # reload first, and the action's fields are judged against the state they then see.
-        raise Conflict(
-            T(
-                "The table is at version {version}, not {expected}; reload and try again.",
-                version=table.version,
-                expected=expected_version,
-            ),
-            current_version=table.version,
-        )
-    loaded = store.load(table=table, decider=decider)
-    _check_action_fields(table, action, loaded[0])
-    command = {**action, "seat": seat.number}
-    _check_player_command(table, decider, loaded[0], seat.number, command)
-    return seat.number, command, loaded
-
-
-def _check_player_command(table: Table, decider, state, seat: int, command: dict[str, Any]) -> None:
-    """A person may send only what their seat may do now: the system's commands (``timeout``,
-    ``play_round``, ``start_hand``) and any type not among the seat's legal actions are refused.
-    A game's ``decide`` accepts system commands from anyone, since the worker sends them through
-    it; so this gate has to be here. For a type some seat may send (another seat's turn), and for
-    anything the awaited seat sends (a bet without openers), the game's own refusal says more than
-    ours, so it is asked first; what the game would accept is still refused here."""
-    legal = decider.legal_actions(state, seat)
-    asks_presence = presence.is_presence_action(command)
-    if any(option.get("type") == command["type"] for option in legal):
-        if not asks_presence and seat in decider.played_by_bot(state):
-            _refuse_while_the_bot_plays(table, legal)
-        return
-    others = {option.get("type") for number in range(table.seats) for option in decider.legal_actions(state, number)}
-    # Sitting out, sitting in and leaving: the game says why not (a player who left cannot sit in, CM-20).
-    if asks_presence or command["type"] in others or seat in decider.to_act(state):
-        commands.refuse_if_illegal(table, decider, state, command)
-    offered = sorted({str(option.get("type")) for option in legal})
-    raise Illegal(
-        T(
-            "'{action}' is not an action of your seat now; you may send: {offered}.",
-            action=command["type"],
-            offered=offered or T("nothing"),
-        ),
-        legal_actions=legal,
-        current_version=table.version,
-    )
-
-
-def _refuse_while_the_bot_plays(table: Table, legal: list[dict[str, Any]]) -> None:
-    """The bot plays the seat of a player who sat out or left (CM-20): their own moves wait until
-    they sit in, and never come again once they left."""
-    allowed = [option for option in legal if presence.is_presence_action(option)]
-    if not allowed:
-        raise Illegal("You have left this table.", code="seat_left", legal_actions=[], current_version=table.version)
-    raise Illegal(
-        "The table's bot plays your seat while you sit out; sit in to play your own turns.",
-        code="sitting_out",
-        legal_actions=allowed,
-        current_version=table.version,
-    )
-
-
-def _check_action_fields(table: Table, action: Mapping[str, Any], state) -> None:
-    """Refuse fields no legal action of any seat has, so a typo ("amout") is an error and not a
-    silent default."""
-    decider = registry.get(table.game)
-    known = {"type", "seat", *decider.action_fields}
-    for number in range(table.seats):
-        for legal in decider.legal_actions(state, number):
-            known.update(legal)
-    unknown = sorted(set(action) - known)
-    if unknown and len(known) > 2:
-        raise InvalidRequest(
-            T("Unknown field(s) in action: {unknown}. Known: {known}.", unknown=unknown, known=sorted(known)),
-            field="action",
-        )
 
 
 def run_system_command(

@@ -203,7 +203,7 @@ def context_extra(table: Table) -> dict[str, Any]:
             "buy_ins": {seat.number: seat.chips or span[1] for seat in seats},
             "people": [seat.number for seat in seats if seat.user_id],
         }
-        if table.status == Table.Status.RUNNING:
+        if table.status == Table.Status.RUNNING and registry.get(table.game).chip_purchases:
             # What each wallet pays for, so the game refuses a top-up it cannot pay (FD-13).
             extra["wallet_chips"] = wallet_chips(table)
         return extra

@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from games.engine.audit import AuditHooks
 from games.engine.options import Option
-from games.engine.presence import EVERYONE_HERE, Presence
+from games.engine.presence import EVERYONE_HERE, Presence, is_presence_action
 
 # A bot: what it does from its own seat's view and legal actions, with a seeded ``random.Random``.
 Policy = Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]], random.Random], dict[str, Any]]
@@ -82,6 +82,9 @@ class Decider(Protocol):
     money: ClassVar[str]
     # Commands only the table's owner may send (Whiskey Poker's ``end_match``).
     owner_commands: ClassVar[frozenset[str]]
+    # Actions by which a seat buys chips during play with its wallet's money (Five-Card Draw's
+    # ``top_up``): the service lowers their ``max`` to what the wallet pays for.
+    chip_purchases: ClassVar[frozenset[str]]
     # Combinations of options the game refuses at table creation, in words, for ``GET /games/``.
     refused_combinations: ClassVar[tuple[str, ...]]
     # The hand audit's hooks, or ``None`` for the audit's fallbacks (``games.engine.audit``).
@@ -174,6 +177,15 @@ class Decider(Protocol):
         """The seats of players who sat out or left, which the table's bot plays (CM-20)."""
         ...
 
+    def departed(self, state: Any) -> frozenset[int]:
+        """The seats whose player left the table (CM-20): they may send nothing more."""
+        ...
+
+    def owner_actions(self, state: Any) -> list[dict[str, Any]]:
+        """The ``owner_commands`` the table's owner may send now, each shaped like the API's
+        ``action``: exactly those ``decide`` would accept (checked as ``decide`` checks them)."""
+        ...
+
 
 def random_legal(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random) -> dict[str, Any]:
     """Any legal action, uniformly: the bot of a game without one of its own."""
@@ -185,6 +197,7 @@ class Rules:
 
     money: ClassVar[str] = "chips"
     owner_commands: ClassVar[frozenset[str]] = frozenset()
+    chip_purchases: ClassVar[frozenset[str]] = frozenset()
     refused_combinations: ClassVar[tuple[str, ...]] = ()
     audit: AuditHooks | None = None
     action_fields: ClassVar[frozenset[str]] = frozenset()
@@ -219,6 +232,35 @@ class Rules:
         """The ``presence`` every game's state keeps (``games.engine.presence``)."""
         presence: Presence = getattr(state, "presence", EVERYONE_HERE)
         return presence.away
+
+    def departed(self, state: Any) -> frozenset[int]:
+        """The players who left, as the ``presence`` of the state keeps them."""
+        presence: Presence = getattr(state, "presence", EVERYONE_HERE)
+        return presence.gone
+
+    def owner_actions(self, state: Any) -> list[dict[str, Any]]:
+        """No commands of the owner's."""
+        return []
+
+
+def offered_actions(decider: Decider, state: Any, seat: int | None, *, owner: bool = False) -> list[dict[str, Any]]:
+    """Everything a caller may send now, and nothing else: the table view offers this list and the
+    service accepts exactly the types it holds, so what is offered is what is accepted.
+
+    ``seat`` is the caller's seat (``None`` when they have none) and ``owner`` whether they own the
+    table. A seat its player plays is offered the game's legal actions. A seat the table's bot plays
+    (CM-20) is offered only what the game lists about presence, ``sit_in`` and ``leave`` (as the
+    game allows leaving): the game's moves for it are the bot's. A seat whose player left
+    (``departed``) is offered nothing. The owner, seated or not, is offered the game's ``owner_actions`` as well."""
+    offered: list[dict[str, Any]] = []
+    if seat is not None and seat not in decider.departed(state):
+        legal = decider.legal_actions(state, seat)
+        if seat in decider.played_by_bot(state):
+            legal = [action for action in legal if is_presence_action(action)]
+        offered.extend(legal)
+    if owner:
+        offered.extend(decider.owner_actions(state))
+    return offered
 
 
 def replay(decider: Decider, config: Mapping[str, Any], events: Iterable[Any], state: Any = None) -> Any:

@@ -21,8 +21,9 @@ WEIGHTS = {"fold": 1, "check": 4, "call": 4, "bet": 2, "raise": 1, "all_in": 0.3
 
 def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """A legal action of the caller's seat: bets mostly small, a random discard, with a shown ace
-    when the option asks for one (FD-4, FD-7); never sitting out, in or leaving (CM-20)."""
-    legal = [option for option in view["legal_actions"] if not is_presence_action(option)]
+    when the option asks for one (FD-4, FD-7); never sitting out, in or leaving (CM-20), nor the
+    owner's ``end_table``."""
+    legal = [option for option in view["legal_actions"] if not is_presence_action(option) and option["type"] in WEIGHTS]
     weights = dict(WEIGHTS)
     if view["state"]["hand"]["street"] == 0:
         weights["bet"] = 20  # a seat that may open does, mostly: fewer hands nobody opens (FD-6)

@@ -36,6 +36,17 @@ def fund(staff: APIClient, client: APIClient, currency: str, amount: str) -> Non
     assert response.status_code == 201, response.json()
 
 
+def game_moves(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The game's own moves among a view's ``legal_actions``: neither sitting out, in or leaving
+    (CM-20) nor the owner's commands (ending the table), which a test sends when it means to."""
+    owners = registry.get(view["game"]).owner_commands
+    return [
+        action
+        for action in view["legal_actions"]
+        if not presence.is_presence_action(action) and action["type"] not in owners
+    ]
+
+
 @dataclass
 class Game:
     """A table to play: who sits where (a client, or None for a bot) and its terms."""
@@ -103,9 +114,10 @@ def play_to_the_end(
             continue
         client = clients[rng.choice(people)]
         mine = client.get(f"/api/v1/tables/{table_id}/").json()
-        # Sitting out, sitting in and leaving (CM-20) are listed whenever allowed; a random client
-        # plays the game's moves, and a test that means to leave says so itself.
-        moves = [action for action in mine["legal_actions"] if not presence.is_presence_action(action)]
+        # Sitting out, sitting in and leaving (CM-20) are listed whenever allowed, and the owner's
+        # commands to their owner; a random client plays the game's moves, and a test that means
+        # to leave or end the table says so itself.
+        moves = game_moves(mine)
         mine["legal_actions"] = moves
         if not moves:
             continue

@@ -8,7 +8,7 @@ from typing import Any
 
 from rest_framework.test import APIClient
 
-from games.engine import presence
+from games.engine import presence, registry
 from games.models import Event, Seat
 
 
@@ -28,7 +28,12 @@ def send(client: APIClient, table_id: str, action: dict[str, Any]):
 
 
 def moves(legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [action for action in legal if not presence.is_presence_action(action)]
+    """The game's moves among ``legal``: not sitting out, in or leaving, nor ending the table."""
+    return [action for action in legal if not presence.is_presence_action(action) and action["type"] not in OWNERS]
+
+
+# The owner's commands of every game, which ``legal_actions`` offers the owner.
+OWNERS = frozenset().union(*(decider.owner_commands for decider in registry.all_games()))
 
 
 def until_turn(table_id: str, clients: dict, me: int, task_queue, rng: random.Random, limit: int = 500) -> dict:

@@ -38,9 +38,8 @@ from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
 from games import store
-from games.engine import presence
 from games.models import Table
-from tests.api.play import Game, _run_due_system_command, person
+from tests.api.play import Game, _run_due_system_command, game_moves, person
 
 pytestmark = pytest.mark.django_db(transaction=True, reset_sequences=True)
 
@@ -194,7 +193,7 @@ def _play_to_the_end(table_id: str, table: str, people: dict[int, APIClient], ta
         mine = views[seat]
         # Not "leave", "sit_out" or "sit_in" (CM-20, offered on every turn): a person who left would
         # have nothing more to show, and the recorded game is one the people play themselves.
-        legal = [action for action in mine["legal_actions"] if not presence.is_presence_action(action)]
+        legal = game_moves(mine)
         if legal:
             action = {"action": rng.choice(legal), "expected_version": mine["version"]}
             assert answers.post(people[seat], f"{table}actions/", action)["version"] > mine["version"]

@@ -10,7 +10,7 @@ from django.core.cache import cache
 from rest_framework.throttling import SimpleRateThrottle
 
 from api.schema import OPERATIONS
-from games.engine import presence, registry
+from games.engine import registry
 from games.engine.contract import prefix_of
 from tests.api import draw, play
 from tests.api.contract import ContractClient, check, document
@@ -55,7 +55,7 @@ def _choose(game: str, view: dict, rng: random.Random) -> dict:
     if game == "five_card_draw":
         return draw.choose(view, rng)
     # The game's moves; sitting out, sitting in and leaving (CM-20) are tested on their own.
-    return rng.choice([action for action in view["legal_actions"] if not presence.is_presence_action(action)])
+    return rng.choice(play.game_moves(view))
 
 
 def _play(spec: Game, table_id: str, clients: dict, task_queue, rng: random.Random) -> dict:

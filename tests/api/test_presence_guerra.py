@@ -61,7 +61,8 @@ def test_cm_20_guerra_sit_out_sit_in_and_leave_through_http(task_queue, monkeypa
     assert sat.status_code == 200, sat.json()
     table = sat.json()["table"]
     assert table["seats"][0]["played_by_bot"] is True and table["state"]["played_by_bot"] == [0]
-    assert [a["type"] for a in table["legal_actions"]] == ["throw", "sit_in", "leave"]
+    # The throw is the bot's now: she is offered only what she may send, sitting in or leaving.
+    assert [a["type"] for a in table["legal_actions"]] == ["sit_in", "leave"]
     assert [e.data for e in events_of(table_id, "SatOut")] == [{"seat": 0}]
     run_bot_turns_until(task_queue, lambda: any(e.data["seat"] == 0 for e in events_of(table_id, "ThrowSent")))
     thrown = [e for e in events_of(table_id, "ThrowSent") if e.data["seat"] == 0]

@@ -13,13 +13,15 @@ from typing import Any
 
 from tests.production.shape import Process, Shape
 
-# Sitting out, sitting in and leaving (CM-20): listed whenever allowed, never a random player's move.
+# Sitting out, sitting in and leaving (CM-20): listed whenever allowed, never a random player's move;
+# nor the owner's commands, offered to the owner (ending a Whiskey Poker pot match, a cash table).
 PRESENCE = frozenset({"sit_out", "sit_in", "leave"})
+OWNERS = frozenset({"end_match", "end_table"})
 
 
 def moves(legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """A seat's legal actions without the presence ones: what a random player picks from."""
-    return [action for action in legal if action.get("type") not in PRESENCE]
+    """A seat's legal actions without the presence ones and the owner's: what a random player picks from."""
+    return [action for action in legal if action.get("type") not in PRESENCE | OWNERS]
 
 
 PASSWORD = "a long enough passphrase 7"

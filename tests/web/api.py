@@ -14,6 +14,7 @@ from typing import Any
 from tests.api.server import Server
 
 PRESENCE = {"sit_out", "sit_in", "leave"}  # what a player sends about being there, not a move of the game
+OWNERS = {"end_match", "end_table"}  # the owner's commands, offered to the owner: not a move either
 
 # Small tables that end quickly; the stakes each game's create-table request takes (docs/api.md).
 TABLES: dict[str, dict[str, Any]] = {
@@ -109,7 +110,7 @@ def play_until(player: Client, table_id: str, *, hands: int = 1, seed: int = 11,
         view = player.ok("GET", f"/tables/{table_id}/")
         if view["status"] == "finished" or finished_hands(player, table_id) >= hands:
             return view
-        options = [action for action in view["legal_actions"] if action.get("type") not in PRESENCE]
+        options = [action for action in view["legal_actions"] if action.get("type") not in PRESENCE | OWNERS]
         if not options:
             time.sleep(0.1)
             continue

@@ -162,7 +162,10 @@ function actionsSection(view, module, ctx, send) {
   const box = el("div", { id: "actions", role: "group", "aria-label": t("Your actions") });
   const groups = groupsOf(view, module, ctx);
   const grouped = new Set(groups.flatMap((group) => group.actions));
+  // The owner's commands are offered among the legal actions too; they have their own section.
+  const owners = new Set(ownerActionsOf(view, module).map((action) => action.type));
   view.legal_actions.forEach((action, index) => {
+    if (owners.has(action.type)) return;
     if (grouped.has(action)) {
       const group = groups.find((candidate) => candidate.actions.includes(action));
       if (group.actions[0] === action) box.append(groupForm(group, index, send));

@@ -330,6 +330,13 @@ class FiveCardDraw(Rules):
         """Seats at the table whose player sat out, or left a tournament (CM-20, ``state.played_by_bot``)."""
         return played_by_bot(state)
 
+    def owner_actions(self, state: State) -> list[dict[str, Any]]:
+        """FD-13: ``end_table`` while a cash table runs and its end is not yet asked for; the checks
+        ``decide`` makes of the owner's ``end_table`` (over, not started, a tournament, asked)."""
+        if state.finished or not state.started or state.settings.format == TOURNAMENT or state.end_requested:
+            return []
+        return [{"type": "end_table"}]
+
 
 def _refuse_combinations(config: Mapping[str, Any], given: Mapping[str, Any], chip_value: int) -> None:
     """FD-18 and the money terms: each refusal names the conflict."""

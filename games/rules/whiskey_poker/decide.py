@@ -85,12 +85,28 @@ def split_pot(pot: int, best: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     return tuple((seat, share + (1 if index < odd else 0)) for index, seat in enumerate(best))
 
 
+def owner_actions(state: State) -> list[dict[str, Any]]:
+    """WP-6: ``end_match`` while the owner may send it (a running pot-scoring match whose end is
+    not yet asked for); ``decide`` refuses it by the same checks otherwise."""
+    if state.finished or not state.started or _end_match_refusal(state) is not None:
+        return []
+    return [{"type": "end_match"}]
+
+
+def _end_match_refusal(state: State) -> IllegalAction | None:
+    """Why the owner may not end this match now (the game has started and is not over), or ``None``."""
+    if state.scoring != POT:
+        return IllegalAction(T("Only a pot-scoring match can be ended by the table's owner (WP-6)."))
+    if state.end_requested:
+        return IllegalAction(T("The match already ends after this hand."))
+    return None
+
+
 def _end_match(state: State) -> list[Any]:
     """WP-6: the table's owner ends a pot-scoring match after the hand in play."""
-    if state.scoring != POT:
-        raise IllegalAction(T("Only a pot-scoring match can be ended by the table's owner (WP-6)."))
-    if state.end_requested:
-        raise IllegalAction(T("The match already ends after this hand."))
+    refusal = _end_match_refusal(state)
+    if refusal is not None:
+        raise refusal
     return [MatchEndRequested()]
 
 

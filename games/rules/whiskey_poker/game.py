@@ -164,6 +164,10 @@ class WhiskeyPoker(WidowTable):
         """The exchange moves ``seat`` may make on its turn (``decide.legal_actions``)."""
         return decide.legal_actions(state, seat)
 
+    def owner_actions(self, state: State) -> list[dict[str, Any]]:
+        """``end_match`` while the owner may end the match (WP-6, ``decide.owner_actions``)."""
+        return decide.owner_actions(state)
+
     def to_act(self, state: State) -> tuple[int, ...]:
         """The seat whose move the game waits for."""
         return decide.to_act(state)
