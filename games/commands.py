@@ -291,5 +291,7 @@ def _announce(table: Table, decider, state, *, started: bool) -> None:
     now waits for and who sits there, for the people's own streams."""
     people = {s.number: s.user_id for s in seat_rows(table) if s.user_id is not None}
     running = table.status == Table.Status.RUNNING
-    to_act = [people[n] for n in decider.to_act(state) if n in people] if running else []
+    # A seat the table's bot plays (its player sat out or left, CM-20) is not the person's turn.
+    away = decider.played_by_bot(state)
+    to_act = [people[n] for n in decider.to_act(state) if n in people and n not in away] if running else []
     notify.table_moved(table, to_act_users=to_act, seated_users=list(people.values()), started=started)

@@ -291,7 +291,8 @@ def awaiting(user) -> list[dict[str, Any]]:
                 "version": version,
                 "seat": seat.number,
                 "deadline": table.deadline_at.isoformat() if table.deadline_at and version == table.version else None,
-                "your_turn": seat.number in decider.to_act(state),
+                # Not while the table's bot plays the seat (CM-20): the turn is the bot's.
+                "your_turn": seat.number in decider.to_act(state) and seat.number not in decider.played_by_bot(state),
             }
         )
     return found

@@ -19,7 +19,7 @@ from games.disputes.models import Dispute, DisputeStep
 from games.disputes.services import check_reviewer, is_auditor, played_at
 from games.engine import registry
 from games.engine.codec import decode_event
-from games.engine.decider import event_types_by_name
+from games.engine.decider import event_types_by_name, offered_actions
 from games.engine.words import T, Text
 from games.errors import Forbidden, NotFound
 from games.models import Event
@@ -169,7 +169,7 @@ def player_views(table: Any, seat: int, first: int, last: int) -> list[dict[str,
         view = selectors.table_view(table, seat, state=state)
         view["version"] = seq
         # What the seat was offered then; the deadline of a past version is not kept.
-        view["legal_actions"] = decider.legal_actions(state, seat)
+        view["legal_actions"] = offered_actions(decider, state, seat)
         view["deadline"] = None
         out.append({"version": seq, "event": events[seq], "table": view})
     return out

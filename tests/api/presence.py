@@ -32,6 +32,17 @@ def moves(legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [action for action in legal if not presence.is_presence_action(action) and action["type"] not in OWNERS]
 
 
+def as_sent(option: dict[str, Any]) -> dict[str, Any]:
+    """An offered action as a client sends it: a range's least (a bet's or raise's ``amount``,
+    a top-up's ``chips``), and a draw standing pat."""
+    if option["type"] == "draw":
+        return {"type": "draw", "discard": []}
+    if "min" in option and "max" in option and "amount" not in option:
+        field = "chips" if option["type"] == "top_up" else "amount"
+        return {"type": option["type"], field: option["min"]}
+    return option
+
+
 # The owner's commands of every game, which ``legal_actions`` offers the owner.
 OWNERS = frozenset().union(*(decider.owner_commands for decider in registry.all_games()))
 
@@ -46,7 +57,7 @@ def until_turn(table_id: str, clients: dict, me: int, task_queue, rng: random.Ra
             return mine
         other = next(seat for seat in mine["to_act"] if clients.get(seat) is not None)
         theirs = view(clients[other], table_id)
-        sent = send(clients[other], table_id, rng.choice(moves(theirs["legal_actions"])))
+        sent = send(clients[other], table_id, as_sent(rng.choice(moves(theirs["legal_actions"]))))
         assert sent.status_code == 200, sent.json()
     raise AssertionError(f"seat {me} was never awaited")
 

@@ -13,7 +13,9 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from games import selectors
 from games.engine import presence, registry
+from games.models import Seat
 from tests.api.draw import repeat_deals
 from tests.api.play import Game, _run_due_system_command, check_finished_table, game_moves, person, set_up
 from tests.api.presence import until_turn, view
@@ -33,6 +35,15 @@ GAMES = {
         options={"format": "cash", "opening": "anything_opens"},
         stake={"currency": "MXN", "chip_value": "0.50"},
     ),
+    # The draw's ace rule (an ace shown for the counts it names, FD-7) and blinds; a folded or
+    # short player is offered the top-up (FD-13), which the client buys from its wallet.
+    "five_card_draw-aces": Game(
+        "five_card_draw",
+        3,
+        people=(0, 1),
+        options={"format": "cash", "opening": "anything_opens", "ace_rule": "five_with_ace", "forced_bets": "blinds"},
+        stake={"currency": "MXN", "chip_value": "0.50"},
+    ),
 }
 OWNERS = {"whiskey-poker": "end_match", "five_card_draw": "end_table"}
 PRESENCE = {"sit_out", "sit_in", "leave"}
@@ -50,19 +61,21 @@ def types(offered: list[dict[str, Any]]) -> list[str]:
 
 def filled(option: dict[str, Any], state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """The action to send for an offered one: as offered, with a value chosen from any range it
-    gives (a bet's ``amount``, a draw's cards). A draw is filled from whatever the entry says: a
-    count between its ``min`` and ``max``, and an ace shown when it offers ``show`` and the count
-    needs one (four or more, FD-7)."""
+    gives (a bet's ``amount``, a top-up's ``chips``, a draw's cards). A draw discards a count
+    between its ``min`` and ``max``, showing one of the ``show_ace`` rule's aces for the counts
+    it names (FD-7), kept in the hand when the rule says ``keep``."""
     kind = option["type"]
     if kind == "draw":
         held = list(state["hand"]["your_cards"])
-        low, high = option.get("min", 0), option.get("max", 0)
-        count = rng.randint(low, min(high, len(held)))
-        if option.get("show") and count >= 4:
-            ace = rng.choice(option["show"])
-            others = [card for card in held if card != ace]
-            return {"type": "draw", "discard": held if count >= 5 else rng.sample(others, 4), "show": ace}
-        return {"type": "draw", "discard": rng.sample(held, count)}
+        count = rng.randint(option["min"], min(option["max"], len(held)))
+        rule = option.get("show_ace")
+        if rule is None or count < rule["min"]:
+            return {"type": "draw", "discard": rng.sample(held, count)}
+        ace = rng.choice(rule["aces"])
+        pool = [card for card in held if card != ace] if rule["keep"] else held
+        return {"type": "draw", "discard": rng.sample(pool, min(count, len(pool))), "show": ace}
+    if kind == "top_up":
+        return {"type": kind, "chips": rng.randint(option["min"], option["max"])}
     if "min" in option and "max" in option and "amount" not in option:
         return {"type": kind, "amount": rng.randint(option["min"], option["max"])}
     return {key: value for key, value in option.items() if key not in ("min", "max")}
@@ -99,11 +112,17 @@ def test_cm_20_a_seat_that_sits_out_is_offered_only_presence_and_each_is_accepte
     mine = until_turn(table_id, clients, me, task_queue, rng)
     moves = game_moves(mine)
     assert moves, mine["legal_actions"]
+    notices: list[dict[str, Any]] = []
+    monkeypatch.setattr("games.notify.publish", notices.append)
     sat = post(client, table_id, {"type": "sit_out"}, mine["version"])
     assert sat.status_code == 200, sat.json()
     assert types(sat.json()["table"]["legal_actions"]) == ["sit_in", "leave"]
     away = view(client, table_id)  # the bot's turn is queued, not yet played
     assert me in away["to_act"] and away["seats"][me]["played_by_bot"]
+    # Nor is it the person's turn on their own stream: the notice and the opening list say so.
+    user = Seat.objects.get(table_id=table_id, number=me).user
+    assert notices and all(user.pk not in notice["to_act"] for notice in notices), notices
+    assert [row["your_turn"] for row in selectors.awaiting(user) if row["table"] == table_id] == [False]
     assert types(away["legal_actions"]) == ["sit_in", "leave"]
     refused = post(client, table_id, filled(moves[0], mine["state"], rng), away["version"])
     assert refused.status_code == 422, refused.json()
