@@ -334,10 +334,11 @@ class Hub:
             self._close_socket()
 
     def _listening(self) -> None:
-        first = not self.ready.is_set()
-        self.ready.set()
-        if first:
+        # Ready is said only after the catch-up wake: a waiter registered once ``hub()`` has
+        # returned is woken by notices alone, never by a wake meant for those that came before.
+        if not self.ready.is_set():
             self.wake_all()
+        self.ready.set()
 
     def _close_socket(self) -> None:
         sock, path = self._socket, self._socket_path
