@@ -33,6 +33,7 @@ from games import notify, selectors
 from games.engine.words import T
 from games.errors import InvalidRequest
 from games.words import say_all
+from ledger.times import rfc3339
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +104,11 @@ def _frame(event: str | None, data: Any, event_id: int | None = None) -> str:
         lines.append(f"event: {event}")
     lines.append("data: " + json.dumps(data, cls=DjangoJSONEncoder, separators=(",", ":")))
     return "\n".join(lines) + "\n\n"
+
+
+def wire_time(value: str | None) -> str | None:
+    """A time of a stream's payload as every answer writes one: RFC 3339 ending in ``Z``."""
+    return rfc3339(datetime.fromisoformat(value)) if value else None
 
 
 def _stream(iterator: AsyncIterator[str]) -> StreamingHttpResponse:
@@ -195,7 +201,9 @@ async def table_events(
 class MyStreamView(_StreamView):
     @extend_schema(
         responses={
-            200: OpenApiResponse(description="text/event-stream of notices for the caller"),
+            200: OpenApiResponse(
+                description="text/event-stream of notices for the caller (times in RFC 3339, ending in Z)."
+            ),
             429: s.ErrorSerializer,
         }
     )
@@ -216,6 +224,7 @@ class _Notices:
         self.fired: list[str] = []
 
     def your_turn(self, table: str, version: int, deadline: str | None) -> str:
+        deadline = wire_time(deadline)
         self.watch_deadline(table, version, deadline)
         return _frame("your_turn", {"table": table, "version": version, "deadline": deadline})
 

@@ -41,6 +41,7 @@ from typing import Any
 from django.conf import settings
 from django.db import connection, connections, transaction
 
+from ledger.times import rfc3339
 from ledger.units import format_amount
 
 log = logging.getLogger(__name__)
@@ -67,7 +68,7 @@ def table_moved(
             "table": str(table.pk),
             "v": table.version,
             "status": table.status,
-            "deadline": table.deadline_at.isoformat() if table.deadline_at else None,
+            "deadline": rfc3339(table.deadline_at),
             "to_act": sorted(set(to_act_users)),
             "seated": sorted(set(seated_users)),
             "started": started,
