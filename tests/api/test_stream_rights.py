@@ -344,3 +344,36 @@ def test_no_event_committed_after_a_revocation_is_sent_not_even_a_deal_of_her_ca
     assert_ended_with(run(scenario()), "token_revoked")
     dealt = Event.objects.get(table_id=table_id, seq__gt=version, type="HandStarted")
     assert dealt.secret["cards"][0]
+
+
+def test_an_idle_stream_checks_its_rights_only_when_it_wakes_not_at_each_heartbeat(alice, bob, settings, monkeypatch):
+    """Heartbeats compare the expiry held in memory: an idle stream's rights are read from the
+    database once as it opens, then not again for ten heartbeats."""
+    from api.stream_rights import Rights
+
+    settings.STREAM_HEARTBEAT_SECONDS = 0.02
+    table_id = started_pair(alice, bob)
+    version = table(alice, table_id)["version"]
+    checks = []
+    exact = Rights.check
+
+    def counted(self):
+        checks.append(self.token)
+        return exact(self)
+
+    monkeypatch.setattr(Rights, "check", counted)
+
+    async def scenario():
+        stream = await open_stream(alice, f"/api/v1/tables/{table_id}/stream/")
+        await stream.frames_until(version)
+        beats = 0
+        while beats < 10:
+            while ": keep-alive\n\n" not in stream.buffer:
+                chunk = await asyncio.wait_for(anext(stream.chunks), TIMEOUT)
+                stream.buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
+            stream.buffer = stream.buffer.split(": keep-alive\n\n", 1)[1]
+            beats += 1
+        await stream.close()
+
+    run(scenario())
+    assert len(checks) == 1
