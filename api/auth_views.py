@@ -23,6 +23,7 @@ from api import limits
 from api import serializers as s
 from api.authentication import SessionAuthentication
 from api.models import TokenDevice
+from games import notify
 from games.engine.words import T
 from games.errors import InvalidRequest, NotFound, ServiceError
 
@@ -111,12 +112,14 @@ class TokenView(APIView):
 class LogoutView(APIView):
     @extend_schema(request=None, responses={204: None, 400: s.ErrorSerializer, 401: s.ErrorSerializer}, tags=["auth"])
     def post(self, request):
-        """Revoke the token this request was made with; the device's other tokens stay valid."""
+        """Revoke the token this request was made with; the device's other tokens stay valid. Its
+        open streams end within a second."""
         if not isinstance(request.auth, AuthToken):
             raise InvalidRequest(
                 T("This request was not made with a token; a browser session ends with DELETE auth/session/.")
             )
         request.auth.delete()
+        notify.rights_changed(request.user.pk)
         user_logged_out.send(sender=request.user.__class__, request=request._request, user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -128,9 +131,11 @@ class LogoutAllView(APIView):
         tags=["auth"],
     )
     def post(self, request):
-        """Revoke every token of the caller, on every device, this one included."""
+        """Revoke every token of the caller, on every device, this one included, and end their
+        open streams within a second."""
         revoked = AuthToken.objects.filter(user=request.user).count()
         AuthToken.objects.filter(user=request.user).delete()
+        notify.rights_changed(request.user.pk)
         user_logged_out.send(sender=request.user.__class__, request=request._request, user=request.user)
         return Response({"revoked": revoked})
 
@@ -164,7 +169,8 @@ class TokensView(APIView):
 class TokenItemView(APIView):
     @extend_schema(request=None, responses={204: None, 401: s.ErrorSerializer, 404: s.ErrorSerializer}, tags=["auth"])
     def delete(self, request, token_id: str):
-        """Revoke one of the caller's tokens (a lost phone): the next request made with it gets 401."""
+        """Revoke one of the caller's tokens (a lost phone): the next request made with it gets 401,
+        and its open streams end within a second."""
         found = (
             list(AuthToken.objects.filter(user=request.user, digest__startswith=token_id)[:2])
             if _ID.match(token_id)
@@ -173,6 +179,7 @@ class TokenItemView(APIView):
         if len(found) != 1:
             raise NotFound(T("You have no token {token}; auth/tokens/ lists yours.", token=token_id))
         found[0].delete()
+        notify.rights_changed(request.user.pk)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -224,6 +231,10 @@ class SessionView(APIView):
 
     @extend_schema(request=None, responses={204: None, 403: s.ErrorSerializer}, tags=["auth"])
     def delete(self, request):
-        """Log out: the session ends (its cookie no longer authenticates anything)."""
+        """Log out: the session ends (its cookie no longer authenticates anything, and the streams
+        it opened end within a second)."""
+        user = request.user
         logout(request._request)
+        if user.is_authenticated:
+            notify.rights_changed(user.pk)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -5,6 +5,11 @@ error shapes); they answer with a ``StreamingHttpResponse`` over an async iterat
 server drives on its event loop: an idle stream holds no thread and no database connection. The
 iterators wait on ``games.notify`` (woken at commit) and read the database on a few threads of
 their own (``STREAM_READ_THREADS``).
+
+A stream goes on only while the token or session that opened it does (``api.stream_rights``): it
+checks them at every wake and, against the expiry held in memory, at every heartbeat, and ends
+with a ``stream_end`` message saying why. A finished table's stream ends the same way once its last
+events are sent.
 """
 
 from __future__ import annotations
@@ -25,14 +30,18 @@ from django.db import InterfaceError, OperationalError, connection
 from django.http import StreamingHttpResponse
 from django.utils import translation
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api import limits
+from api import limits, stream_rights
 from api import serializers as s
+from api.stream_rights import Rights
 from games import notify, selectors
 from games.engine.words import T
 from games.errors import InvalidRequest
+from games.models import Table
 from games.words import say_all
+from ledger.times import rfc3339
 
 log = logging.getLogger(__name__)
 
@@ -105,6 +114,40 @@ def _frame(event: str | None, data: Any, event_id: int | None = None) -> str:
     return "\n".join(lines) + "\n\n"
 
 
+class _Line:
+    """What one open stream keeps between wakes: its slot, its heartbeats, its rights and why it
+    ended (an ``ENDS`` code) once it has."""
+
+    def __init__(self, slot: tuple[str, str], rights: Rights, language: str | None) -> None:
+        self.slot = slot
+        self.rights = rights
+        self.language = language
+        self.beats = 0
+        self.ended: str | None = None
+
+    async def idle(self, waiter: notify.Waiter) -> AsyncIterator[str]:
+        """Heartbeats until ``waiter`` wakes. Once the expiry held in memory has passed, the rights'
+        exact check (else an idle stream makes no query but its slot's), which may end the line."""
+        while not await waiter.wait(settings.STREAM_HEARTBEAT_SECONDS):
+            if self.rights.lapsed():
+                self.ended = await _db(self.rights.check)
+                if self.ended is not None:
+                    return
+            yield ": keep-alive\n\n"
+            self.beats = await _beat(self.beats, self.slot)
+
+    def end(self, code: str) -> str:
+        """The stream's last message: why it ends (``stream_rights.ENDS``), with no ``id`` (a table
+        stream's ``Last-Event-ID`` stays its last event's)."""
+        self.ended = code
+        return _frame(stream_rights.END_EVENT, stream_rights.end_data(code, self.language))
+
+
+def wire_time(value: str | None) -> str | None:
+    """A time of a stream's payload as every answer writes one: RFC 3339 ending in ``Z``."""
+    return rfc3339(datetime.fromisoformat(value)) if value else None
+
+
 def _stream(iterator: AsyncIterator[str]) -> StreamingHttpResponse:
     response = StreamingHttpResponse(iterator, content_type="text/event-stream; charset=utf-8")
     response["Cache-Control"] = "no-cache, no-transform"
@@ -132,10 +175,32 @@ def resume_point(request) -> int:  # type: ignore[no-untyped-def]
     return after
 
 
+def ends_described(*, table: bool) -> str:
+    """The schema's words for how a stream ends by itself (docs/api.md, "How a stream ends")."""
+    codes = (
+        "`token_revoked` (the token was revoked or logged out), `token_expired`, `session_ended` (the "
+        "browser session logged out or expired), `account_inactive`"
+    )
+    if table:
+        codes += ", `table_finished` (every event of the finished table was sent)"
+    return (
+        "The stream's last message, when it ends by itself, is `event: stream_end` with `data: "
+        '{"code", "detail"}` (no `id`; `detail` in the reader\'s language); `code` says why: '
+        + codes
+        + ". A revocation ends the token's streams within a second, an expiry at the next heartbeat. "
+        "A reconnect after it is refused (401)" + (" or, for a finished table, answered 204." if table else ".")
+    )
+
+
 STREAM_RESPONSE = OpenApiResponse(
     description="text/event-stream: one message per event (`id:` its seq, `event:` its type, `data:` "
     "the caller's view of the event, as the events endpoint gives it) and a comment every "
-    "STREAM_HEARTBEAT_SECONDS."
+    "STREAM_HEARTBEAT_SECONDS. " + ends_described(table=True)
+)
+
+FINISHED_RESPONSE = OpenApiResponse(
+    description="The table has finished and nothing after the resume point is left to send: no stream "
+    "(an EventSource stops reconnecting on 204)."
 )
 
 
@@ -145,64 +210,93 @@ class TableStreamView(_StreamView):
             OpenApiParameter("after", int, required=False),
             OpenApiParameter("Last-Event-ID", str, OpenApiParameter.HEADER, required=False),
         ],
-        responses={200: STREAM_RESPONSE, 400: s.ErrorSerializer, 404: s.ErrorSerializer, 429: s.ErrorSerializer},
+        responses={
+            200: STREAM_RESPONSE,
+            204: FINISHED_RESPONSE,
+            400: s.ErrorSerializer,
+            404: s.ErrorSerializer,
+            429: s.ErrorSerializer,
+        },
     )
     def get(self, request, table_id):
         after = resume_point(request)
         table = selectors.get_table(table_id)
+        if table.status == Table.Status.FINISHED and after >= table.version:
+            # A reconnect after the stream's table_finished end: nothing more will ever come.
+            return Response(status=204)
+        rights = stream_rights.rights_of(request)
         slot = limits.take_stream_slot(request.user.pk)
         _let_go_of_connection()
         # The stream outlives the request, and its language with it: each read is said in this one.
-        return _stream(table_events(table.pk, request.user, after, slot, translation.get_language()))
+        line = _Line(slot, rights, translation.get_language())
+        return _stream(table_events(table.pk, request.user, after, line))
 
 
-def _read_events(table_id: Any, user: Any, after: int, language: str | None = None) -> list[dict[str, Any]]:
+def _read_events(table_id: Any, user: Any, after: int, line: _Line) -> tuple[list[dict[str, Any]], bool, str | None]:
+    """The events after ``after`` as ``user``'s seat sees them, whether the table has finished,
+    and why the stream must end instead (an ``ENDS`` code) if its rights are gone."""
     table = selectors.get_table(table_id)
     events = selectors.events_view(table, selectors.seat_of(table, user), after=after, limit=READ_LIMIT)
-    return say_all(events, language)
+    # Checked after the read: rights that still hold now held while it read (a token revoked or
+    # expired never comes back), so no event read after a revocation is ever sent.
+    ended = line.rights.check()
+    if ended is not None:
+        return [], False, ended
+    return say_all(events, line.language), table.status == Table.Status.FINISHED, None
 
 
-async def table_events(
-    table_id: Any, user: Any, after: int, slot: tuple[str, str], language: str | None = None
-) -> AsyncIterator[str]:
+async def table_events(table_id: Any, user: Any, after: int, line: _Line) -> AsyncIterator[str]:
     """Every event after ``after`` as ``user``'s seat sees it, then each new one as it commits,
-    its words in ``language`` (the request's)."""
+    its words in the line's language (the request's); ends (``stream_end``) when the rights that
+    opened it do, or once the table has finished and its last event is sent."""
     waiter: notify.Waiter | None = None
     live: notify.Hub | None = None
     try:
         live = await asyncio.to_thread(notify.hub)
         waiter = live.watch_table(table_id, notify.Waiter(asyncio.get_running_loop()))
+        live.watch_rights(line.rights.user_id, waiter)
         yield f"retry: {settings.STREAM_RETRY_MS}\n\n"
-        beats = 0
         while True:
             # Cleared before reading: a notice that lands during the read wakes the next wait.
             waiter.clear()
-            items = await _db(_read_events, table_id, user, after, language)
+            items, finished, ended = await _db(_read_events, table_id, user, after, line)
+            if ended is not None:
+                yield line.end(ended)
+                return
             for item in items:
                 yield _frame(item["type"], item, item["seq"])
                 after = item["seq"]
             if len(items) >= READ_LIMIT:
                 continue
-            while not await waiter.wait(settings.STREAM_HEARTBEAT_SECONDS):
-                yield ": keep-alive\n\n"
-                beats = await _beat(beats, slot)
+            if finished:
+                yield line.end(stream_rights.TABLE_FINISHED)
+                return
+            async for beat in line.idle(waiter):
+                yield beat
+            if line.ended is not None:
+                yield line.end(line.ended)
+                return
     finally:
         if live is not None and waiter is not None:
             live.forget(waiter)
-        _in_background(limits.release_stream_slot, *slot)
+        _in_background(limits.release_stream_slot, *line.slot)
 
 
 class MyStreamView(_StreamView):
     @extend_schema(
         responses={
-            200: OpenApiResponse(description="text/event-stream of notices for the caller"),
+            200: OpenApiResponse(
+                description="text/event-stream of notices for the caller (times in RFC 3339, ending in Z). "
+                + ends_described(table=False)
+            ),
             429: s.ErrorSerializer,
         }
     )
     def get(self, request):
+        rights = stream_rights.rights_of(request)
         slot = limits.take_stream_slot(request.user.pk)
         _let_go_of_connection()
-        return _stream(user_notices(request.user, slot))
+        return _stream(user_notices(request.user, _Line(slot, rights, translation.get_language())))
 
 
 class _Notices:
@@ -216,6 +310,7 @@ class _Notices:
         self.fired: list[str] = []
 
     def your_turn(self, table: str, version: int, deadline: str | None) -> str:
+        deadline = wire_time(deadline)
         self.watch_deadline(table, version, deadline)
         return _frame("your_turn", {"table": table, "version": version, "deadline": deadline})
 
@@ -289,37 +384,48 @@ class _Notices:
         self.timers.clear()
 
 
-async def user_notices(user: Any, slot: tuple[str, str]) -> AsyncIterator[str]:
+async def user_notices(user: Any, line: _Line) -> AsyncIterator[str]:
     """Your turn, a table you sit at started or ended, your turn's deadline nearing, a payout of
-    yours decided. On opening (and after the listener reconnected) the tables awaiting you now."""
+    yours decided. On opening (and after the listener reconnected) the tables awaiting you now.
+    Ends (``stream_end``) when the rights that opened it do."""
     waiter: notify.Waiter | None = None
     live: notify.Hub | None = None
     notices: _Notices | None = None
     try:
         live = await asyncio.to_thread(notify.hub)
         waiter = live.watch_user(user.pk, notify.Waiter(asyncio.get_running_loop()))
+        live.watch_rights(line.rights.user_id, waiter)
         notices = _Notices(user.pk, waiter)
         yield f"retry: {settings.STREAM_RETRY_MS}\n\n"
-        beats = 0
         resync = True
         while True:
             waiter.clear()
+            frames: list[str] = []
             if resync:
                 resync = False
                 for row in await _db(selectors.awaiting, user):
                     if row["your_turn"]:
-                        yield notices.your_turn(row["table"], row["version"], row["deadline"])
-            frames, resync = notices.drain()
+                        frames.append(notices.your_turn(row["table"], row["version"], row["deadline"]))
+            drained, resync = notices.drain()
+            frames.extend(drained)
+            # Every wake (a notice, a deadline, a revocation, a reconnected listener) checks the
+            # rights exactly before anything gathered is sent.
+            ended = await _db(line.rights.check)
+            if ended is not None:
+                yield line.end(ended)
+                return
             for frame in frames:
                 yield frame
             if resync:
                 continue
-            while not await waiter.wait(settings.STREAM_HEARTBEAT_SECONDS):
-                yield ": keep-alive\n\n"
-                beats = await _beat(beats, slot)
+            async for beat in line.idle(waiter):
+                yield beat
+            if line.ended is not None:
+                yield line.end(line.ended)
+                return
     finally:
         if notices is not None:
             notices.close()
         if live is not None and waiter is not None:
             live.forget(waiter)
-        _in_background(limits.release_stream_slot, *slot)
+        _in_background(limits.release_stream_slot, *line.slot)

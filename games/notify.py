@@ -19,7 +19,8 @@ reads the database again, so a notice carries only what tells a waiter whether t
 A notice is JSON: ``{"k": "table", "table", "v", "status", "deadline", "to_act": [user ids whose
 seat the table waits for], "seated": [user ids], "started", "ended"}`` or ``{"k": "payout",
 "user", "payout", "table", "status"}`` or ``{"k": "dispute", "user", "dispute", "table", "hand_no",
-"state"}``.
+"state"}`` or ``{"k": "rights", "user"}`` (a token or session of that person was revoked or ended:
+each of their open streams checks its own rights again, from the database).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from typing import Any
 from django.conf import settings
 from django.db import connection, connections, transaction
 
+from ledger.times import rfc3339
 from ledger.units import format_amount
 
 log = logging.getLogger(__name__)
@@ -67,7 +69,7 @@ def table_moved(
             "table": str(table.pk),
             "v": table.version,
             "status": table.status,
-            "deadline": table.deadline_at.isoformat() if table.deadline_at else None,
+            "deadline": rfc3339(table.deadline_at),
             "to_act": sorted(set(to_act_users)),
             "seated": sorted(set(seated_users)),
             "started": started,
@@ -105,6 +107,13 @@ def dispute_changed(dispute: Any) -> None:
             "state": dispute.state,
         }
     )
+
+
+def rights_changed(user_id: int) -> None:
+    """Publish, in the current transaction, that a token or the session of ``user_id`` was revoked,
+    logged out or ended: every open stream of theirs, in every web process, checks again whether it
+    may go on (a notice rather than a poll, so an idle stream costs nothing meanwhile)."""
+    publish({"k": "rights", "user": int(user_id)})
 
 
 def publish(notice: dict[str, Any]) -> None:
@@ -197,6 +206,9 @@ class Hub:
         self.lock = threading.Lock()
         self.tables: dict[str, set[Waiter]] = {}
         self.users: dict[int, set[Waiter]] = {}
+        # Every open stream by the person it is read with, table streams too: a rights notice
+        # wakes them all.
+        self.holders: dict[int, set[Waiter]] = {}
         self.ready = threading.Event()
         self.stopping = threading.Event()
         self.thread: threading.Thread | None = None
@@ -217,9 +229,15 @@ class Hub:
             self.users.setdefault(int(user_id), set()).add(waiter)
         return waiter
 
+    def watch_rights(self, user_id: int, waiter: Waiter) -> Waiter:
+        """``waiter`` is woken (with no notice) whenever a token or session of ``user_id`` ends."""
+        with self.lock:
+            self.holders.setdefault(int(user_id), set()).add(waiter)
+        return waiter
+
     def forget(self, waiter: Waiter) -> None:
         with self.lock:
-            for index in (self.tables, self.users):
+            for index in (self.tables, self.users, self.holders):
                 for key in [key for key, waiters in index.items() if waiter in waiters]:
                     index[key].discard(waiter)
                     if not index[key]:
@@ -245,6 +263,9 @@ class Hub:
                 user_waiters = [w for user in people for w in self.users.get(user, ())]
             elif notice.get("k") in ("payout", "dispute"):
                 table_waiters, user_waiters = [], list(self.users.get(notice.get("user"), ()))
+            elif notice.get("k") == "rights":
+                # Woken without the notice: each stream reads its rights from the database.
+                table_waiters, user_waiters = list(self.holders.get(notice.get("user"), ())), []
             else:
                 return
         for waiter in table_waiters:
@@ -257,6 +278,8 @@ class Hub:
         with self.lock:
             tables = [w for waiters in self.tables.values() for w in waiters]
             users = [w for waiters in self.users.values() for w in waiters]
+            # A rights notice may be among those missed; a woken stream checks its rights anew.
+            tables += [w for waiters in self.holders.values() for w in waiters]
         for waiter in tables:
             waiter.wake()
         for waiter in users:
@@ -334,10 +357,11 @@ class Hub:
             self._close_socket()
 
     def _listening(self) -> None:
-        first = not self.ready.is_set()
-        self.ready.set()
-        if first:
+        # Ready is said only after the catch-up wake: a waiter registered once ``hub()`` has
+        # returned is woken by notices alone, never by a wake meant for those that came before.
+        if not self.ready.is_set():
             self.wake_all()
+        self.ready.set()
 
     def _close_socket(self) -> None:
         sock, path = self._socket, self._socket_path

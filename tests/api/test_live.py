@@ -308,6 +308,8 @@ def test_a_socket_notice_wakes_a_waiter_and_a_rolled_back_one_does_not(counter_t
     if connection.vendor == "postgresql":
         pytest.skip("the socket notifier is the one without PostgreSQL")
     live = notify.hub()
+    # Ready means listening and past the wake that follows: a waiter made now hears notices only.
+    assert live.ready.is_set()
     woken = live.watch_table(counter_table.pk, notify.Waiter())
     try:
         with transaction.atomic():
