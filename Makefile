@@ -46,7 +46,7 @@ messages: $(STAMP)
 		[ "$$package" = games ] && ignore="$$ignore engine rules"; \
 		pot="$$(mktemp)"; \
 		$(BIN)/pybabel -q extract --no-default-keywords -k T -k N:1,2 -k _ -k gettext -k gettext_lazy \
-			-k ngettext:1,2 -k ngettext_lazy:1,2 -k pgettext:1c,2 -k pgettext_lazy:1c,2 \
+			-k gettext_noop -k ngettext:1,2 -k ngettext_lazy:1,2 -k pgettext:1c,2 -k pgettext_lazy:1c,2 \
 			--ignore-dirs="$$ignore" --sort-by-file --no-wrap --project=game-ledger --version=1 -o "$$pot" "$$package" || exit 1; \
 		if grep -q '^msgid "[^"]' "$$pot"; then \
 			for language in $(MESSAGE_LANGUAGES); do \

@@ -16,6 +16,7 @@ from django.utils import timezone
 from knox.models import AuthToken
 from rest_framework.test import APIClient
 
+from api import stream_rights
 from games import notify
 from games.models import Table
 from tests.api.play import person
@@ -377,3 +378,13 @@ def test_an_idle_stream_checks_its_rights_only_when_it_wakes_not_at_each_heartbe
 
     run(scenario())
     assert len(checks) == 1
+
+
+@pytest.mark.parametrize("language", ["es-mx", "fa"])
+def test_a_streams_last_words_are_in_the_readers_language_and_its_code_is_not(language):
+    """The ``detail`` of every ``stream_end`` is translated (the catalogues hold each reason);
+    the ``code`` stays the machine word in every language."""
+    for code, english in stream_rights.ENDS.items():
+        said = stream_rights.end_data(code, language)
+        assert said["code"] == code
+        assert said["detail"] and said["detail"] != english, (language, code)
