@@ -107,3 +107,22 @@ def test_the_owner_ends_a_whiskey_poker_pot_match_and_nobody_else_sees_the_comma
     view = player.ok("GET", f"/tables/{table_id}/")
     assert view["state"]["end_requested"] or view["status"] == "finished"
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_a_signed_out_session_ends_the_table_page_s_stream_with_its_words(page, web_server):
+    """The table page listens for the stream's last word: signing out (here from another part of
+    the same browser) ends the stream the session opened within a second, the page closes it
+    rather than reconnect, and shows the server's reason."""
+    player = api.register(web_server, username())
+    table_id = table_of(player, "five_card_draw", 3, {"format": "cash"})
+    sign_in(page, player.username)
+    page.goto(f"/#/tables/{table_id}")
+    page.locator("#events li").first.wait_for()
+    page.evaluate(
+        """async () => {
+          const csrf = document.cookie.split("; ").find((c) => c.startsWith("csrftoken="))?.split("=")[1];
+          await fetch("/api/v1/auth/session/", {method: "DELETE", headers: {"X-CSRFToken": csrf}});
+        }"""
+    )
+    page.locator("#events[data-stream-end=session_ended]").wait_for(timeout=5_000)
+    assert "session has ended" in page.locator("body").inner_text()

@@ -458,6 +458,21 @@ export async function showTable(main, tableId) {
   // Every event comes under its own type name (`event: Knocked`): the page lists them all.
   stream.addEventListener("message", onEvent);
   for (const type of JSON.parse(document.getElementById("event-types").textContent)) stream.addEventListener(type, onEvent);
+  // The server's last word (docs/api.md, "How a stream ends"): the table finished, or the session
+  // that opened the stream ended. The stream is closed so the browser does not reconnect; the
+  // page draws the table once more, and says why it no longer moves unless the table is over.
+  stream.addEventListener("stream_end", (message) => {
+    stream.close();
+    let end = {};
+    try {
+      end = JSON.parse(message.data);
+    } catch {
+      // a torn message still ends the stream
+    }
+    events.dataset.streamEnd = end.code || "ended";
+    if (end.code !== "table_finished") showError(new Error(end.detail || t("The table's live updates have stopped.")));
+    refetch();
+  });
 
   const tick = setInterval(showCountdown, 250);
 
