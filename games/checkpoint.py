@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from games import store
 from games.models import Event
+from ledger.times import rfc3339
 
 FORMAT = "gameledger-checkpoint/1"
 
@@ -31,7 +32,7 @@ def take() -> dict[str, Any]:
     """The checkpoint now: every table with events, by id, with its last seq and hash."""
     rows = Event.objects.filter(seq=F("table__version")).order_by("table_id").values_list("table_id", "seq", "hash")
     heads = [{"table": str(table_id), "seq": seq, "hash": digest_} for table_id, seq, digest_ in rows]
-    return {"format": FORMAT, "taken_at": timezone.now().isoformat(), "tables": heads, "digest": digest(heads)}
+    return {"format": FORMAT, "taken_at": rfc3339(timezone.now()), "tables": heads, "digest": digest(heads)}
 
 
 def differences(checkpoint: Any) -> Iterator[str]:

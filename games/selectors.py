@@ -290,7 +290,7 @@ def awaiting(user) -> list[dict[str, Any]]:
                 "table": str(table.pk),
                 "version": version,
                 "seat": seat.number,
-                "deadline": table.deadline_at.isoformat() if table.deadline_at and version == table.version else None,
+                "deadline": rfc3339(table.deadline_at) if version == table.version else None,
                 # Not while the table's bot plays the seat (CM-20): the turn is the bot's.
                 "your_turn": seat.number in decider.to_act(state) and seat.number not in decider.played_by_bot(state),
             }

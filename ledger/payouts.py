@@ -29,6 +29,7 @@ from ledger.errors import Forbidden, InvalidRequest, NotFound, PayoutDecided, Se
 from ledger.models import Account, FollowUp, Payout, PayoutDecision, Posting
 from ledger.reconcile import Problem, register_checker
 from ledger.services import post
+from ledger.times import rfc3339
 from ledger.units import format_amount
 
 # Sent in the deciding transaction with ``payout=``, once the payout is approved or rejected (by
@@ -163,7 +164,7 @@ def _check_pending(payout: Payout) -> None:
         return
     last = payout.decisions.order_by("-at", "-pk").first()
     who: str = (last.by.get_username() if last.by else T("automatically")) if last else T("earlier")
-    when: str = payout.decided_at.isoformat() if payout.decided_at else T("earlier")
+    when: str = rfc3339(payout.decided_at) or T("earlier")
     if payout.status == Payout.Status.REJECTED:
         raise PayoutDecided(
             T(
