@@ -240,44 +240,7 @@ def _requests(schemas: dict[str, Any]) -> None:
     schemas["Action"]["additionalProperties"] = False
     create = schemas.get("CreateTableRequest")
     if create:
-        stake = {
-            "description": "The table's money: a `currency` with a stake `amount` or a `chip_value` (decimal strings).",
-            "anyOf": [
-                {
-                    "type": "object",
-                    "properties": {
-                        "currency": {"type": "string", "enum": sorted(CURRENCIES)},
-                        "amount": {"type": "string", "pattern": r"^[0-9]{1,12}(\.[0-9]{1,3})?$"},
-                        "chip_value": {"type": "string", "pattern": r"^[0-9]{1,12}(\.[0-9]{1,3})?$"},
-                    },
-                    "required": ["currency"],
-                    "additionalProperties": False,
-                },
-                {"type": "object", "maxProperties": 0, "description": "No money, as null."},
-                {"type": "null"},
-            ],
-        }
-        variants, mapping = [], {}
-        for decider in registry.all_games():
-            name = prefix_of(decider.slug) + "CreateTableRequest"
-            schemas[name] = {
-                "type": "object",
-                "properties": {
-                    "game": {"type": "string", "enum": [decider.slug]},
-                    "seats": {"type": "integer", "minimum": decider.min_players, "maximum": decider.max_players},
-                    "options": options_schema(decider),
-                    "stake": stake,
-                },
-                "required": ["game", "seats"],
-                "additionalProperties": False,
-            }
-            variants.append({"$ref": REF + name})
-            mapping[decider.slug] = REF + name
-        schemas["CreateTableRequest"] = {
-            "oneOf": variants,
-            "discriminator": {"propertyName": "game", "mapping": mapping},
-            "description": "A new table of one game: its seats, options and money.",
-        }
+        _create_table_requests(schemas)
     deposit = schemas.get("DepositRequest")
     if deposit:
         deposit["properties"]["currency"] = {"type": "string", "enum": sorted(CURRENCIES)}
@@ -289,6 +252,54 @@ def _requests(schemas: dict[str, Any]) -> None:
     reject = schemas.get("RejectRequest")
     if reject:
         reject["properties"]["reason"]["pattern"] = r"\S"
+
+
+def _create_table_requests(schemas: dict[str, Any]) -> None:
+    """``CreateTableRequest`` as one request per game, told apart by ``game``: each with its seats,
+    its own options and the stake."""
+    stake = _stake()
+    variants, mapping = [], {}
+    for decider in registry.all_games():
+        name = prefix_of(decider.slug) + "CreateTableRequest"
+        schemas[name] = {
+            "type": "object",
+            "properties": {
+                "game": {"type": "string", "enum": [decider.slug]},
+                "seats": {"type": "integer", "minimum": decider.min_players, "maximum": decider.max_players},
+                "options": options_schema(decider),
+                "stake": stake,
+            },
+            "required": ["game", "seats"],
+            "additionalProperties": False,
+        }
+        variants.append({"$ref": REF + name})
+        mapping[decider.slug] = REF + name
+    schemas["CreateTableRequest"] = {
+        "oneOf": variants,
+        "discriminator": {"propertyName": "game", "mapping": mapping},
+        "description": "A new table of one game: its seats, options and money.",
+    }
+
+
+def _stake() -> dict[str, Any]:
+    """A new table's money: a currency with an amount or a chip value, or none."""
+    return {
+        "description": "The table's money: a `currency` with a stake `amount` or a `chip_value` (decimal strings).",
+        "anyOf": [
+            {
+                "type": "object",
+                "properties": {
+                    "currency": {"type": "string", "enum": sorted(CURRENCIES)},
+                    "amount": {"type": "string", "pattern": r"^[0-9]{1,12}(\.[0-9]{1,3})?$"},
+                    "chip_value": {"type": "string", "pattern": r"^[0-9]{1,12}(\.[0-9]{1,3})?$"},
+                },
+                "required": ["currency"],
+                "additionalProperties": False,
+            },
+            {"type": "object", "maxProperties": 0, "description": "No money, as null."},
+            {"type": "null"},
+        ],
+    }
 
 
 # Where the id of a table created by ``createTable`` leads: schemathesis follows these links in its

@@ -16,6 +16,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 broker.install()
 
 app = Celery("config")
+# The default app of every thread, which is what ``celery.current_app`` gives where no app was made
+# current (games.scheduling publishes through it). Celery's Django fixup does this too, but only if
+# no other app became the default first.
+app.set_default()
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 

@@ -4,14 +4,15 @@ replayed events imply, and, for games that count chips, what the replayed state 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
+from typing import Any
 
 from django.db.models import Q
 
 from games import settlement, store
 from games.engine import registry
 from games.engine.codec import decode_event
-from games.engine.decider import event_types_by_name
+from games.engine.decider import Decider, event_types_by_name
 from games.models import Seat, Table
 from ledger.models import Account, Posting
 from ledger.payouts import KINDS as PAYOUT_KINDS
@@ -22,8 +23,35 @@ def table_problems(table: Table) -> Iterator[Problem]:
     """Replay ``table`` and compare each ledger account it touches with the sum of the movements
     its events imply; then compare seat and pot chips with the game's own count, if it keeps one."""
     decider = registry.get(table.game)
-    types = event_types_by_name(decider)
     seats = {seat.number: seat for seat in Seat.objects.filter(table=table)}
+    replayed = yield from _replay(table, decider, seats)
+    if replayed is None:
+        return
+    expected, state = replayed
+    # Decided payouts moved money out of the pending accounts (to a wallet, or back to the escrow).
+    decided = Posting.objects.filter(transaction__table_id=table.pk, transaction__kind__in=PAYOUT_KINDS)
+    for key, amount in decided.values_list("account__key", "amount"):
+        expected[key] += amount
+    # Wallets and house accounts are shared with other tables; this table alone owns the rest.
+    own = {key for key in expected if not key.startswith(("wallet:", "house:"))}
+    actual = dict(Account.objects.filter(Q(table_id=table.pk) | Q(key__in=own)).values_list("key", "balance"))
+    for key in sorted(set(actual) | own):
+        if actual.get(key, 0) != expected.get(key, 0):
+            yield Problem(
+                "table_account_mismatch",
+                f"table:{table.pk}",
+                f"{key} holds {actual.get(key, 0)}, the events imply {expected.get(key, 0)}",
+            )
+    yield from _chip_problems(table, decider, state, actual, seats)
+
+
+def _replay(
+    table: Table, decider: Decider, seats: dict[int, Seat]
+) -> Generator[Problem, None, tuple[dict[str, int], Any] | None]:
+    """Replay ``table``'s events, summing by account key the movements each implies: the sums and
+    the last state; or, at the first event that does not decode, settle or apply, that problem
+    (yielded) and ``None``."""
+    types = event_types_by_name(decider)
     expected: dict[str, int] = defaultdict(int)
     state = decider.initial_state(table.config)
     rows = store.events_after(table, 0).values_list("seq", "type", "data", "secret")
@@ -38,7 +66,7 @@ def table_problems(table: Table) -> Iterator[Problem]:
                 f"event {seq} ({type_name}) does not decode or settle: {type(error).__name__}: {error}; "
                 "the table's accounts were not checked",
             )
-            return
+            return None
         for move in moves:
             if move.unit == "MONEY" and not table.currency:
                 continue
@@ -54,21 +82,15 @@ def table_problems(table: Table) -> Iterator[Problem]:
                 f"event {seq} ({type_name}) does not apply: {type(error).__name__}: {error}; "
                 "the table's accounts were not checked",
             )
-            return
-    # Decided payouts moved money out of the pending accounts (to a wallet, or back to the escrow).
-    decided = Posting.objects.filter(transaction__table_id=table.pk, transaction__kind__in=PAYOUT_KINDS)
-    for key, amount in decided.values_list("account__key", "amount"):
-        expected[key] += amount
-    # Wallets and house accounts are shared with other tables; this table alone owns the rest.
-    own = {key for key in expected if not key.startswith(("wallet:", "house:"))}
-    actual = dict(Account.objects.filter(Q(table_id=table.pk) | Q(key__in=own)).values_list("key", "balance"))
-    for key in sorted(set(actual) | own):
-        if actual.get(key, 0) != expected.get(key, 0):
-            yield Problem(
-                "table_account_mismatch",
-                f"table:{table.pk}",
-                f"{key} holds {actual.get(key, 0)}, the events imply {expected.get(key, 0)}",
-            )
+            return None
+    return expected, state
+
+
+def _chip_problems(
+    table: Table, decider: Decider, state: Any, actual: dict[str, int], seats: dict[int, Seat]
+) -> Iterator[Problem]:
+    """Seat and pot chips that differ from the game's own count of the replayed ``state``, if it
+    keeps one."""
     counts = decider.chip_counts(state)
     if counts is not None:
         for name, chips in counts.items():

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable
 from datetime import timedelta
 from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.db import DatabaseError, transaction
 from django.utils import timezone
@@ -37,9 +38,9 @@ PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 
 
 
 def _publish(task_name: str, args: tuple[Any, ...], countdown: float | None, headers: dict[str, Any]) -> None:
-    from config.celery import app
-
-    app.send_task(
+    # The project's app: config/celery.py makes it the default of every thread of every process
+    # (config/__init__.py imports it at start), so this layer needs no arrow back up to config.
+    current_app.send_task(
         task_name, args=list(args), countdown=countdown, headers=headers, retry=True, retry_policy=PUBLISH_RETRY_POLICY
     )
 

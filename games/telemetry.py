@@ -50,16 +50,6 @@ def unbind_request_id(token: Token[str | None]) -> None:
     _request_id.reset(token)
 
 
-@contextmanager
-def request_id_set(value: str | None) -> Iterator[None]:
-    """Tag everything logged inside the block (and every task it schedules) with ``value``."""
-    token = bind_request_id(value)
-    try:
-        yield
-    finally:
-        unbind_request_id(token)
-
-
 # --- metrics -------------------------------------------------------------------------------------
 
 # Buckets from a fast read to a long poll (LONG_POLL_MAX_SECONDS is 25 by default).

@@ -58,6 +58,8 @@ __all__ = [
 # (account or its key, unit, signed amount in minor units)
 PostingLine = tuple[Account | str, str, int]
 _Normal = tuple[tuple[str, str, int], ...]
+# (account key, account object if given, unit, amount), as _checked returns them
+_Lines = list[tuple[str, Account | None, str, int]]
 
 MAX_CLIENT_KEY = 100
 PENDING_DEPOSIT = "deposit_pending"
@@ -289,70 +291,18 @@ def _post(
     # A retry is found under the locks below (and the unique key backs that up): no look before
     # them, which would cost every first post a query to spare a rare retry its locks.
     with db_transaction.atomic():
-        given = {account_key: obj for account_key, obj, _, _ in lines if obj is not None}
-        wanted = sorted({line[0] for line in lines})
-        lookup = [k for k in wanted if k not in given]
-        found = {acc.key: acc for acc in _accounts("key", lookup, "")} if lookup else {}
-        # New accounts are created in key order: two posts inserting the same new keys in opposite
-        # orders would each wait on the other's uncommitted insert (deadlock).
-        by_key = {k: given.get(k) or found.get(k) or account(key=k) for k in wanted}
-
-        # Lock every touched account, always in id order: two transactions moving money between
-        # the same accounts in opposite directions would otherwise each hold one lock and wait for
-        # the other (deadlock). Under the lock, the balance we check is the balance we update, so
-        # concurrent withdrawals cannot both spend the same money.
-        ids = sorted({acc.pk for acc in by_key.values()})
-        locked = {acc.pk: acc for acc in _accounts("id", ids, f" ORDER BY a.id{lock_clause()}")}
+        by_key, locked = _locked_accounts(lines)
 
         # A retry, or a twin with the same key that committed while we waited for the locks.
         existing = _posted(key)
         if existing is not None:
             return _repeat(existing, kind, normal, on_repeat)
-        for account_key, _, unit, _ in lines:
-            if by_key[account_key].unit != unit:
-                raise UnbalancedTransaction(
-                    T(
-                        "Account {account} holds {held}, not {unit}.",
-                        account=account_key,
-                        held=by_key[account_key].unit,
-                        unit=unit,
-                    )
-                )
-
-        deltas: dict[int, int] = defaultdict(int)
-        for account_key, _, _, amount in lines:
-            deltas[by_key[account_key].pk] += amount
-        for pk, delta in deltas.items():
-            acc = locked[pk]
-            if not acc.allow_negative and acc.balance + delta < 0:
-                raise InsufficientFunds(
-                    T(
-                        "{account} holds {balance} {unit}; this needs {needed} {unit}.",
-                        account=_name(acc),
-                        balance=format_amount(acc.balance, acc.unit),
-                        needed=format_amount(-delta, acc.unit),
-                        unit=acc.unit,
-                    ),
-                    account=acc.key,
-                    unit=acc.unit,
-                    balance=format_amount(acc.balance, acc.unit),
-                    needed=format_amount(-delta, acc.unit),
-                )
+        _refuse_other_units(lines, by_key)
+        deltas = _deltas(lines, by_key)
+        _refuse_overdrafts(deltas, locked)
 
         try:
-            # The unique key is the last guard: a twin whose accounts differ (so it never waited on
-            # our locks) collides here, and its row is visible once its insert has settled.
-            with db_transaction.atomic():
-                txn = Transaction.objects.create(
-                    idempotency_key=key,
-                    kind=kind,
-                    memo=memo[:500],
-                    reference=reference[:200],
-                    table_id=table_id,
-                    hand_no=hand_no,
-                    reverses=reverses,
-                    created_by=created_by,
-                )
+            txn = _insert(key, kind, memo, reference, table_id, hand_no, reverses, created_by)
         except IntegrityError:
             existing = Transaction.objects.filter(idempotency_key=key).first()
             if existing is None:
@@ -367,6 +317,93 @@ def _post(
         if changed:
             _move_balances(changed)
         return txn
+
+
+def _insert(
+    key: str,
+    kind: str,
+    memo: str,
+    reference: str,
+    table_id: uuid.UUID | None,
+    hand_no: int | None,
+    reverses: Transaction | None,
+    created_by: User | None,
+) -> Transaction:
+    """The transaction's row, in a savepoint of its own so that a collision leaves the outer one usable."""
+    # The unique key is the last guard: a twin whose accounts differ (so it never waited on
+    # our locks) collides here, and its row is visible once its insert has settled.
+    with db_transaction.atomic():
+        return Transaction.objects.create(
+            idempotency_key=key,
+            kind=kind,
+            memo=memo[:500],
+            reference=reference[:200],
+            table_id=table_id,
+            hand_no=hand_no,
+            reverses=reverses,
+            created_by=created_by,
+        )
+
+
+def _locked_accounts(lines: _Lines) -> tuple[dict[str, Account], dict[int, Account]]:
+    """Every account the lines touch, by key (made if new), and the same accounts locked, by id."""
+    given = {account_key: obj for account_key, obj, _, _ in lines if obj is not None}
+    wanted = sorted({line[0] for line in lines})
+    lookup = [k for k in wanted if k not in given]
+    found = {acc.key: acc for acc in _accounts("key", lookup, "")} if lookup else {}
+    # New accounts are created in key order: two posts inserting the same new keys in opposite
+    # orders would each wait on the other's uncommitted insert (deadlock).
+    by_key = {k: given.get(k) or found.get(k) or account(key=k) for k in wanted}
+
+    # Lock every touched account, always in id order: two transactions moving money between
+    # the same accounts in opposite directions would otherwise each hold one lock and wait for
+    # the other (deadlock). Under the lock, the balance we check is the balance we update, so
+    # concurrent withdrawals cannot both spend the same money.
+    ids = sorted({acc.pk for acc in by_key.values()})
+    locked = {acc.pk: acc for acc in _accounts("id", ids, f" ORDER BY a.id{lock_clause()}")}
+    return by_key, locked
+
+
+def _refuse_other_units(lines: _Lines, by_key: dict[str, Account]) -> None:
+    """Refuse a line whose unit is not the unit its account holds."""
+    for account_key, _, unit, _ in lines:
+        if by_key[account_key].unit != unit:
+            raise UnbalancedTransaction(
+                T(
+                    "Account {account} holds {held}, not {unit}.",
+                    account=account_key,
+                    held=by_key[account_key].unit,
+                    unit=unit,
+                )
+            )
+
+
+def _deltas(lines: _Lines, by_key: dict[str, Account]) -> dict[int, int]:
+    """How much each account moves, by account id."""
+    deltas: dict[int, int] = defaultdict(int)
+    for account_key, _, _, amount in lines:
+        deltas[by_key[account_key].pk] += amount
+    return deltas
+
+
+def _refuse_overdrafts(deltas: dict[int, int], locked: dict[int, Account]) -> None:
+    """Refuse a move that takes a locked account below zero, unless it may go negative."""
+    for pk, delta in deltas.items():
+        acc = locked[pk]
+        if not acc.allow_negative and acc.balance + delta < 0:
+            raise InsufficientFunds(
+                T(
+                    "{account} holds {balance} {unit}; this needs {needed} {unit}.",
+                    account=_name(acc),
+                    balance=format_amount(acc.balance, acc.unit),
+                    needed=format_amount(-delta, acc.unit),
+                    unit=acc.unit,
+                ),
+                account=acc.key,
+                unit=acc.unit,
+                balance=format_amount(acc.balance, acc.unit),
+                needed=format_amount(-delta, acc.unit),
+            )
 
 
 def _accounts(column: str, values: list[Any], tail: str) -> list[Account]:
@@ -396,7 +433,7 @@ def _move_balances(changed: dict[int, int]) -> None:
         )
 
 
-def _checked(postings: Sequence[PostingLine]) -> list[tuple[str, Account | None, str, int]]:
+def _checked(postings: Sequence[PostingLine]) -> _Lines:
     """(account key, account object if given, unit, amount) per line, after the shape checks."""
     if len(postings) < 2:
         raise UnbalancedTransaction(T("A transaction needs at least two postings."))

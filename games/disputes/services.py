@@ -98,18 +98,7 @@ def file(*, user: Any, table_id: Any, hand_no: int, category: str, words: str, p
             raise NotFound(T("You have no payout {payout} at this table.", payout=payout_id), code="no_such_payout")
     ended = _hand_ended(table, hand_no)
     start = payout.created_at if payout is not None else ended
-    closes = start + window()
-    if now() > closes:
-        raise Conflict(
-            N(
-                "Disputes on this hand closed on {closed}, {count} day after it ended.",
-                "Disputes on this hand closed on {closed}, {count} days after it ended.",
-                window().days,
-                closed=rfc3339(closes),
-            ),
-            code="dispute_window_closed",
-            closed_at=rfc3339(closes),
-        )
+    _refuse_window_closed(start + window())
     with transaction.atomic():
         existing = _open_dispute(table, hand_no, user)
         if existing is not None:
@@ -149,6 +138,21 @@ def _hand_ended(table: Table, hand_no: int) -> datetime:
             ) from None
         raise NotFound(T("This table has no hand {hand}.", hand=hand_no), code="no_such_hand") from None
     return hand.seed.revealed_at or hand.rows[-1].created_at
+
+
+def _refuse_window_closed(closes: datetime) -> None:
+    """Refuse a filing once the window that closes at ``closes`` has passed."""
+    if now() > closes:
+        raise Conflict(
+            N(
+                "Disputes on this hand closed on {closed}, {count} day after it ended.",
+                "Disputes on this hand closed on {closed}, {count} days after it ended.",
+                window().days,
+                closed=rfc3339(closes),
+            ),
+            code="dispute_window_closed",
+            closed_at=rfc3339(closes),
+        )
 
 
 def _open_dispute(table: Table, hand_no: int, user: Any) -> Dispute | None:
@@ -240,20 +244,7 @@ def decide(
     """Uphold or reject the dispute, with reasons the player reads. An upheld dispute names its
     remedy: a ``compensation`` (a decimal string in the table's currency), a ``referral``, or both."""
     reasons = (reasons or "").strip()
-    if outcome not in Dispute.Outcome.values:
-        raise InvalidRequest(T("The outcome is upheld or rejected."), field="outcome")
-    if not reasons:
-        raise InvalidRequest(T("Give the reasons the player will read."), field="reasons")
-    if referral is not None and referral not in REFERRALS:
-        raise InvalidRequest(T("A referral is void_table or other."), field="referral")
-    if outcome == Dispute.Outcome.REJECTED and (compensation or referral):
-        raise InvalidRequest(
-            T("A rejected dispute has no remedy."), field="compensation" if compensation else "referral"
-        )
-    if outcome == Dispute.Outcome.UPHELD and not compensation and not referral:
-        raise InvalidRequest(
-            T("An upheld dispute states its remedy: a compensation, a referral or both."), field="compensation"
-        )
+    _check_decision(outcome, reasons, compensation, referral)
     with transaction.atomic():
         dispute = _locked(dispute_id)
         check_reviewer(dispute, by)
@@ -282,21 +273,45 @@ def decide(
         if referral:
             # Recorded for the people who act on it; voiding a table is not built (docs/api.md).
             _step(dispute, Kind.REFERRED, by=by, reason=referral_note.strip(), referral=referral)
-        if outcome == Dispute.Outcome.REJECTED:
-            dispute.state = State.REJECTED
-        elif amount:
-            dispute.compensation, dispute.currency = amount, currency
-            dispute.approvals_needed = 2 if amount > ledger_payouts.two_person_limit() else 1
-            _step(dispute, Kind.COMPENSATION_APPROVED, by=by, approval=1)
-            dispute.state = State.AWAITING_APPROVAL
-        else:
-            dispute.state = State.UPHELD
+        _settle(dispute, by, outcome, amount, currency)
         dispute.save(update_fields=["state", "outcome", "decided_at", "compensation", "currency", "approvals_needed"])
         if dispute.approvals_needed == 1:
             _pay(dispute, by)
         _release(dispute)
         notify.dispute_changed(dispute)
         return dispute
+
+
+def _check_decision(outcome: str, reasons: str, compensation: str | None, referral: str | None) -> None:
+    """Refuse a decision without an outcome or reasons, or whose remedy does not fit its outcome."""
+    if outcome not in Dispute.Outcome.values:
+        raise InvalidRequest(T("The outcome is upheld or rejected."), field="outcome")
+    if not reasons:
+        raise InvalidRequest(T("Give the reasons the player will read."), field="reasons")
+    if referral is not None and referral not in REFERRALS:
+        raise InvalidRequest(T("A referral is void_table or other."), field="referral")
+    if outcome == Dispute.Outcome.REJECTED and (compensation or referral):
+        raise InvalidRequest(
+            T("A rejected dispute has no remedy."), field="compensation" if compensation else "referral"
+        )
+    if outcome == Dispute.Outcome.UPHELD and not compensation and not referral:
+        raise InvalidRequest(
+            T("An upheld dispute states its remedy: a compensation, a referral or both."), field="compensation"
+        )
+
+
+def _settle(dispute: Dispute, by: Any, outcome: str, amount: int, currency: str) -> None:
+    """The decided dispute's next state: rejected, upheld, or awaiting its compensation's approvals
+    (the decider's being the first), two of them above the two-person limit."""
+    if outcome == Dispute.Outcome.REJECTED:
+        dispute.state = State.REJECTED
+    elif amount:
+        dispute.compensation, dispute.currency = amount, currency
+        dispute.approvals_needed = 2 if amount > ledger_payouts.two_person_limit() else 1
+        _step(dispute, Kind.COMPENSATION_APPROVED, by=by, approval=1)
+        dispute.state = State.AWAITING_APPROVAL
+    else:
+        dispute.state = State.UPHELD
 
 
 def _compensation(dispute: Dispute, text: str | None) -> tuple[int, str]:

@@ -4,7 +4,10 @@ and beat's sweep publishes what is pending and what stalled."""
 
 from __future__ import annotations
 
+import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 from datetime import timedelta
@@ -286,10 +289,13 @@ def hung_broker(monkeypatch):
         broker_transport_options=options,
         broker_connection_timeout=settings.CELERY_BROKER_CONNECTION_TIMEOUT,
     )
-    monkeypatch.setattr(config.celery, "app", app)
+    # The publisher sends through celery.current_app: the hung app is the default of every thread
+    # (the action runs in one of its own) until the test ends, then the project's app is again.
+    app.set_default()
     scheduling.set_publisher(None)
     yield hung
     scheduling.set_publisher(None)
+    config.celery.app.set_default()
     hung.close()
 
 
@@ -367,3 +373,49 @@ def test_no_task_is_lost_with_a_row_that_could_not_be_marked(counter_game, broke
     assert outbox.relay() == 1
     assert len(broker.published) == 2
     assert timezone.now() - OutboxMessage.objects.get().published_at < timedelta(seconds=5)
+
+
+def test_the_publisher_sends_through_the_project_app_in_any_thread(monkeypatch):
+    """games.scheduling publishes through ``celery.current_app`` (it imports nothing of config): in
+    a thread of its own, as a request or a worker's task runs, that is the project's app, with its
+    settings, not Celery's unconfigured fallback."""
+    import config.celery
+
+    sent = []
+    monkeypatch.setattr(config.celery.app, "send_task", lambda name, **options: sent.append((name, options)))
+    thread = threading.Thread(target=scheduling._publish, args=("games.tasks.play_bot", ("t1",), 2.0, {"h": "1"}))
+    thread.start()
+    thread.join(10)
+    assert [(name, options["args"], options["countdown"], options["headers"]) for name, options in sent] == [
+        ("games.tasks.play_bot", ["t1"], 2.0, {"h": "1"})
+    ]
+
+
+PROCESS_APP = """
+import threading
+from celery import current_app
+import {module}
+seen = []
+thread = threading.Thread(target=lambda: seen.append((current_app.main, current_app.conf.broker_url)))
+thread.start()
+thread.join(10)
+print(seen[0][0], seen[0][1] == {broker!r})
+"""
+
+
+@pytest.mark.parametrize(
+    ("process", "module", "settings_module"),
+    [
+        ("web", "config.asgi", "config.settings"),
+        ("worker and beat (celery -A config)", "config", "config.settings"),
+        ("tests", "django; django.setup()", "tests.settings"),
+    ],
+)
+def test_every_process_publishes_through_the_project_app(process, module, settings_module):
+    """A process that starts as the web, the worker, beat or the tests do has the project's app,
+    configured from the settings, as ``celery.current_app`` in every thread."""
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": settings_module}
+    script = PROCESS_APP.format(module=module, broker=settings.CELERY_BROKER_URL)
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["config", "True"], (process, done.stdout, done.stderr)

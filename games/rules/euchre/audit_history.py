@@ -63,21 +63,7 @@ def showdown(config: Mapping[str, Any], hand: Sequence[Any]) -> list[dict[str, A
     if ended is None or started is None:
         return []
     if ended.outcome != "played":
-        if ended.outcome == "thrown_in":
-            why = T("The hand was thrown in, everyone having passed twice; nobody scored.")
-        else:
-            why = T("The hand was redealt by the same dealer after an ace-no-face; nobody scored.")
-        return [
-            {
-                "seat": seat,
-                "cards": list(cards),
-                "category": None,
-                "description": why,
-                "outcome": "safe",
-                "tie_break": [],
-            }
-            for seat, cards in enumerate(ended.hands)
-        ]
+        return _nobody_scored(ended)
     made = first_event(hand, TrumpMade)
     taken = Counter(event.winner for event in hand if isinstance(event, TrickTaken))
     played: dict[int, list[str]] = {seat: [] for seat in range(started.seats)}
@@ -85,36 +71,11 @@ def showdown(config: Mapping[str, Any], hand: Sequence[Any]) -> list[dict[str, A
         if isinstance(event, CardPlayed):
             played[event.seat].append(event.card)
     discard = next((event for event in hand if isinstance(event, DealerDiscarded)), None)
-    side_tricks = sum(taken[seat] for seat in ended.makers)
-    maker_points = max((ended.points[seat] for seat in ended.makers), default=0)
-    if maker_points:
-        result = N(
-            "the makers took {count} trick and scored {points}.",
-            "the makers took {count} tricks and scored {points}.",
-            side_tricks,
-            points=maker_points,
-        )
-    else:
-        result = N(
-            "the makers took {count} trick, euchred: the defenders scored {points}.",
-            "the makers took {count} tricks, euchred: the defenders scored {points}.",
-            side_tricks,
-            points=max(ended.points, default=0),
-        )
+    result = _makers_result(ended, taken)
     trump = T("no trump") if made is None or made.suit is None else T("{suit} trump", suit=suit_words(made.suit))
     shown = []
     for seat in range(started.seats):
-        out = made is not None and seat == made.sitting_out
-        own: Text
-        if out:
-            category, cards, own = "sitting out", list(ended.hands[seat]), T("Sat out behind a lone partner")
-        else:
-            category = "makers" if seat in ended.makers else "defenders"
-            cards, own = played[seat], T("Took {tricks}", tricks=_tricks(taken[seat]))
-            if made is not None and seat == made.seat and made.alone:
-                own = T("Made {trump} alone, took {tricks}", trump=trump, tricks=_tricks(taken[seat]))
-            elif made is not None and seat == made.seat:
-                own = T("Made {trump}, took {tricks}", trump=trump, tricks=_tricks(taken[seat]))
+        category, cards, own = _seat_part(seat, ended, made, played[seat], taken[seat], trump)
         if discard is not None and seat == discard.seat:
             own = T("{own}, discarded {card}", own=own, card=discard.card)
         shown.append(
@@ -128,6 +89,61 @@ def showdown(config: Mapping[str, Any], hand: Sequence[Any]) -> list[dict[str, A
             }
         )
     return shown
+
+
+def _nobody_scored(ended: HandEnded) -> list[dict[str, Any]]:
+    """A hand thrown in (EU-5) or redealt (EU-17): every seat's five cards, all ``safe``."""
+    if ended.outcome == "thrown_in":
+        why = T("The hand was thrown in, everyone having passed twice; nobody scored.")
+    else:
+        why = T("The hand was redealt by the same dealer after an ace-no-face; nobody scored.")
+    return [
+        {
+            "seat": seat,
+            "cards": list(cards),
+            "category": None,
+            "description": why,
+            "outcome": "safe",
+            "tie_break": [],
+        }
+        for seat, cards in enumerate(ended.hands)
+    ]
+
+
+def _makers_result(ended: HandEnded, taken: Counter[int]) -> Text:
+    """How the hand went for the makers: the tricks their side took, and who scored what."""
+    side_tricks = sum(taken[seat] for seat in ended.makers)
+    maker_points = max((ended.points[seat] for seat in ended.makers), default=0)
+    if maker_points:
+        return N(
+            "the makers took {count} trick and scored {points}.",
+            "the makers took {count} tricks and scored {points}.",
+            side_tricks,
+            points=maker_points,
+        )
+    return N(
+        "the makers took {count} trick, euchred: the defenders scored {points}.",
+        "the makers took {count} tricks, euchred: the defenders scored {points}.",
+        side_tricks,
+        points=max(ended.points, default=0),
+    )
+
+
+def _seat_part(
+    seat: int, ended: HandEnded, made: TrumpMade | None, played: list[str], tricks: int, trump: Text
+) -> tuple[str, list[str], Text]:
+    """A seat's side, the cards it shows and what it did: the hand it laid aside sitting out behind a
+    lone partner, else the cards it played and the tricks it took (and the trump it made)."""
+    own: Text
+    if made is not None and seat == made.sitting_out:
+        return "sitting out", list(ended.hands[seat]), T("Sat out behind a lone partner")
+    category = "makers" if seat in ended.makers else "defenders"
+    own = T("Took {tricks}", tricks=_tricks(tricks))
+    if made is not None and seat == made.seat and made.alone:
+        own = T("Made {trump} alone, took {tricks}", trump=trump, tricks=_tricks(tricks))
+    elif made is not None and seat == made.seat:
+        own = T("Made {trump}, took {tricks}", trump=trump, tricks=_tricks(tricks))
+    return category, played, own
 
 
 def _plays(names: Sequence[str], plays: Sequence[tuple[int, str]]) -> list[Text]:

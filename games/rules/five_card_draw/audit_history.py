@@ -93,13 +93,7 @@ def _entry(
     wild: str,
 ) -> dict[str, Any]:
     mine = [share for share in shares if share.seat == entry.seat]
-    contested = [share for share in mine if len(eligible.get(share.pot, ())) > 1]
-    if not contested:
-        outcome = "returned" if mine else "loses"
-    elif all(takers[share.pot] == {entry.seat} for share in contested):
-        outcome = "wins"
-    else:
-        outcome = "splits"
+    outcome = _outcome(entry.seat, mine, eligible, takers)
     pots = [
         {
             "pot": share.pot,
@@ -111,23 +105,7 @@ def _entry(
         }
         for share in mine
     ]
-    taken = []
-    for share in mine:
-        if share.returned == "uncalled_bet":
-            taken.append(
-                T(
-                    "{pot} ({chips}, an uncalled bet returned)",
-                    pot=_where(share.pot, share.half),
-                    chips=_chips(share.chips),
-                )
-            )
-        elif len(eligible.get(share.pot, ())) <= 1:
-            taken.append(
-                T("{pot} ({chips}, uncontested)", pot=_where(share.pot, share.half), chips=_chips(share.chips))
-            )
-        else:
-            taken.append(T("{pot} ({chips})", pot=_where(share.pot, share.half), chips=_chips(share.chips)))
-    result = T("takes {pots}", pots=taken) if taken else T("takes nothing")
+    result = _takes(mine, eligible)
     listed: dict[str, Any] = {
         "seat": entry.seat,
         "cards": list(entry.cards),
@@ -144,6 +122,38 @@ def _entry(
         listed["low_category_name"] = category_name(entry.low_category)
         listed["low_description"] = low_description(entry.low, ace_to_five=True)
     return listed
+
+
+def _outcome(seat: int, mine: list[PotShare], eligible: dict[int, tuple[int, ...]], takers: dict[int, set[int]]) -> str:
+    """``wins``, ``splits``, ``returned`` or ``loses``, from the seat's shares (``mine``)."""
+    contested = [share for share in mine if len(eligible.get(share.pot, ())) > 1]
+    if not contested:
+        return "returned" if mine else "loses"
+    if all(takers[share.pot] == {seat} for share in contested):
+        return "wins"
+    return "splits"
+
+
+def _takes(mine: list[PotShare], eligible: dict[int, tuple[int, ...]]) -> Text:
+    """What the seat's shares (``mine``) took, in words: each pot or half, uncontested or an
+    uncalled bet returned said so; or that it took nothing."""
+    taken = []
+    for share in mine:
+        if share.returned == "uncalled_bet":
+            taken.append(
+                T(
+                    "{pot} ({chips}, an uncalled bet returned)",
+                    pot=_where(share.pot, share.half),
+                    chips=_chips(share.chips),
+                )
+            )
+        elif len(eligible.get(share.pot, ())) <= 1:
+            taken.append(
+                T("{pot} ({chips}, uncontested)", pot=_where(share.pot, share.half), chips=_chips(share.chips))
+            )
+        else:
+            taken.append(T("{pot} ({chips})", pot=_where(share.pot, share.half), chips=_chips(share.chips)))
+    return T("takes {pots}", pots=taken) if taken else T("takes nothing")
 
 
 def _ties(shares: list[PotShare], eligible: dict[int, tuple[int, ...]]) -> list[dict[str, Any]]:

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from games.engine.decider import Context, Movement, Rules
 from games.engine.errors import InvalidOptions
 from games.engine.options import Option, validate_options
-from games.engine.words import T
+from games.engine.words import T, Text
 from games.rules.five_card_draw import bot, contract, decide, settlements, view
 from games.rules.five_card_draw.audit import FiveCardDrawAudit
 from games.rules.five_card_draw.cards import WILD_CHOICES
@@ -340,8 +340,15 @@ class FiveCardDraw(Rules):
 
 def _refuse_combinations(config: Mapping[str, Any], given: Mapping[str, Any], chip_value: int) -> None:
     """FD-18 and the money terms: each refusal names the conflict."""
+    for refused, message in [*_variant_conflicts(config), *_money_conflicts(config, given, chip_value)]:
+        if refused:
+            raise InvalidOptions(message)
+
+
+def _variant_conflicts(config: Mapping[str, Any]) -> list[tuple[bool, Text]]:
+    """FD-18's options that cannot be played together, each with the sentence that refuses it."""
     triple = config["variant"] == TRIPLE_DRAW
-    conflicts = [
+    return [
         (triple and config["high_low"], T("variant 'triple_draw_27' cannot be played 'high_low' (FD-18).")),
         (
             config["opening"] == "jacks_or_better" and config["forced_bets"] == "blinds",
@@ -369,6 +376,12 @@ def _refuse_combinations(config: Mapping[str, Any], given: Mapping[str, Any], ch
                 ace_rule=config["ace_rule"],
             ),
         ),
+    ]
+
+
+def _money_conflicts(config: Mapping[str, Any], given: Mapping[str, Any], chip_value: int) -> list[tuple[bool, Text]]:
+    """The money terms that contradict each other or the format (FD-2, FD-13), each with its sentence."""
+    return [
         (
             config["min_buy_in"] > config["max_buy_in"],
             T(
@@ -398,9 +411,6 @@ def _refuse_combinations(config: Mapping[str, Any], given: Mapping[str, Any], ch
             T("'starting_stack' is for tournaments; cash players choose a buy-in (FD-13)."),
         ),
     ]
-    for refused, message in conflicts:
-        if refused:
-            raise InvalidOptions(message)
 
 
 DECIDER = FiveCardDraw()

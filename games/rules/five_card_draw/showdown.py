@@ -11,7 +11,7 @@ from games.engine.seats import left_of, turn_order
 from games.rules.betting.pots import Pot, award, side_pots
 from games.rules.five_card_draw import cards
 from games.rules.five_card_draw.events import PotsAwarded, PotShare, ShowdownHeld, ShownHand
-from games.rules.five_card_draw.state import TRIPLE_DRAW, Hand, Settings, State
+from games.rules.five_card_draw.state import TRIPLE_DRAW, Settings, State
 
 
 def settle(state: State) -> list[Any]:
@@ -140,8 +140,3 @@ def carried_shares(stakes: Sequence[int], here: Sequence[int], pot: int) -> list
     own = {seat: stakes[seat] for seat in takers}
     share, odd = divmod(pot - sum(own.values()), len(takers))
     return [(seat, own[seat] + share + (1 if k < odd else 0)) for k, seat in enumerate(takers)]
-
-
-def hand_of(state: State) -> Hand | None:
-    """The hand being played, else the last one over."""
-    return state.hand or state.last_hand

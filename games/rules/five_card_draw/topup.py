@@ -70,9 +70,17 @@ def top_up(state: State, seat: int, command: Mapping[str, Any], ctx: Context, le
     not at a tournament, not while holding cards, a whole number of chips from 1 that keeps the
     stack at most ``max_buy_in`` (code ``above_max_buy_in``), and no more than the wallet pays for
     (code ``insufficient_funds``)."""
-    settings = state.settings
     wallet = wallet_chips(ctx.extra, seat)
     legal = within_wallet(legal, wallet)
+    most = _room_to_top_up(state, seat, legal)
+    chips = _chips_to_buy(state, seat, command.get("chips"), most, wallet, legal)
+    return ChipsToppedUp(seat, chips, state.settings.chip_value)
+
+
+def _room_to_top_up(state: State, seat: int, legal: list[dict[str, Any]]) -> int:
+    """The most chips ``seat`` may buy now (``room``), or ``IllegalAction`` when it may buy none:
+    at a tournament, while holding cards, leaving, or with a stack already at ``max_buy_in``."""
+    settings = state.settings
     if settings.format != CASH:
         raise IllegalAction(
             T("A tournament has no top-up: everyone plays the chips they started with (FD-13)."),
@@ -88,18 +96,24 @@ def top_up(state: State, seat: int, command: Mapping[str, Any], ctx: Context, le
     if state.leaving[seat]:
         raise IllegalAction(T("You are leaving this table; you cannot top up."), legal=legal, code="no_top_up")
     most = room(state, seat)
-    stack = state.stacks[seat]
     if most < 1:
         raise IllegalAction(
             T(
                 "Your stack of {stack} is already the table's most, {max_buy_in} chips; you cannot top up (FD-13).",
-                stack=stack,
+                stack=state.stacks[seat],
                 max_buy_in=settings.max_buy_in,
             ),
             legal=legal,
             code="above_max_buy_in",
         )
-    chips = command.get("chips")
+    return most
+
+
+def _chips_to_buy(
+    state: State, seat: int, chips: Any, most: int, wallet: int | None, legal: list[dict[str, Any]]
+) -> int:
+    """The ``chips`` the command asks for, or ``IllegalAction``: a whole number from 1 to ``most``
+    (code ``above_max_buy_in`` past it) and no more than the ``wallet`` pays for."""
     if isinstance(chips, bool) or not isinstance(chips, int) or chips < 1:
         raise IllegalAction(
             T("A top-up needs 'chips', a whole number from 1 to {most}.", most=most), legal=legal, code="no_top_up"
@@ -112,8 +126,8 @@ def top_up(state: State, seat: int, command: Mapping[str, Any], ctx: Context, le
                 "{count} more chips would make your stack {total}, above the table's most of {max_buy_in} "
                 "(FD-13); you may buy up to {most}.",
                 chips,
-                total=stack + chips,
-                max_buy_in=settings.max_buy_in,
+                total=state.stacks[seat] + chips,
+                max_buy_in=state.settings.max_buy_in,
                 most=most,
             ),
             legal=legal,
@@ -130,7 +144,7 @@ def top_up(state: State, seat: int, command: Mapping[str, Any], ctx: Context, le
             legal=legal,
             code="insufficient_funds",
         )
-    return ChipsToppedUp(seat, chips, settings.chip_value)
+    return chips
 
 
 def cannot_post_notice(state: State, seat: int) -> Any:

@@ -15,8 +15,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     """Pile sizes, who is in, which seats the table's bot plays (CM-20), the cards on the table
     face up and the last round (GC-13);
     never a pile's order, nor a face-down card of a round not yet over."""
-    last = state.last_round
-    data: dict[str, Any] = {
+    return {
         "status": "finished" if state.finished else "running" if state.hand_no else "waiting",
         "seat": seat,
         "deck": state.match.deck,
@@ -39,7 +38,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "played_by_bot": sorted(state.presence.away),
         "forfeited_cards": len(state.forfeited),
         "table": [_play_view(play, round_over=False) for play in state.table],
-        "last_round": None,
+        "last_round": _last_round_view(state),
         "ambushes": state.ambushes,
         "winners": list(state.winners),
         "end_reason": state.end_reason or None,
@@ -49,25 +48,30 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "client_seed": state.match.client_seed if state.hand_no else None,
         "server_seed": state.match.server_seed if state.finished else None,
     }
-    if last is not None:
-        names = seat_names(state.seats)
-        data["last_round"] = {
-            "round_no": last.round_no,
-            "size": last.size,
-            "plays": [_play_view(play, round_over=True) for play in last.plays],
-            "skirmishes": [{"skirmish": k + 1, "highest": list(seats)} for k, seats in enumerate(last.skirmishes)],
-            "battles": [{"skirmish": k, "winner": winner} for k, winner in last.battles],
-            "ambush": list(last.ambush),
-            "taker": last.taker,
-            "cards_taken": last.count,
-            "sentence": round_sentence(last.round_no, last.taker, last.count, bool(last.ambush), names),
-            # GC-14: a round settled by lot says so, why, and who was drawn.
-            "settled_by_lot": [
-                {"players": list(players), "drawn": drawn, "sentence": lot_sentence(players, drawn, names)}
-                for players, drawn in last.draws
-            ],
-        }
-    return data
+
+
+def _last_round_view(state: State) -> dict[str, Any] | None:
+    """The last round once it is over, every card face up (GC-13), in words too; None before one."""
+    last = state.last_round
+    if last is None:
+        return None
+    names = seat_names(state.seats)
+    return {
+        "round_no": last.round_no,
+        "size": last.size,
+        "plays": [_play_view(play, round_over=True) for play in last.plays],
+        "skirmishes": [{"skirmish": k + 1, "highest": list(seats)} for k, seats in enumerate(last.skirmishes)],
+        "battles": [{"skirmish": k, "winner": winner} for k, winner in last.battles],
+        "ambush": list(last.ambush),
+        "taker": last.taker,
+        "cards_taken": last.count,
+        "sentence": round_sentence(last.round_no, last.taker, last.count, bool(last.ambush), names),
+        # GC-14: a round settled by lot says so, why, and who was drawn.
+        "settled_by_lot": [
+            {"players": list(players), "drawn": drawn, "sentence": lot_sentence(players, drawn, names)}
+            for players, drawn in last.draws
+        ],
+    }
 
 
 def view_event(event: Any, seat: int | None) -> dict[str, Any]:

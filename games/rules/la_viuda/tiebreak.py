@@ -125,6 +125,25 @@ def _keep_worst(
     return TieBreakStep(step, rule, facts, still)
 
 
+# A counted step: its rule, a hand's score, the fact the audit shows, and whether the worst is the highest.
+_CountedStep = tuple[str, Callable[[Sequence[str]], tuple[int, ...]], Callable[[Sequence[str]], str], bool]
+
+
+def _counted_steps(wild: Collection[str]) -> tuple[_CountedStep, ...]:
+    """LV-7's steps 1 to 3, counted from the hands alone; worst is the hand with the most wild
+    cards, then the shorter (or lower) best run, then the smaller count of its majority colour."""
+    return (
+        (WILD_CARDS, lambda cards: (wild_count(cards, wild),), lambda cards: str(wild_count(cards, wild)), True),
+        (RUN, lambda cards: best_run(cards, wild)[:2], lambda cards: _run_code(best_run(cards, wild)), False),
+        (
+            COLOUR,
+            lambda cards: (max(colour_counts(cards)),),
+            lambda cards: "red:{} black:{}".format(*colour_counts(cards)),
+            False,
+        ),
+    )
+
+
 def la_viuda_tie_break(
     tied: Sequence[tuple[int, Sequence[str]]],
     wild: Collection[str],
@@ -147,17 +166,7 @@ def la_viuda_tie_break(
     if len(seats) <= 1:
         return TieBreak(seats, ())
 
-    checks: tuple[tuple[str, Callable[[Sequence[str]], tuple[int, ...]], Callable[[Sequence[str]], str], bool], ...] = (
-        (WILD_CARDS, lambda cards: (wild_count(cards, wild),), lambda cards: str(wild_count(cards, wild)), True),
-        (RUN, lambda cards: best_run(cards, wild)[:2], lambda cards: _run_code(best_run(cards, wild)), False),
-        (
-            COLOUR,
-            lambda cards: (max(colour_counts(cards)),),
-            lambda cards: "red:{} black:{}".format(*colour_counts(cards)),
-            False,
-        ),
-    )
-    for number, (rule, score, fact, worst_is_high) in enumerate(checks, start=1):
+    for number, (rule, score, fact, worst_is_high) in enumerate(_counted_steps(wild), start=1):
         taken = _keep_worst(number, rule, seats, hands, score, fact, worst_is_high)
         steps.append(taken)
         seats = taken.still_tied
