@@ -4,14 +4,13 @@ replayed events imply, and, for games that count chips, what the replayed state 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from django.db.models import Q
 
 from games import settlement, store
 from games.engine import registry
-from games.engine.codec import decode_event
-from games.engine.decider import event_types_by_name
+from games.engine.decider import Movement
 from games.models import Seat, Table
 from ledger.models import Account, Posting
 from ledger.payouts import KINDS as PAYOUT_KINDS
@@ -22,39 +21,21 @@ def table_problems(table: Table) -> Iterator[Problem]:
     """Replay ``table`` and compare each ledger account it touches with the sum of the movements
     its events imply; then compare seat and pot chips with the game's own count, if it keeps one."""
     decider = registry.get(table.game)
-    types = event_types_by_name(decider)
     seats = {seat.number: seat for seat in Seat.objects.filter(table=table)}
     expected: dict[str, int] = defaultdict(int)
     state = decider.initial_state(table.config)
-    rows = store.events_after(table, 0).values_list("seq", "type", "data", "secret")
-    for seq, type_name, data, secret in rows.iterator(chunk_size=2000):
-        try:
-            event = decode_event(types, type_name, data, secret)
-            moves = decider.settlements(state, event)
-        except Exception as error:  # a row changed behind the store's back: name it, check the next table
-            yield Problem(
-                "event_unreadable",
-                f"table:{table.pk}",
-                f"event {seq} ({type_name}) does not decode or settle: {type(error).__name__}: {error}; "
-                "the table's accounts were not checked",
-            )
-            return
-        for move in moves:
-            if move.unit == "MONEY" and not table.currency:
-                continue
-            unit = table.currency if move.unit == "MONEY" else settlement.CHIP
-            expected[settlement.account_key(table, move.source, unit, seats)] -= move.amount
-            expected[settlement.account_key(table, move.destination, unit, seats)] += move.amount
-        try:
-            state = decider.evolve(state, event)
-        except Exception as error:
-            yield Problem(
-                "event_unreadable",
-                f"table:{table.pk}",
-                f"event {seq} ({type_name}) does not apply: {type(error).__name__}: {error}; "
-                "the table's accounts were not checked",
-            )
-            return
+    try:
+        for step in store.walk(table, decider):
+            state = step.after
+            for move in _settlements(decider, step.seq, step.type, step.before, step.event):
+                if move.unit == "MONEY" and not table.currency:
+                    continue
+                unit = table.currency if move.unit == "MONEY" else settlement.CHIP
+                expected[settlement.account_key(table, move.source, unit, seats)] -= move.amount
+                expected[settlement.account_key(table, move.destination, unit, seats)] += move.amount
+    except (store.ReplayFailed, _Unsettled) as failure:  # a row changed behind the store's back: name it
+        yield Problem("event_unreadable", f"table:{table.pk}", _unreadable(decider, failure))
+        return
     # Decided payouts moved money out of the pending accounts (to a wallet, or back to the escrow).
     decided = Posting.objects.filter(transaction__table_id=table.pk, transaction__kind__in=PAYOUT_KINDS)
     for key, amount in decided.values_list("account__key", "amount"):
@@ -79,6 +60,34 @@ def table_problems(table: Table) -> Iterator[Problem]:
                     f"table:{table.pk}",
                     f"{key} holds {actual.get(key, 0)} chips, the state says {chips}",
                 )
+
+
+class _Unsettled(Exception):
+    """An event whose settlements the game cannot tell."""
+
+
+def _settlements(decider, seq: int, type_name: str, before, event) -> Sequence[Movement]:
+    try:
+        return decider.settlements(before, event)
+    except Exception as error:
+        raise _Unsettled(
+            f"event {seq} ({type_name}) does not decode or settle: {type(error).__name__}: {error}"
+        ) from error
+
+
+def _unreadable(decider, failure: store.ReplayFailed | _Unsettled) -> str:
+    """What is wrong with the event the walk stopped at. Each event is settled before it applies,
+    so one that does neither is named for its settlement."""
+    text = str(failure)
+    if isinstance(failure, store.ReplayFailed):
+        what = "does not apply" if failure.applies else "does not decode or settle"
+        text = f"event {failure.seq} ({failure.type_name}) {what}: {type(failure.error).__name__}: {failure.error}"
+        if failure.applies:
+            try:
+                _settlements(decider, failure.seq, failure.type_name, failure.before, failure.event)
+            except _Unsettled as unsettled:
+                text = str(unsettled)
+    return f"{text}; the table's accounts were not checked"
 
 
 def all_tables() -> Iterator[Problem]:
