@@ -27,7 +27,7 @@ def table_problems(table: Table) -> Iterator[Problem]:
     try:
         for step in store.walk(table, decider):
             state = step.after
-            for move in _settlements(decider, step.seq, step.type, step.before, step.event):
+            for move in _settlements(decider, step.row.seq, step.row.type, step.before, step.event):
                 if move.unit == "MONEY" and not table.currency:
                     continue
                 unit = table.currency if move.unit == "MONEY" else settlement.CHIP

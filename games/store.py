@@ -36,7 +36,7 @@ from django.utils import timezone
 
 from games.engine.codec import decode_state, encode_event, encode_state
 from games.engine.decider import Decider
-from games.engine.fold import STEP_FIELDS, ReplayFailed, Step, fold
+from games.engine.fold import ReplayFailed, Step, fold
 from games.engine.words import T
 from games.errors import Conflict
 from games.models import Event, Snapshot, Table
@@ -136,8 +136,8 @@ class NewEvent:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Recorded:
-    """An event as ``append`` recorded it: the stored row's fields, without the cost of a model
-    instance on the hot path (callers read fields only)."""
+    """A stored event: the row's fields, as ``append`` recorded it and as a walk reads it back,
+    without the cost of a model instance on the hot path (callers read fields only)."""
 
     pk: Any
     table_id: Any
@@ -425,13 +425,17 @@ def _cached(table_id: Any, decider: Decider) -> tuple[int, Any] | None:
         return _cache.get((table_id, decider.slug))
 
 
+# The columns of a stored event, in the order of ``Recorded``'s fields.
+RECORDED_FIELDS = tuple(field.name for field in dataclasses.fields(Recorded))
+
+
 def _tail(table_id: Any, after: int, at: int | None) -> QuerySet[Event, tuple[Any, ...]]:
     """The table's stored events after ``after`` up to ``at`` (or the last), in order, as rows of
-    ``STEP_FIELDS``: one ordered query."""
+    ``RECORDED_FIELDS``: one ordered query."""
     events = Event.objects.filter(table_id=table_id, seq__gt=after)
     if at is not None:
         events = events.filter(seq__lte=at)
-    return events.order_by("seq").values_list(*STEP_FIELDS)
+    return events.order_by("seq").values_list(*RECORDED_FIELDS)
 
 
 def _base(table: Table, decider: Decider, at: int | None) -> tuple[int, Any]:
@@ -460,11 +464,11 @@ def load(*, table: Table, decider: Decider, at: int | None = None, cache: bool =
         base = _base(table, decider, at)
     # The caller read the table's version (under its lock, when writing): a cached state that has
     # reached it needs no look for newer events.
-    rows = [] if from_cache and base[0] >= table.version else list(_tail(table_id, base[0], at))
+    rows = [] if from_cache and base[0] >= table.version else [Recorded(*row) for row in _tail(table_id, base[0], at)]
     version, state = base
     try:
         for step in fold(decider, state, rows):
-            version, state = step.seq, step.after
+            version, state = step.row.seq, step.after
     except ReplayFailed as failure:
         # Loading raises what the game raised, as it always did; naming the event is for walks.
         raise failure.error from None
@@ -503,8 +507,8 @@ def walk(
     version, state = _base(table, decider, after) if snapshot else (0, decider.initial_state(table.config))
     rows = _tail(table.pk, version, upto).iterator(chunk_size=2000)
     try:
-        for step in fold(decider, state, rows):
-            if step.seq > after:
+        for step in fold(decider, state, (Recorded(*row) for row in rows)):
+            if step.row.seq > after:
                 yield step
     finally:
         # Closes the cursor now, even when a step fails or the caller stops early: a failure's
@@ -525,7 +529,7 @@ def replay_from_scratch(table: Table, decider: Decider) -> tuple[Any, int]:
     ``ReplayFailed`` names the first event that does not decode or apply."""
     state, version = decider.initial_state(table.config), 0
     for step in walk(table, decider):
-        state, version = step.after, step.seq
+        state, version = step.after, step.row.seq
     return state, version
 
 

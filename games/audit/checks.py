@@ -234,8 +234,8 @@ def _fold_through(hand: Hand) -> tuple[list[str], Any, dict[int, Any]]:
     before: dict[int, Any] = {}
     try:
         for step in store.walk(hand.table, hand.decider, upto=last):
-            if step.seq >= first:
-                before[step.seq] = step.before
+            if step.row.seq >= first:
+                before[step.row.seq] = step.before
             state = step.after
     except store.ReplayFailed as failure:  # a tampered row may not even decode: name it
         return [_broken(failure, first, before)], state, before
@@ -370,12 +370,12 @@ class TableWalk:
             self.ahead = None
             if step is None:
                 break
-            if step.seq > last:
+            if step.row.seq > last:
                 self.ahead = step
                 break
-            if step.seq >= first:
-                before[step.seq] = step.before
-            self.state, self.at = step.after, step.seq
+            if step.row.seq >= first:
+                before[step.row.seq] = step.before
+            self.state, self.at = step.after, step.row.seq
         if self.broken is not None and self.broken.seq <= last:
             return [_broken(self.broken, first, before)], self.state, before
         return [], self.state, before

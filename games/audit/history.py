@@ -131,10 +131,10 @@ def replay_view(table: Table, user, version: int | None) -> dict[str, Any]:
     event = None
     if step is not None:
         event = {
-            "seq": step.seq,
-            "type": step.type,
-            "hand_no": step.hand_no,
-            **actors.describe(table, [step.actor])[step.actor],
+            "seq": step.row.seq,
+            "type": step.row.type,
+            "hand_no": step.row.hand_no,
+            **actors.describe(table, [step.row.actor])[step.row.actor],
             "data": money_shown(decider.view_event(step.event, None), table.currency or None),
         }
     return {

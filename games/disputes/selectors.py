@@ -161,11 +161,11 @@ def player_views(table: Any, seat: int, first: int, last: int) -> list[dict[str,
     out = []
     for step in store.walk(table, decider, after=first - 1, upto=last, snapshot=True):
         view = selectors.table_view(table, seat, state=step.after)
-        view["version"] = step.seq
+        view["version"] = step.row.seq
         # What the seat was offered then; the deadline of a past version is not kept.
         view["legal_actions"] = offered_actions(decider, step.after, seat)
         view["deadline"] = None
-        out.append({"version": step.seq, "event": events[step.seq], "table": view})
+        out.append({"version": step.row.seq, "event": events[step.row.seq], "table": view})
     return out
 
 

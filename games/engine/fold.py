@@ -1,7 +1,7 @@
 """The one fold over a table's stored events: each row decoded into the game's event and applied to
 the state before it, step by step.
 
-Pure: the rows come from whoever read them (the store, a test), as tuples of ``STEP_FIELDS``. Every
+Pure: the rows come from whoever read them (the store's ``Recorded`` rows, a test's). Every
 reader of a table's history (loading, the hand audit, reconcile, a dispute's player views, the
 replay view, ``check_replay``) folds through here, so they cannot drift apart in how an event is
 decoded, applied, or how a broken one is named.
@@ -10,29 +10,28 @@ decoded, applied, or how a broken one is named.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, Protocol
 
 from games.engine.codec import decode_event
 from games.engine.decider import Decider, event_types_by_name
 
-# What a step holds of each stored event, in this order: the columns the store reads.
-STEP_FIELDS = ("seq", "type", "data", "secret", "actor", "hand_no", "created_at", "hash")
 
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Step:
-    """One stored event of a table's history: its row's facts, the game's event it decodes to, and
-    the table's state just before and just after it."""
+class Row(Protocol):
+    """What the fold reads of a stored event (the store's rows have more: who, when, hashes)."""
 
     seq: int
     type: str
     data: Mapping[str, Any]
     secret: Mapping[str, Any]
-    actor: str
-    hand_no: int
-    created_at: Any
-    hash: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Step:
+    """One stored event of a table's history: its stored ``row``, the game's event it decodes
+    to, and the table's state just before and just after it."""
+
+    row: Any
     event: Any
     before: Any
     after: Any
@@ -56,20 +55,19 @@ class ReplayFailed(Exception):
         return self.event is not None
 
 
-def fold(decider: Decider, state: Any, rows: Iterable[Sequence[Any]]) -> Iterator[Step]:
-    """The steps of folding ``rows`` (stored events as tuples of ``STEP_FIELDS``, in ``seq`` order)
-    into ``state``, one per row; ``ReplayFailed`` at the first row that does not decode or apply."""
+def fold(decider: Decider, state: Any, rows: Iterable[Row]) -> Iterator[Step]:
+    """The steps of folding ``rows`` (stored events, in ``seq`` order) into ``state``, one per
+    row; ``ReplayFailed`` at the first row that does not decode or apply."""
     types = event_types_by_name(decider)
     evolve = decider.evolve
     for row in rows:
-        seq, type_name, data, secret, actor, hand_no, created_at, digest = row
         try:
-            event = decode_event(types, type_name, data, secret)
+            event = decode_event(types, row.type, row.data, row.secret)
         except Exception as error:
-            raise ReplayFailed(seq, type_name, error, state) from error
+            raise ReplayFailed(row.seq, row.type, error, state) from error
         try:
             after = evolve(state, event)
         except Exception as error:
-            raise ReplayFailed(seq, type_name, error, state, event) from error
-        yield Step(seq, type_name, data, secret, actor, hand_no, created_at, digest, event, state, after)
+            raise ReplayFailed(row.seq, row.type, error, state, event) from error
+        yield Step(row, event, state, after)
         state = after

@@ -4,6 +4,7 @@ version, up to a version or over one hand, from a snapshot where asked."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 import msgspec
@@ -38,12 +39,12 @@ def _events() -> tuple[dict, list]:
     return config, events
 
 
-def _rows(events: list) -> list[tuple]:
-    """The events as stored rows (``STEP_FIELDS``)."""
+def _rows(events: list) -> list[store.Recorded]:
+    """The events as stored rows."""
     rows = []
     for seq, event in enumerate(events, start=1):
         type_name, data, secret = encode_event(event)
-        rows.append((seq, type_name, data, secret, "system", 1, None, f"hash{seq}"))
+        rows.append(store.Recorded(seq, "t", seq, type_name, data, secret, "system", 1, None, "", f"hash{seq}"))
     return rows
 
 
@@ -51,22 +52,27 @@ def test_fold_steps_chain_the_state_before_each_event_to_the_one_after():
     config, events = _events()
     initial = DECIDER.initial_state(config)
     steps = list(fold(DECIDER, initial, _rows(events)))
-    assert [step.seq for step in steps] == list(range(1, len(events) + 1))
+    assert [step.row.seq for step in steps] == list(range(1, len(events) + 1))
     assert [step.event for step in steps] == events
     assert steps[0].before == initial
     for earlier, later in itertools.pairwise(steps):
         assert later.before == earlier.after
     for n, step in enumerate(steps, start=1):
         assert step.after == replay(DECIDER, config, events[:n])
-    assert (steps[-1].type, steps[-1].actor, steps[-1].hand_no, steps[-1].hash) == ("Added", "system", 1, "hash4")
+    assert (steps[-1].row.type, steps[-1].row.actor, steps[-1].row.hand_no, steps[-1].row.hash) == (
+        "Added",
+        "system",
+        1,
+        "hash4",
+    )
 
 
 def test_fold_names_the_event_that_does_not_decode_with_the_state_it_met():
     config, events = _events()
     rows = _rows(events)
-    rows[2] = (3, "Added", {"no such field": 1}, {}, "system", 1, None, "hash3")
+    rows[2] = dataclasses.replace(rows[2], data={"no such field": 1}, secret={})
     steps = fold(DECIDER, DECIDER.initial_state(config), rows)
-    assert [step.seq for step in (next(steps), next(steps))] == [1, 2]
+    assert [step.row.seq for step in (next(steps), next(steps))] == [1, 2]
     with pytest.raises(ReplayFailed, match=r"event 3 \(Added\) does not replay: ValidationError") as failed:
         next(steps)
     assert (failed.value.seq, failed.value.type_name, failed.value.applies) == (3, "Added", False)
@@ -117,17 +123,9 @@ def test_walk_from_the_first_event_gives_every_stored_row_and_the_replayed_state
     with django_assert_num_queries(1):  # one ordered query of the rows, iterated
         steps = list(store.walk(counter_table, counter_game))
     stored = list(Event.objects.filter(table=counter_table).order_by("seq"))
-    assert [step.seq for step in steps] == [row.seq for row in stored] == list(range(1, counter_table.version + 1))
+    assert [step.row.seq for step in steps] == [row.seq for row in stored] == list(range(1, counter_table.version + 1))
     for step, row in zip(steps, stored):
-        assert (step.type, step.data, step.secret, step.actor, step.hand_no, step.created_at, step.hash) == (
-            row.type,
-            row.data,
-            row.secret,
-            row.actor,
-            row.hand_no,
-            row.created_at,
-            row.hash,
-        )
+        assert step.row == store.Recorded(*(getattr(row, name) for name in store.RECORDED_FIELDS))
         assert step.before == _replayed(counter_table, counter_game, row.seq - 1)
         assert step.after == _replayed(counter_table, counter_game, row.seq)
     assert steps[-1].after == store.replay_from_scratch(counter_table, counter_game)[0]
@@ -140,16 +138,16 @@ def test_walk_from_a_version_up_to_a_version_yields_that_range_with_the_same_sta
     settings.SNAPSHOT_EVERY = 3
     _played(counter_table)
     assert Snapshot.objects.filter(table=counter_table, version__lte=5).exists()
-    everything = {step.seq: step for step in store.walk(counter_table, counter_game)}
+    everything = {step.row.seq: step for step in store.walk(counter_table, counter_game)}
     steps = list(store.walk(counter_table, counter_game, after=5, upto=7, snapshot=snapshot))
-    assert [step.seq for step in steps] == [6, 7]
+    assert [step.row.seq for step in steps] == [6, 7]
     for step in steps:
         assert (step.before, step.event, step.after) == (
-            everything[step.seq].before,
-            everything[step.seq].event,
-            everything[step.seq].after,
+            everything[step.row.seq].before,
+            everything[step.row.seq].event,
+            everything[step.row.seq].after,
         )
-    assert [step.seq for step in store.walk(counter_table, counter_game, after=counter_table.version)] == []
+    assert [step.row.seq for step in store.walk(counter_table, counter_game, after=counter_table.version)] == []
 
 
 def test_walk_over_one_hand_yields_exactly_its_events(counter_table, counter_game):
@@ -158,11 +156,11 @@ def test_walk_over_one_hand_yields_exactly_its_events(counter_table, counter_gam
     play(counter_table, {"type": "start"})
     while Event.objects.filter(table=counter_table, hand_no=2).count() < 3:
         add(counter_table, Event.objects.filter(table=counter_table).count() % 2, 1)
-    everything = {step.seq: step for step in store.walk(counter_table, counter_game)}
+    everything = {step.row.seq: step for step in store.walk(counter_table, counter_game)}
     hand = list(Event.objects.filter(table=counter_table, hand_no=2).order_by("seq").values_list("seq", flat=True))
     steps = list(store.walk(counter_table, counter_game, hand_no=2, snapshot=True))
-    assert [step.seq for step in steps] == hand and {step.hand_no for step in steps} == {2}
-    assert all(step.after == everything[step.seq].after for step in steps)
+    assert [step.row.seq for step in steps] == hand and {step.row.hand_no for step in steps} == {2}
+    assert all(step.after == everything[step.row.seq].after for step in steps)
     assert steps[0].before == everything[hand[0] - 1].after
     assert list(store.walk(counter_table, counter_game, hand_no=9)) == []
 
@@ -176,7 +174,7 @@ def test_walk_from_a_snapshot_reads_only_the_events_after_it(counter_table, coun
     assert snapshot is not None and snapshot.version > 3
     tamper_event(counter_table.pk, 3, data={"no such field": 1})
     steps = list(store.walk(counter_table, counter_game, after=6, snapshot=True))
-    assert [step.seq for step in steps] == list(range(7, counter_table.version + 1))
+    assert [step.row.seq for step in steps] == list(range(7, counter_table.version + 1))
     with pytest.raises(store.ReplayFailed, match=r"event 3 \(Added\)"):
         list(store.walk(counter_table, counter_game, after=6))
 
