@@ -4,13 +4,14 @@ replayed events imply, and, for games that count chips, what the replayed state 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
+from typing import Any
 
 from django.db.models import Q
 
 from games import settlement, store
 from games.engine import registry
-from games.engine.decider import Movement
+from games.engine.decider import Decider, Movement
 from games.models import Seat, Table
 from ledger.models import Account, Posting
 from ledger.payouts import KINDS as PAYOUT_KINDS
@@ -22,20 +23,10 @@ def table_problems(table: Table) -> Iterator[Problem]:
     its events imply; then compare seat and pot chips with the game's own count, if it keeps one."""
     decider = registry.get(table.game)
     seats = {seat.number: seat for seat in Seat.objects.filter(table=table)}
-    expected: dict[str, int] = defaultdict(int)
-    state = decider.initial_state(table.config)
-    try:
-        for step in store.walk(table, decider):
-            state = step.after
-            for move in _settlements(decider, step.row.seq, step.row.type, step.before, step.event):
-                if move.unit == "MONEY" and not table.currency:
-                    continue
-                unit = table.currency if move.unit == "MONEY" else settlement.CHIP
-                expected[settlement.account_key(table, move.source, unit, seats)] -= move.amount
-                expected[settlement.account_key(table, move.destination, unit, seats)] += move.amount
-    except (store.ReplayFailed, _Unsettled) as failure:  # a row changed behind the store's back: name it
-        yield Problem("event_unreadable", f"table:{table.pk}", _unreadable(decider, failure))
+    replayed = yield from _replay(table, decider, seats)
+    if replayed is None:
         return
+    expected, state = replayed
     # Decided payouts moved money out of the pending accounts (to a wallet, or back to the escrow).
     decided = Posting.objects.filter(transaction__table_id=table.pk, transaction__kind__in=PAYOUT_KINDS)
     for key, amount in decided.values_list("account__key", "amount"):
@@ -50,23 +41,37 @@ def table_problems(table: Table) -> Iterator[Problem]:
                 f"table:{table.pk}",
                 f"{key} holds {actual.get(key, 0)}, the events imply {expected.get(key, 0)}",
             )
-    counts = decider.chip_counts(state)
-    if counts is not None:
-        for name, chips in counts.items():
-            key = settlement.account_key(table, name, settlement.CHIP, seats)
-            if actual.get(key, 0) != chips:
-                yield Problem(
-                    "table_chips_mismatch",
-                    f"table:{table.pk}",
-                    f"{key} holds {actual.get(key, 0)} chips, the state says {chips}",
-                )
+    yield from _chip_problems(table, decider, state, actual, seats)
+
+
+def _replay(
+    table: Table, decider: Decider, seats: dict[int, Seat]
+) -> Generator[Problem, None, tuple[dict[str, int], Any] | None]:
+    """Replay ``table``'s events, summing by account key the movements each implies: the sums and
+    the last state; or, at the first event that does not decode, settle or apply, that problem
+    (yielded) and ``None``."""
+    expected: dict[str, int] = defaultdict(int)
+    state = decider.initial_state(table.config)
+    try:
+        for step in store.walk(table, decider):
+            state = step.after
+            for move in _settlements(decider, step.row.seq, step.row.type, step.before, step.event):
+                if move.unit == "MONEY" and not table.currency:
+                    continue
+                unit = table.currency if move.unit == "MONEY" else settlement.CHIP
+                expected[settlement.account_key(table, move.source, unit, seats)] -= move.amount
+                expected[settlement.account_key(table, move.destination, unit, seats)] += move.amount
+    except (store.ReplayFailed, _Unsettled) as failure:  # a row changed behind the store's back: name it
+        yield Problem("event_unreadable", f"table:{table.pk}", _unreadable(decider, failure))
+        return None
+    return expected, state
 
 
 class _Unsettled(Exception):
     """An event whose settlements the game cannot tell."""
 
 
-def _settlements(decider, seq: int, type_name: str, before, event) -> Sequence[Movement]:
+def _settlements(decider: Decider, seq: int, type_name: str, before: Any, event: Any) -> Sequence[Movement]:
     try:
         return decider.settlements(before, event)
     except Exception as error:
@@ -75,7 +80,7 @@ def _settlements(decider, seq: int, type_name: str, before, event) -> Sequence[M
         ) from error
 
 
-def _unreadable(decider, failure: store.ReplayFailed | _Unsettled) -> str:
+def _unreadable(decider: Decider, failure: store.ReplayFailed | _Unsettled) -> str:
     """What is wrong with the event the walk stopped at. Each event is settled before it applies,
     so one that does neither is named for its settlement."""
     text = str(failure)
@@ -88,6 +93,23 @@ def _unreadable(decider, failure: store.ReplayFailed | _Unsettled) -> str:
             except _Unsettled as unsettled:
                 text = str(unsettled)
     return f"{text}; the table's accounts were not checked"
+
+
+def _chip_problems(
+    table: Table, decider: Decider, state: Any, actual: dict[str, int], seats: dict[int, Seat]
+) -> Iterator[Problem]:
+    """Seat and pot chips that differ from the game's own count of the replayed ``state``, if it
+    keeps one."""
+    counts = decider.chip_counts(state)
+    if counts is not None:
+        for name, chips in counts.items():
+            key = settlement.account_key(table, name, settlement.CHIP, seats)
+            if actual.get(key, 0) != chips:
+                yield Problem(
+                    "table_chips_mismatch",
+                    f"table:{table.pk}",
+                    f"{key} holds {actual.get(key, 0)} chips, the state says {chips}",
+                )
 
 
 def all_tables() -> Iterator[Problem]:
