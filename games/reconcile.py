@@ -4,15 +4,14 @@ replayed events imply, and, for games that count chips, what the replayed state 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Generator, Iterator
+from collections.abc import Generator, Iterator, Sequence
 from typing import Any
 
 from django.db.models import Q
 
 from games import settlement, store
 from games.engine import registry
-from games.engine.codec import decode_event
-from games.engine.decider import Decider, event_types_by_name
+from games.engine.decider import Decider, Movement
 from games.models import Seat, Table
 from ledger.models import Account, Posting
 from ledger.payouts import KINDS as PAYOUT_KINDS
@@ -51,39 +50,49 @@ def _replay(
     """Replay ``table``'s events, summing by account key the movements each implies: the sums and
     the last state; or, at the first event that does not decode, settle or apply, that problem
     (yielded) and ``None``."""
-    types = event_types_by_name(decider)
     expected: dict[str, int] = defaultdict(int)
     state = decider.initial_state(table.config)
-    rows = store.events_after(table, 0).values_list("seq", "type", "data", "secret")
-    for seq, type_name, data, secret in rows.iterator(chunk_size=2000):
-        try:
-            event = decode_event(types, type_name, data, secret)
-            moves = decider.settlements(state, event)
-        except Exception as error:  # a row changed behind the store's back: name it, check the next table
-            yield Problem(
-                "event_unreadable",
-                f"table:{table.pk}",
-                f"event {seq} ({type_name}) does not decode or settle: {type(error).__name__}: {error}; "
-                "the table's accounts were not checked",
-            )
-            return None
-        for move in moves:
-            if move.unit == "MONEY" and not table.currency:
-                continue
-            unit = table.currency if move.unit == "MONEY" else settlement.CHIP
-            expected[settlement.account_key(table, move.source, unit, seats)] -= move.amount
-            expected[settlement.account_key(table, move.destination, unit, seats)] += move.amount
-        try:
-            state = decider.evolve(state, event)
-        except Exception as error:
-            yield Problem(
-                "event_unreadable",
-                f"table:{table.pk}",
-                f"event {seq} ({type_name}) does not apply: {type(error).__name__}: {error}; "
-                "the table's accounts were not checked",
-            )
-            return None
+    try:
+        for step in store.walk(table, decider):
+            state = step.after
+            for move in _settlements(decider, step.row.seq, step.row.type, step.before, step.event):
+                if move.unit == "MONEY" and not table.currency:
+                    continue
+                unit = table.currency if move.unit == "MONEY" else settlement.CHIP
+                expected[settlement.account_key(table, move.source, unit, seats)] -= move.amount
+                expected[settlement.account_key(table, move.destination, unit, seats)] += move.amount
+    except (store.ReplayFailed, _Unsettled) as failure:  # a row changed behind the store's back: name it
+        yield Problem("event_unreadable", f"table:{table.pk}", _unreadable(decider, failure))
+        return None
     return expected, state
+
+
+class _Unsettled(Exception):
+    """An event whose settlements the game cannot tell."""
+
+
+def _settlements(decider: Decider, seq: int, type_name: str, before: Any, event: Any) -> Sequence[Movement]:
+    try:
+        return decider.settlements(before, event)
+    except Exception as error:
+        raise _Unsettled(
+            f"event {seq} ({type_name}) does not decode or settle: {type(error).__name__}: {error}"
+        ) from error
+
+
+def _unreadable(decider: Decider, failure: store.ReplayFailed | _Unsettled) -> str:
+    """What is wrong with the event the walk stopped at. Each event is settled before it applies,
+    so one that does neither is named for its settlement."""
+    text = str(failure)
+    if isinstance(failure, store.ReplayFailed):
+        what = "does not apply" if failure.applies else "does not decode or settle"
+        text = f"event {failure.seq} ({failure.type_name}) {what}: {type(failure.error).__name__}: {failure.error}"
+        if failure.applies:
+            try:
+                _settlements(decider, failure.seq, failure.type_name, failure.before, failure.event)
+            except _Unsettled as unsettled:
+                text = str(unsettled)
+    return f"{text}; the table's accounts were not checked"
 
 
 def _chip_problems(

@@ -11,7 +11,8 @@ locks the row until commit (so a second writer waits, then sees the version move
 ``(table, seq)`` constraint is the backstop if anything ever bypasses the lock.
 
 Loading starts from the latest snapshot (or an in-process cache of the latest state) and replays
-only the events after it, so loading does not grow with the table's history.
+only the events after it, so loading does not grow with the table's history. Every reader of the
+history folds it through ``games.engine.fold``: ``load`` directly, the others with ``walk``.
 """
 
 from __future__ import annotations
@@ -30,11 +31,12 @@ from uuid import UUID
 import psycopg
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
-from django.db.models import Max, QuerySet
+from django.db.models import Max, Min, QuerySet
 from django.utils import timezone
 
-from games.engine.codec import decode_event, decode_state, encode_event, encode_state
-from games.engine.decider import Decider, event_types_by_name
+from games.engine.codec import decode_state, encode_event, encode_state
+from games.engine.decider import Decider
+from games.engine.fold import ReplayFailed, Step, fold
 from games.engine.words import T
 from games.errors import Conflict
 from games.models import Event, Snapshot, Table
@@ -134,8 +136,8 @@ class NewEvent:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Recorded:
-    """An event as ``append`` recorded it: the stored row's fields, without the cost of a model
-    instance on the hot path (callers read fields only)."""
+    """A stored event: the row's fields, as ``append`` recorded it and as a walk reads it back,
+    without the cost of a model instance on the hot path (callers read fields only)."""
 
     pk: Any
     table_id: Any
@@ -423,20 +425,29 @@ def _cached(table_id: Any, decider: Decider) -> tuple[int, Any] | None:
         return _cache.get((table_id, decider.slug))
 
 
-def _fold(decider: Decider, state: Any, version: int, rows: Sequence[tuple[int, str, Any, Any]]) -> tuple[Any, int]:
-    types = event_types_by_name(decider)
-    evolve = decider.evolve
-    for seq, type_name, data, secret in rows:
-        state = evolve(state, decode_event(types, type_name, data, secret))
-        version = seq
-    return state, version
+# The columns of a stored event, in the order of ``Recorded``'s fields.
+RECORDED_FIELDS = tuple(field.name for field in dataclasses.fields(Recorded))
 
 
-def _tail(table_id: Any, after: int, at: int | None) -> list[tuple[int, str, Any, Any]]:
+def _tail(table_id: Any, after: int, at: int | None) -> QuerySet[Event, tuple[Any, ...]]:
+    """The table's stored events after ``after`` up to ``at`` (or the last), in order, as rows of
+    ``RECORDED_FIELDS``: one ordered query."""
     events = Event.objects.filter(table_id=table_id, seq__gt=after)
     if at is not None:
         events = events.filter(seq__lte=at)
-    return list(events.order_by("seq").values_list("seq", "type", "data", "secret"))
+    return events.order_by("seq").values_list(*RECORDED_FIELDS)
+
+
+def _base(table: Table, decider: Decider, at: int | None) -> tuple[int, Any]:
+    """Where a fold up to ``at`` (``None``: the end) starts: the latest snapshot at or below it, as
+    ``(version, state)``, or the table's initial state at version 0."""
+    snapshots = Snapshot.objects.filter(table_id=table.pk)
+    if at is not None:
+        snapshots = snapshots.filter(version__lte=at)
+    snapshot = snapshots.order_by("-version").values_list("version", "state").first()
+    if snapshot is None:
+        return 0, decider.initial_state(table.config)
+    return snapshot[0], decode_state(decider.state_type, snapshot[1])
 
 
 def load(*, table: Table, decider: Decider, at: int | None = None, cache: bool = True) -> tuple[Any, int]:
@@ -450,24 +461,59 @@ def load(*, table: Table, decider: Decider, at: int | None = None, cache: bool =
     base: tuple[int, Any] | None = _cached(table_id, decider) if cache and at is None else None
     from_cache = base is not None
     if base is None:
-        snapshots = Snapshot.objects.filter(table_id=table_id)
-        if at is not None:
-            snapshots = snapshots.filter(version__lte=at)
-        snapshot = snapshots.order_by("-version").values_list("version", "state").first()
-        if snapshot is None:
-            base = (0, decider.initial_state(table.config))
-        else:
-            base = (snapshot[0], decode_state(decider.state_type, snapshot[1]))
+        base = _base(table, decider, at)
     # The caller read the table's version (under its lock, when writing): a cached state that has
     # reached it needs no look for newer events.
-    rows = [] if from_cache and base[0] >= table.version else _tail(table_id, base[0], at)
-    state, version = _fold(decider, base[1], base[0], rows)
+    rows = [] if from_cache and base[0] >= table.version else [Recorded(*row) for row in _tail(table_id, base[0], at)]
+    version, state = base
+    try:
+        for step in fold(decider, state, rows):
+            version, state = step.row.seq, step.after
+    except ReplayFailed as failure:
+        # Loading raises what the game raised, as it always did; naming the event is for walks.
+        raise failure.error from None
     if at is None:
         if len(rows) >= settings.SNAPSHOT_EVERY:
             save_snapshot(table, version, state)
         if cache and (rows or not from_cache):
             remember(table_id, decider, version, state)
     return state, version
+
+
+def walk(
+    table: Table,
+    decider: Decider,
+    *,
+    after: int = 0,
+    upto: int | None = None,
+    hand_no: int | None = None,
+    snapshot: bool = False,
+) -> Iterator[Step]:
+    """The steps of ``table``'s stored events after ``after`` up to ``upto`` (default: the last),
+    or of hand ``hand_no``'s events (its first to its last), in order: each event with the state
+    before and after it. One ordered query, iterated; ``ReplayFailed`` names the first event that
+    does not decode or apply.
+
+    The fold starts from the table's first event (a check of its history needs every event folded
+    through the rules), or with ``snapshot`` from the latest snapshot at or below ``after``: exact,
+    since a snapshot is the fold it saved (``check_replay`` proves it), and cheap, as only the
+    events from there are read. Events up to ``after`` are folded, not yielded.
+    """
+    if hand_no is not None:
+        seqs = Event.objects.filter(table_id=table.pk, hand_no=hand_no).aggregate(first=Min("seq"), last=Max("seq"))
+        if seqs["first"] is None:
+            return
+        after, upto = seqs["first"] - 1, seqs["last"]
+    version, state = _base(table, decider, after) if snapshot else (0, decider.initial_state(table.config))
+    rows = _tail(table.pk, version, upto).iterator(chunk_size=2000)
+    try:
+        for step in fold(decider, state, (Recorded(*row) for row in rows)):
+            if step.row.seq > after:
+                yield step
+    finally:
+        # Closes the cursor now, even when a step fails or the caller stops early: a failure's
+        # traceback would keep it open until the process ends, past the connection it reads.
+        rows.close()  # type: ignore[attr-defined]
 
 
 def save_snapshot(table: Table | UUID | str, version: int, state: Any) -> None:
@@ -478,25 +524,12 @@ def save_snapshot(table: Table | UUID | str, version: int, state: Any) -> None:
     )
 
 
-class ReplayFailed(Exception):
-    """A stored event that does not decode or does not apply to the state before it."""
-
-    def __init__(self, seq: int, type_name: str, error: Exception) -> None:
-        super().__init__(f"event {seq} ({type_name}) does not replay: {type(error).__name__}: {error}")
-        self.seq = seq
-
-
 def replay_from_scratch(table: Table, decider: Decider) -> tuple[Any, int]:
     """The state of ``table`` folded from its very first event, ignoring snapshots and cache;
     ``ReplayFailed`` names the first event that does not decode or apply."""
-    types = event_types_by_name(decider)
     state, version = decider.initial_state(table.config), 0
-    for seq, type_name, data, secret in _tail(table.pk, 0, None):
-        try:
-            state = decider.evolve(state, decode_event(types, type_name, data, secret))
-        except Exception as error:
-            raise ReplayFailed(seq, type_name, error) from error
-        version = seq
+    for step in walk(table, decider):
+        state, version = step.after, step.row.seq
     return state, version
 
 

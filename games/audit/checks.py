@@ -28,8 +28,7 @@ from games import settlement, store
 from games.audit.hand import Deck, Hand, deck_of, finished_hand, recorded_deck
 from games.engine import fairness, registry
 from games.engine.cards import named_deck
-from games.engine.codec import decode_event, encode_state
-from games.engine.decider import event_types_by_name
+from games.engine.codec import encode_state
 from games.engine.words import N, T
 from games.models import Event, Seat, Table
 from ledger.models import Posting
@@ -230,34 +229,27 @@ def check_outcome(hand: Hand) -> Check:
 def _fold_through(hand: Hand) -> tuple[list[str], Any, dict[int, Any]]:
     """Fold the table from its first event to the end of the hand; the problems met, the state
     after the hand, and the state just before each of the hand's events (by seq)."""
-    decider = hand.decider
-    types = event_types_by_name(decider)
-    last = hand.rows[-1].seq
-    first = hand.rows[0].seq
-    state = decider.initial_state(hand.table.config)
+    first, last = hand.rows[0].seq, hand.rows[-1].seq
+    state = hand.decider.initial_state(hand.table.config)
     before: dict[int, Any] = {}
-    problems: list[str] = []
-    rows = store.events_after(hand.table, 0).filter(seq__lte=last).values_list("seq", "type", "data", "secret")
-    for seq, type_name, data, secret in rows.iterator(chunk_size=2000):
-        try:
-            event = decode_event(types, type_name, data, secret)
-        except Exception as error:  # a tampered row may not even decode: name it
-            problems.append(_broken(seq, type_name, error, applies=False))
-            break
+    try:
+        for step in store.walk(hand.table, hand.decider, upto=last):
+            if step.row.seq >= first:
+                before[step.row.seq] = step.before
+            state = step.after
+    except store.ReplayFailed as failure:  # a tampered row may not even decode: name it
+        return [_broken(failure, first, before)], state, before
+    return [], state, before
+
+
+def _broken(failure: store.ReplayFailed, first: int, before: dict[int, Any]) -> str:
+    """A tampered or broken event, named with the error it raised (its text as Python gave it). One
+    of the hand that decoded keeps the state it met in ``before``, for the ledger check."""
+    error_text = f"{type(failure.error).__name__}: {failure.error}"
+    seq, type_name = failure.seq, failure.type_name
+    if failure.applies:
         if seq >= first:
-            before[seq] = state
-        try:
-            state = decider.evolve(state, event)
-        except Exception as error:
-            problems.append(_broken(seq, type_name, error, applies=True))
-            break
-    return problems, state, before
-
-
-def _broken(seq: int, type_name: str, error: Exception, *, applies: bool) -> str:
-    """A tampered or broken event, named with the error it raised (its text as Python gave it)."""
-    error_text = f"{type(error).__name__}: {error}"
-    if applies:
+            before[seq] = failure.before
         return T("event {seq} ({event}) does not apply: {error}", seq=seq, event=type_name, error=error_text)
     return T("event {seq} ({event}) does not decode: {error}", seq=seq, event=type_name, error=error_text)
 
@@ -361,13 +353,11 @@ class TableWalk:
 
     def __init__(self, table: Table) -> None:
         self.decider = registry.get(table.game)
-        self.types = event_types_by_name(self.decider)
         self.state = self.decider.initial_state(table.config)
-        rows = store.events_after(table, 0).values_list("seq", "type", "data", "secret")
-        self.rows = rows.iterator(chunk_size=2000)
+        self.steps = store.walk(table, self.decider)
         self.at = 0  # the seq of the last event folded
-        self.ahead: tuple[Any, ...] | None = None  # a row read past the last hand asked for
-        self.broken: tuple[int, str] | None = None  # the first event that did not replay, and why
+        self.ahead: store.Step | None = None  # a step read past the last hand asked for
+        self.broken: store.ReplayFailed | None = None  # the first event that did not replay
 
     def through(self, hand: Hand) -> tuple[list[str], Any, dict[int, Any]]:
         first, last = hand.rows[0].seq, hand.rows[-1].seq
@@ -376,33 +366,26 @@ class TableWalk:
             return _fold_through(hand)
         before: dict[int, Any] = {}
         while self.broken is None:
-            row = self.ahead or next(self.rows, None)
+            step = self.ahead or self._next()
             self.ahead = None
-            if row is None:
+            if step is None:
                 break
-            if row[0] > last:
-                self.ahead = row
+            if step.row.seq > last:
+                self.ahead = step
                 break
-            self._fold(row, first, before)
-        if self.broken is not None and self.broken[0] <= last:
-            return [self.broken[1]], self.state, before
+            if step.row.seq >= first:
+                before[step.row.seq] = step.before
+            self.state, self.at = step.after, step.row.seq
+        if self.broken is not None and self.broken.seq <= last:
+            return [_broken(self.broken, first, before)], self.state, before
         return [], self.state, before
 
-    def _fold(self, row: tuple[Any, ...], first: int, before: dict[int, Any]) -> None:
-        seq, type_name, data, secret = row
+    def _next(self) -> store.Step | None:
         try:
-            event = decode_event(self.types, type_name, data, secret)
-        except Exception as error:
-            self.broken = (seq, _broken(seq, type_name, error, applies=False))
-            return
-        if seq >= first:
-            before[seq] = self.state
-        try:
-            self.state = self.decider.evolve(self.state, event)
-        except Exception as error:
-            self.broken = (seq, _broken(seq, type_name, error, applies=True))
-            return
-        self.at = seq
+            return next(self.steps, None)
+        except store.ReplayFailed as failure:
+            self.broken = failure
+            return None
 
 
 def verify(hand: Hand, deck: Deck, walk: TableWalk | None = None) -> Verification:

@@ -11,8 +11,6 @@ from django.contrib.auth import get_user_model
 from games import actors, store
 from games.audit.hand import Hand, finished_hand
 from games.engine import registry
-from games.engine.codec import decode_event
-from games.engine.decider import event_types_by_name
 from games.engine.words import T
 from games.errors import Forbidden, InvalidRequest, NotFound
 from games.models import Event, Seat, Table
@@ -127,19 +125,17 @@ def replay_view(table: Table, user, version: int | None) -> dict[str, Any]:
             field="version",
         )
     decider = registry.get(table.game)
-    state, _ = store.load(table=table, decider=decider, at=version, cache=False)
-    row = Event.objects.filter(table=table, seq=version).first() if version else None
+    # The one step: the event at ``version``, and the state just after it.
+    steps = list(store.walk(table, decider, after=version - 1, upto=version, snapshot=True)) if version else []
+    step = steps[-1] if steps else None
     event = None
-    if row is not None:
-        types = event_types_by_name(decider)
+    if step is not None:
         event = {
-            "seq": row.seq,
-            "type": row.type,
-            "hand_no": row.hand_no,
-            **actors.describe(table, [row.actor])[row.actor],
-            "data": money_shown(
-                decider.view_event(decode_event(types, row.type, row.data, row.secret), None), table.currency or None
-            ),
+            "seq": step.row.seq,
+            "type": step.row.type,
+            "hand_no": step.row.hand_no,
+            **actors.describe(table, [step.row.actor])[step.row.actor],
+            "data": money_shown(decider.view_event(step.event, None), table.currency or None),
         }
     return {
         "table_id": str(table.pk),
@@ -148,7 +144,7 @@ def replay_view(table: Table, user, version: int | None) -> dict[str, Any]:
         "version": version,
         "latest_version": latest,
         "event": event,
-        "state": money_shown(name_seats(decider.view(state, None), player_names(table)), table.currency or None)
-        if version
+        "state": money_shown(name_seats(decider.view(step.after, None), player_names(table)), table.currency or None)
+        if step is not None
         else None,
     }

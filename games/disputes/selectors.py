@@ -18,11 +18,9 @@ from games.disputes import bounds
 from games.disputes.models import Dispute, DisputeStep
 from games.disputes.services import check_reviewer, is_auditor, played_at
 from games.engine import registry
-from games.engine.codec import decode_event
-from games.engine.decider import event_types_by_name, offered_actions
+from games.engine.decider import offered_actions
 from games.engine.words import T, Text
 from games.errors import Forbidden, NotFound
-from games.models import Event
 from ledger.models import Payout
 from ledger.times import rfc3339
 from ledger.units import format_amount
@@ -159,19 +157,15 @@ def player_views(table: Any, seat: int, first: int, last: int) -> list[dict[str,
     """Seat ``seat``'s own view of the table just after each event ``first``..``last``, with that
     event as the seat saw it. Never another seat's view."""
     decider = registry.get(table.game)
-    types = event_types_by_name(decider)
-    state, _version = store.load(table=table, decider=decider, at=first - 1, cache=False)
     events = {item["seq"]: item for item in selectors.events_view(table, seat, after=first - 1, limit=last - first + 1)}
-    rows = Event.objects.filter(table=table, seq__gte=first, seq__lte=last).order_by("seq")
     out = []
-    for seq, type_name, data, secret in rows.values_list("seq", "type", "data", "secret"):
-        state = decider.evolve(state, decode_event(types, type_name, data, secret))
-        view = selectors.table_view(table, seat, state=state)
-        view["version"] = seq
+    for step in store.walk(table, decider, after=first - 1, upto=last, snapshot=True):
+        view = selectors.table_view(table, seat, state=step.after)
+        view["version"] = step.row.seq
         # What the seat was offered then; the deadline of a past version is not kept.
-        view["legal_actions"] = offered_actions(decider, state, seat)
+        view["legal_actions"] = offered_actions(decider, step.after, seat)
         view["deadline"] = None
-        out.append({"version": seq, "event": events[seq], "table": view})
+        out.append({"version": step.row.seq, "event": events[step.row.seq], "table": view})
     return out
 
 
