@@ -20,6 +20,6 @@ Pure: no Django, no clock, no randomness of its own.
 
 from __future__ import annotations
 
-from tests.games.counter.game import DECIDER, Counter
+from tests.games.counter.game import DECIDER
 
-__all__ = ["DECIDER", "Counter"]
+__all__ = ["DECIDER"]
