@@ -5,6 +5,7 @@ call makes it playable through HTTP, hand audit included (CM-5..CM-10)."""
 from __future__ import annotations
 
 import random
+import typing
 from importlib import import_module
 from pathlib import Path
 from types import ModuleType
@@ -13,8 +14,8 @@ import pytest
 
 import games.rules
 from games import store
-from games.engine import registry
 from games.engine import decider as engine
+from games.engine import registry
 from tests.api.play import Game, check_finished_table, person, play_to_the_end, set_up
 from tests.games import counter
 
@@ -54,6 +55,18 @@ def test_every_game_package_is_wired_the_same_way(name):
     assert decider.settlements is import_module(f"{name}.settlements").settlements
     view = import_module(f"{name}.view")
     assert (decider.view, decider.view_event) == (view.view, view.view_event)
+
+
+@pytest.mark.parametrize("name", PACKAGES)
+def test_every_game_spells_its_slug_one_way(name):
+    """The slug ``game.py`` gives the registry is the one its views name and its wire contract types
+    (the view's ``game`` key), so a game's name in the house cannot drift."""
+    decider = import_module(name).DECIDER
+    hints = typing.get_type_hints(decider.view_type) if decider.view_type else {}
+    if "game" in hints:
+        assert typing.get_args(hints["game"]) == (decider.slug,)
+    config = decider.configure(decider.max_players, {})
+    assert decider.view(decider.initial_state(config), None).get("game", decider.slug) == decider.slug
 
 
 @pytest.fixture

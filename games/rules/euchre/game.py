@@ -16,7 +16,7 @@ from games.rules.euchre.events import EVENT_TYPES
 from games.rules.euchre.legal import legal_actions, to_act
 from games.rules.euchre.settlements import settlements
 from games.rules.euchre.state import EuchreState, evolve
-from games.rules.euchre.view import view, view_event
+from games.rules.euchre.view import GAME, view, view_event
 
 OPTIONS = (
     Option(
@@ -124,7 +124,7 @@ def is_finished(state: EuchreState) -> bool:
 
 # Euchre in partnerships or cutthroat, with its house rules as table options.
 DECIDER = Game(
-    slug="euchre",
+    slug=GAME,
     name=T("Euchre"),
     min_players=3,
     max_players=4,
