@@ -17,15 +17,14 @@ from tests.games.counter.settlements import settlements
 from tests.games.counter.state import CounterState, evolve
 from tests.games.counter.view import view, view_event
 
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+
 OPTIONS = (
     Option("turn_seconds", "int", 60, 5, 3600, help="Seconds a seat has to act.", label="Turn time (seconds)"),
     Option("target", "int", 21, 5, 50, help="The total that ends a hand.", label="Target total"),
     Option("hands", "int", 1, 1, 5, help="Hands in a game.", label="Hands"),
     Option("start_chips", "int", 100, 1, 10_000, help="Chips each seat starts with.", label="Starting chips"),
 )
-
-
-MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
 
 def configure(seats: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
