@@ -1,8 +1,8 @@
 """What a game adds for hand audits (``games.audit``): the deck a hand shuffled, its deal and
 outcome re-checked, the showdown as the audit lists it, and the hand in words.
 
-A game that has them sets ``audit`` on its Decider to an :class:`AuditHooks` object; a game
-without (``audit = None``) is still audited: the deck comes from a ``deck`` secret field if an
+A game that has them sets ``audit`` on its ``Game`` to an :class:`AuditHooks` object; a game
+without (``audit=None``, the default) is still audited: the deck comes from a ``deck`` secret field if an
 event records one, the deal and outcome checks are skipped, and the history uses generic lines.
 
 ``hand`` is always the decoded events of one hand (the game's own event objects, secret fields

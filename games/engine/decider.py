@@ -1,7 +1,9 @@
 """The contract every game implements.
 
 A game is a *Decider*: ``decide`` turns a command into events, ``evolve`` folds one event into the
-state, and replay is ``functools.reduce(evolve, events, initial_state(config))``. Everything here
+state, and replay is ``functools.reduce(evolve, events, initial_state(config))``. Each game is one
+:class:`Game` value holding its facts and its modules' functions, the shared capabilities as
+defaults, built once in its package's ``game`` module. Everything here
 is pure: no Django, no I/O, no clock and no randomness of its own. What the engine may not make
 itself (the server seed of a hand that starts, the client seeds, the time) arrives in ``Context``.
 
@@ -16,7 +18,7 @@ import dataclasses
 import functools
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any
 
 from games.engine.audit import AuditHooks
 from games.engine.options import Option
@@ -59,188 +61,152 @@ class Movement:
     memo: str = ""
 
 
-@runtime_checkable
-class Decider(Protocol):
-    """One game. Each package in ``games.rules`` implements this and registers an instance.
+def random_legal(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """Any legal action, uniformly: the bot of a game without one of its own."""
+    return dict(rng.choice(list(legal)))
+
+
+def _nothing(_: Any) -> None:
+    """No answer: no system command due (``decide`` chains every consequence itself), no chips to
+    check, no span of buy-ins (everyone gets what the game gives), the service's buy-in rule."""
+    return None
+
+
+def _no_owner_actions(state: Any) -> list[dict[str, Any]]:
+    """No commands of the owner's."""
+    return []
+
+
+def _hand_no(state: Any) -> int:
+    """The ``hand_no`` field every game's state carries."""
+    return int(state.hand_no)
+
+
+def _finished(state: Any) -> bool:
+    """The ``finished`` flag of the state."""
+    return bool(state.finished)
+
+
+def _played_by_bot(state: Any) -> frozenset[int]:
+    """The ``presence`` every game's state keeps (``games.engine.presence``)."""
+    presence: Presence = getattr(state, "presence", EVERYONE_HERE)
+    return presence.away
+
+
+def _departed(state: Any) -> frozenset[int]:
+    """The players who left, as the ``presence`` of the state keeps them."""
+    presence: Presence = getattr(state, "presence", EVERYONE_HERE)
+    return presence.gone
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True, eq=False)
+class Game:
+    """One game, as a value. Each package in ``games.rules`` builds one from its modules' functions
+    and ``games.rules`` registers it; a field with a default is a capability most games share.
 
     Commands are plain dicts shaped like the API's ``action`` body, with the acting seat added by
     the service: ``{"type": "knock", "seat": 2}``. System commands have no seat:
     ``{"type": "start_hand"}``, ``{"type": "timeout", "seat": 2}``. Events are frozen dataclasses
     named in the past tense, listed in ``event_types``.
 
-    :class:`Rules` gives the optional capabilities their defaults.
+    A game is the same value for its whole life and is compared by identity (``eq=False``), as
+    the registry hands out the one it holds.
     """
 
-    slug: ClassVar[str]
-    name: ClassVar[str]
-    min_players: ClassVar[int]
-    max_players: ClassVar[int]
-    options: ClassVar[tuple[Option, ...]]
-    event_types: ClassVar[tuple[type, ...]]
-    state_type: ClassVar[type]
+    slug: str
+    name: str
+    min_players: int
+    max_players: int
+    options: tuple[Option, ...]
+    event_types: tuple[type, ...]
+    state_type: type
+
+    # Validated config (options with defaults, plus ``seats``); ``InvalidOptions`` if refused.
+    configure: Callable[[int, Mapping[str, Any] | None], dict[str, Any]]
+    # The state of a table before its first event, from its config.
+    initial_state: Callable[[Mapping[str, Any]], Any]
+    # ``decide(state, command, ctx)``: the events a command causes, including automatic
+    # consequences; ``IllegalAction`` if refused.
+    decide: Callable[[Any, Mapping[str, Any], Context], list[Any]]
+    # ``fold(event, state)``: the state after one recorded event, never failing on one. It is the
+    # game's ``state.evolve``, one ``functools.singledispatch`` over its events, hence the event
+    # first; ``evolve`` takes them in the order ``replay`` folds with.
+    fold: Callable[[Any, Any], Any]
+    # ``view(state, seat)``: what ``seat`` (or a spectator, ``None``) may see of the state.
+    view: Callable[[Any, int | None], dict[str, Any]]
+    # ``view_event(event, seat)``: what ``seat`` may see of one event (its public fields plus what
+    # is private to it).
+    view_event: Callable[[Any, int | None], dict[str, Any]]
+    # ``legal_actions(state, seat)``: the commands ``seat`` may send now, each shaped like the
+    # API's ``action``.
+    legal_actions: Callable[[Any, int], list[dict[str, Any]]]
+    # The seats whose action the game waits for (empty when none).
+    to_act: Callable[[Any], tuple[int, ...]]
+    # ``deadline(state, config)``: seconds until the timed command the state waits for, and that
+    # command, or ``None``.
+    deadline: Callable[[Any, Mapping[str, Any]], tuple[float, dict[str, Any]] | None]
+    # ``settlements(state, event)``: the chip and money movements ``event`` implies, given the
+    # state just before it.
+    settlements: Callable[[Any, Any], list[Movement]]
+
     # "chips": a table's money buys chips at ``chip_value``; "stake": each player stakes an ``amount``.
-    money: ClassVar[str]
+    money: str = "chips"
+    # ``money`` for a table with these options, for a game with cash and tournament formats that
+    # takes chips in one and a stake in the other; ``None``: always ``money`` (see ``money_of``).
+    money_by_options: Callable[[Mapping[str, Any] | None], str] | None = None
     # Commands only the table's owner may send (Whiskey Poker's ``end_match``).
-    owner_commands: ClassVar[frozenset[str]]
+    owner_commands: frozenset[str] = frozenset()
     # Actions by which a seat buys chips during play with its wallet's money (Five-Card Draw's
     # ``top_up``): the service lowers their ``max`` to what the wallet pays for.
-    chip_purchases: ClassVar[frozenset[str]]
+    chip_purchases: frozenset[str] = frozenset()
     # Combinations of options the game refuses at table creation, in words, for ``GET /games/``.
-    refused_combinations: ClassVar[tuple[str, ...]]
+    refused_combinations: tuple[str, ...] = ()
     # The hand audit's hooks, or ``None`` for the audit's fallbacks (``games.engine.audit``).
-    audit: AuditHooks | None
+    audit: AuditHooks | None = None
     # Fields an action may carry beyond those its legal actions list (a bet's ``amount``).
-    action_fields: ClassVar[frozenset[str]]
+    action_fields: frozenset[str] = frozenset()
     # The wire contract (``games.engine.contract``): a TypedDict per legal action, discriminated by
     # ``type``, and the TypedDict of the view's top-level keys.
-    action_types: ClassVar[tuple[type, ...]]
-    view_type: ClassVar[type | None]
+    action_types: tuple[type, ...] = ()
+    view_type: type | None = None
 
-    def money_of(self, options: Mapping[str, Any] | None) -> str:
-        """``money`` for a table with these options (a game with cash and tournament formats
-        takes chips in one and a stake in the other)."""
-        ...
-
-    def buy_in_range(self, config: Mapping[str, Any]) -> tuple[int, int] | None:
-        """The fewest and most chips a person may buy when they join, or ``None`` when everyone
-        gets what the game gives (``buy_in``)."""
-        ...
-
-    def configure(self, seats: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
-        """Validated config (options with defaults, plus ``seats``); ``InvalidOptions`` if refused."""
-        ...
-
-    def initial_state(self, config: Mapping[str, Any]) -> Any:
-        """The state of a table before its first event."""
-        ...
-
-    def decide(self, state: Any, command: Mapping[str, Any], ctx: Context) -> list[Any]:
-        """The events a command causes, including automatic consequences; ``IllegalAction`` if refused."""
-        ...
+    # The fewest and most chips a person may buy when they join, or ``None`` when everyone gets
+    # what the game gives (``buy_in``).
+    buy_in_range: Callable[[Mapping[str, Any]], tuple[int, int] | None] = _nothing
+    # A system command the service must send now without waiting (``start_hand`` between hands,
+    # say), or ``None``.
+    pending_system: Callable[[Any], dict[str, Any] | None] = _nothing
+    # True once the game has ended.
+    is_finished: Callable[[Any], bool] = _finished
+    # The number of the hand the state is in (0 before the first deal).
+    hand_no: Callable[[Any], int] = _hand_no
+    # The chips each chip account should hold by the state (for ``reconcile``), or ``None`` for a
+    # game without chips.
+    chip_counts: Callable[[Any], Mapping[tuple[Any, ...], int] | None] = _nothing
+    # What a seat pays at the start, in minor units, or ``None`` for the service's rule (the chips'
+    # worth at ``chip_value`` plus the stake).
+    buy_in: Callable[[Mapping[str, Any]], int | None] = _nothing
+    # The game's bot: an action chosen from its own seat's view only, so it cannot cheat.
+    bot: Policy = random_legal
+    # The seats of players who sat out or left, which the table's bot plays (CM-20).
+    played_by_bot: Callable[[Any], frozenset[int]] = _played_by_bot
+    # The seats whose player left the table (CM-20): they may send nothing more.
+    departed: Callable[[Any], frozenset[int]] = _departed
+    # The ``owner_commands`` the table's owner may send now, each shaped like the API's
+    # ``action``: exactly those ``decide`` would accept (checked as ``decide`` checks them).
+    owner_actions: Callable[[Any], list[dict[str, Any]]] = _no_owner_actions
 
     def evolve(self, state: Any, event: Any) -> Any:
-        """The state after one recorded event. Never fails on a recorded event."""
-        ...
-
-    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` (or a spectator, ``None``) may see of the state."""
-        ...
-
-    def view_event(self, event: Any, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see of one event (its public fields plus what is private to it)."""
-        ...
-
-    def legal_actions(self, state: Any, seat: int) -> list[dict[str, Any]]:
-        """The commands ``seat`` may send now, each shaped like the API's ``action``."""
-        ...
-
-    def to_act(self, state: Any) -> tuple[int, ...]:
-        """The seats whose action the game waits for (empty when none)."""
-        ...
-
-    def pending_system(self, state: Any) -> dict[str, Any] | None:
-        """A system command the service must send now without waiting (``start_hand`` between
-        hands, say), or ``None``."""
-        ...
-
-    def deadline(self, state: Any, config: Mapping[str, Any]) -> tuple[float, dict[str, Any]] | None:
-        """Seconds until the timed command the state waits for, and that command, or ``None``."""
-        ...
-
-    def is_finished(self, state: Any) -> bool:
-        """True once the game has ended."""
-        ...
-
-    def settlements(self, state: Any, event: Any) -> list[Movement]:
-        """The chip and money movements ``event`` implies, given the state just before it."""
-        ...
-
-    def hand_no(self, state: Any) -> int:
-        """The number of the hand the state is in (0 before the first deal)."""
-        ...
-
-    def chip_counts(self, state: Any) -> Mapping[tuple[Any, ...], int] | None:
-        """The chips each chip account should hold by the state (for ``reconcile``), or ``None``
-        for a game without chips."""
-        ...
-
-    def buy_in(self, config: Mapping[str, Any]) -> int | None:
-        """What a seat pays at the start, in minor units, or ``None`` for the service's rule (the
-        chips' worth at ``chip_value`` plus the stake)."""
-        ...
-
-    def bot(self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random) -> dict[str, Any]:
-        """The game's bot: an action chosen from its own seat's view only, so it cannot cheat."""
-        ...
-
-    def played_by_bot(self, state: Any) -> frozenset[int]:
-        """The seats of players who sat out or left, which the table's bot plays (CM-20)."""
-        ...
-
-    def departed(self, state: Any) -> frozenset[int]:
-        """The seats whose player left the table (CM-20): they may send nothing more."""
-        ...
-
-    def owner_actions(self, state: Any) -> list[dict[str, Any]]:
-        """The ``owner_commands`` the table's owner may send now, each shaped like the API's
-        ``action``: exactly those ``decide`` would accept (checked as ``decide`` checks them)."""
-        ...
-
-
-def random_legal(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random) -> dict[str, Any]:
-    """Any legal action, uniformly: the bot of a game without one of its own."""
-    return dict(rng.choice(list(legal)))
-
-
-class Rules:
-    """The defaults of a Decider's optional capabilities; a game's class overrides what it has."""
-
-    money: ClassVar[str] = "chips"
-    owner_commands: ClassVar[frozenset[str]] = frozenset()
-    chip_purchases: ClassVar[frozenset[str]] = frozenset()
-    refused_combinations: ClassVar[tuple[str, ...]] = ()
-    audit: AuditHooks | None = None
-    action_fields: ClassVar[frozenset[str]] = frozenset()
-    action_types: ClassVar[tuple[type, ...]] = ()
-    view_type: ClassVar[type | None] = None
+        """The state after one recorded event: ``fold`` in the order ``replay`` reduces with."""
+        return self.fold(event, state)
 
     def money_of(self, options: Mapping[str, Any] | None) -> str:
-        """The game's one kind of money."""
-        return self.money
+        """``money`` for a table with these options (``money_by_options`` when the game has it)."""
+        return self.money if self.money_by_options is None else self.money_by_options(options)
 
-    def buy_in_range(self, config: Mapping[str, Any]) -> tuple[int, int] | None:
-        """Everyone gets what the game gives."""
-        return None
 
-    def hand_no(self, state: Any) -> int:
-        """The ``hand_no`` field every game's state carries."""
-        return int(state.hand_no)
-
-    def chip_counts(self, state: Any) -> Mapping[tuple[Any, ...], int] | None:
-        """No chips to check."""
-        return None
-
-    def buy_in(self, config: Mapping[str, Any]) -> int | None:
-        """The service's rule."""
-        return None
-
-    def bot(self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random) -> dict[str, Any]:
-        """Any legal action."""
-        return random_legal(view, legal, rng)
-
-    def played_by_bot(self, state: Any) -> frozenset[int]:
-        """The ``presence`` every game's state keeps (``games.engine.presence``)."""
-        presence: Presence = getattr(state, "presence", EVERYONE_HERE)
-        return presence.away
-
-    def departed(self, state: Any) -> frozenset[int]:
-        """The players who left, as the ``presence`` of the state keeps them."""
-        presence: Presence = getattr(state, "presence", EVERYONE_HERE)
-        return presence.gone
-
-    def owner_actions(self, state: Any) -> list[dict[str, Any]]:
-        """No commands of the owner's."""
-        return []
+# The name the event-sourcing pattern gives a game, which the service's annotations keep.
+Decider = Game
 
 
 def offered_actions(decider: Decider, state: Any, seat: int | None, *, owner: bool = False) -> list[dict[str, Any]]:

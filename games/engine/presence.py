@@ -6,7 +6,7 @@ the three events below with :func:`evolve`, lists :func:`actions` among a seat's
 decides ``sit_out`` and ``sit_in`` with :func:`decide`. What leaving means beyond that is the
 game's own: in a hand that stands alone the seat is folded or passed and cashed out when the hand
 ends; in a match the bot plays on and the result stays the player's. The service asks
-``played_by_bot`` which seats to play (``games.engine.decider.Rules``).
+``played_by_bot`` which seats to play (a field of ``games.engine.decider.Game``, these by default).
 """
 
 from __future__ import annotations

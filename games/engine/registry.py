@@ -1,4 +1,4 @@
-"""The games this service plays, by slug. ``games.rules`` registers each game's Decider once."""
+"""The games this service plays, by slug. ``games.rules`` registers each game's ``Game`` value once."""
 
 from __future__ import annotations
 

@@ -1,10 +1,11 @@
 """Adding a game is one folder plus one line: the counter test game is built like every registered
-game (the same modules, wired the same way) and one ``registry.register`` call makes it playable
-through HTTP, hand audit included (CM-5..CM-10)."""
+game (the same modules, wired into one ``Game`` value the same way) and one ``registry.register``
+call makes it playable through HTTP, hand audit included (CM-5..CM-10)."""
 
 from __future__ import annotations
 
 import random
+import typing
 from importlib import import_module
 from pathlib import Path
 from types import ModuleType
@@ -13,8 +14,8 @@ import pytest
 
 import games.rules
 from games import store
+from games.engine import decider as engine
 from games.engine import registry
-from games.engine.decider import Rules
 from tests.api.play import Game, check_finished_table, person, play_to_the_end, set_up
 from tests.games import counter
 
@@ -36,21 +37,36 @@ def test_every_game_package_has_the_same_modules(name):
 
 @pytest.mark.parametrize("name", PACKAGES)
 def test_every_game_package_is_wired_the_same_way(name):
-    """``DECIDER`` in ``__init__``, the one singledispatch ``evolve`` over ``EVENT_TYPES``, the audit
-    class in ``audit.py`` and the bot in ``bot.py``."""
+    """``DECIDER`` in ``__init__`` is the one ``Game`` value that ``game.py`` builds, no class of
+    its own: its ``fold`` the one singledispatch ``evolve`` over ``EVENT_TYPES``, its audit the
+    class in ``audit.py``, its bot ``bot.choose`` and its view, events' views and settlements the
+    functions of ``view.py`` and ``settlements.py``."""
     package = import_module(name)
     decider = package.DECIDER
-    assert isinstance(decider, Rules)
-    assert type(decider).__module__ == f"{name}.game"
+    assert type(decider) is engine.Game
+    assert import_module(f"{name}.game").DECIDER is decider
     events = import_module(f"{name}.events")
     assert tuple(decider.event_types) == tuple(events.EVENT_TYPES)
     evolve = import_module(f"{name}.state").evolve
+    assert decider.fold is evolve
     assert set(events.EVENT_TYPES) <= set(evolve.registry), "evolve is one singledispatch over the events"
     assert type(decider.audit).__module__ == f"{name}.audit"
-    assert callable(import_module(f"{name}.bot").choose)
-    assert callable(import_module(f"{name}.settlements").settlements)
+    assert decider.bot is import_module(f"{name}.bot").choose
+    assert decider.settlements is import_module(f"{name}.settlements").settlements
     view = import_module(f"{name}.view")
-    assert callable(view.view) and callable(view.view_event)
+    assert (decider.view, decider.view_event) == (view.view, view.view_event)
+
+
+@pytest.mark.parametrize("name", PACKAGES)
+def test_every_game_spells_its_slug_one_way(name):
+    """The slug ``game.py`` gives the registry is the one its views name and its wire contract types
+    (the view's ``game`` key), so a game's name in the house cannot drift."""
+    decider = import_module(name).DECIDER
+    hints = typing.get_type_hints(decider.view_type) if decider.view_type else {}
+    if "game" in hints:
+        assert typing.get_args(hints["game"]) == (decider.slug,)
+    config = decider.configure(decider.max_players, {})
+    assert decider.view(decider.initial_state(config), None).get("game", decider.slug) == decider.slug
 
 
 @pytest.fixture

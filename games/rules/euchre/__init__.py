@@ -33,11 +33,11 @@ Readings the rules leave open:
 
 Modules: ``cards`` (card order and the deal), ``events``, ``state`` (the state and ``evolve``),
 ``legal`` (refusals, legal actions, the timeout's move), ``decide``, ``view``, ``settlements``,
-``audit`` (with ``audit_outcome`` and ``audit_history``), ``bot`` and ``game`` (the Decider).
+``audit`` (with ``audit_outcome`` and ``audit_history``), ``bot`` and ``game`` (the game's value, ``DECIDER``).
 """
 
 from __future__ import annotations
 
-from games.rules.euchre.game import DECIDER, Euchre
+from games.rules.euchre.game import DECIDER
 
-__all__ = ["DECIDER", "Euchre"]
+__all__ = ["DECIDER"]

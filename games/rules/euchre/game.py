@@ -1,12 +1,11 @@
-"""The Euchre Decider: its options and configuration, and thin methods wiring the modules beside it."""
+"""Euchre as a game value: its options and configuration, and the functions of the modules beside it."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Mapping
+from typing import Any
 
-from games.engine.decider import Context, Movement, Rules
+from games.engine.decider import Game
 from games.engine.errors import InvalidOptions
 from games.engine.options import Option, validate_options
 from games.engine.words import T
@@ -17,7 +16,7 @@ from games.rules.euchre.events import EVENT_TYPES
 from games.rules.euchre.legal import legal_actions, to_act
 from games.rules.euchre.settlements import settlements
 from games.rules.euchre.state import EuchreState, evolve
-from games.rules.euchre.view import view, view_event
+from games.rules.euchre.view import GAME, view, view_event
 
 OPTIONS = (
     Option(
@@ -77,100 +76,79 @@ OPTIONS = (
 )
 
 
-class Euchre(Rules):
-    """Euchre in partnerships or cutthroat, with its house rules as table options."""
-
-    slug: ClassVar[str] = "euchre"
-    action_types: ClassVar[tuple[type, ...]] = contract.ACTIONS
-    view_type: ClassVar[type | None] = contract.VIEW
-    name: ClassVar[str] = T("Euchre")
-    # A stake per player (``amount``); the winning side shares the prize.
-    money: ClassVar[str] = "stake"
-    min_players: ClassVar[int] = 3
-    max_players: ClassVar[int] = 4
-    options: ClassVar[tuple[Option, ...]] = OPTIONS
-    event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES
-    state_type: ClassVar[type] = EuchreState
-    audit = EuchreAudit()
-
-    def configure(self, seats: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
-        """Validated options plus ``seats``; partnerships need 4 players, cutthroat 3 or 4 (EU-1,
-        EU-19), and no trump needs stick the dealer (EU-18)."""
-        config = validate_options(OPTIONS, options)
-        if config["cutthroat"] and seats not in (3, 4):
-            raise InvalidOptions(T("Option 'cutthroat' plays with 3 or 4 players, not {seats}.", seats=seats))
-        if not config["cutthroat"] and seats != 4:
-            raise InvalidOptions(
-                T("Euchre in partnerships needs 4 players, not {seats}; option 'cutthroat' allows 3.", seats=seats)
-            )
-        if config["no_trump"] and not config["stick_the_dealer"]:
-            raise InvalidOptions(T("Option 'no_trump' needs option 'stick_the_dealer'."))
-        return {**config, "seats": seats}
-
-    def initial_state(self, config: Mapping[str, Any]) -> EuchreState:
-        """The table before ``start``; money facts (``stake``, ``currency``) come from the service."""
-        seats = config["seats"]
-        return EuchreState(
-            seats=seats,
-            target_points=config["target_points"],
-            stick_the_dealer=config["stick_the_dealer"],
-            farmers_hand=config["farmers_hand"],
-            ace_no_face=config["ace_no_face"],
-            no_trump=config["no_trump"],
-            cutthroat=config["cutthroat"],
-            stake=int(config.get("stake") or 0),
-            currency=config.get("currency"),
-            deal_patterns=(config["deal_pattern"],) * seats,
-            scores=(0,) * seats,
+def configure(seats: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Validated options plus ``seats``; partnerships need 4 players, cutthroat 3 or 4 (EU-1,
+    EU-19), and no trump needs stick the dealer (EU-18)."""
+    config = validate_options(OPTIONS, options)
+    if config["cutthroat"] and seats not in (3, 4):
+        raise InvalidOptions(T("Option 'cutthroat' plays with 3 or 4 players, not {seats}.", seats=seats))
+    if not config["cutthroat"] and seats != 4:
+        raise InvalidOptions(
+            T("Euchre in partnerships needs 4 players, not {seats}; option 'cutthroat' allows 3.", seats=seats)
         )
+    if config["no_trump"] and not config["stick_the_dealer"]:
+        raise InvalidOptions(T("Option 'no_trump' needs option 'stick_the_dealer'."))
+    return {**config, "seats": seats}
 
-    def decide(self, state: EuchreState, command: Mapping[str, Any], ctx: Context) -> list[Any]:
-        """The events ``command`` causes (``decide.py``)."""
-        return decide(state, command, ctx)
 
-    def evolve(self, state: EuchreState, event: Any) -> EuchreState:
-        """The state after one recorded event (``state.py``)."""
-        return evolve(event, state)
+def initial_state(config: Mapping[str, Any]) -> EuchreState:
+    """The table before ``start``; money facts (``stake``, ``currency``) come from the service."""
+    seats = config["seats"]
+    return EuchreState(
+        seats=seats,
+        target_points=config["target_points"],
+        stick_the_dealer=config["stick_the_dealer"],
+        farmers_hand=config["farmers_hand"],
+        ace_no_face=config["ace_no_face"],
+        no_trump=config["no_trump"],
+        cutthroat=config["cutthroat"],
+        stake=int(config.get("stake") or 0),
+        currency=config.get("currency"),
+        deal_patterns=(config["deal_pattern"],) * seats,
+        scores=(0,) * seats,
+    )
 
-    def view(self, state: EuchreState, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` sees (EU-20, ``view.py``)."""
-        return view(state, seat)
 
-    def view_event(self, event: Any, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` sees of one event (``view.py``)."""
-        return view_event(event, seat)
-
-    def legal_actions(self, state: EuchreState, seat: int) -> list[dict[str, Any]]:
-        """The commands ``seat`` may send now: its moves when awaited (none for the partner of a lone
-        maker), and sitting out, sitting in or leaving whenever allowed (CM-20)."""
-        return legal_actions(state, seat)
-
-    def to_act(self, state: EuchreState) -> tuple[int, ...]:
-        """The seat awaited, if any."""
-        return to_act(state)
-
-    def pending_system(self, state: EuchreState) -> dict[str, Any] | None:
-        """Nothing: ``decide`` chains every consequence itself."""
+def deadline(state: EuchreState, config: Mapping[str, Any]) -> tuple[float, dict[str, Any]] | None:
+    """The turn timer of the seat awaited (EU-22)."""
+    awaited = to_act(state)
+    if not awaited:
         return None
-
-    def deadline(self, state: EuchreState, config: Mapping[str, Any]) -> tuple[float, dict[str, Any]] | None:
-        """The turn timer of the seat awaited (EU-22)."""
-        awaited = to_act(state)
-        if not awaited:
-            return None
-        return float(config.get("turn_seconds", 60)), {"type": "timeout", "seat": awaited[0]}
-
-    def is_finished(self, state: EuchreState) -> bool:
-        """True once a side (or a cutthroat player) has won the match."""
-        return state.phase == "finished"
-
-    def settlements(self, state: EuchreState, event: Any) -> list[Movement]:
-        """Stakes to escrow, the prize to the winners (EU-21, ``settlements.py``)."""
-        return settlements(state, event)
-
-    def bot(self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random) -> dict[str, Any]:
-        """The game's bot (``bot.choose``), from its own seat's view only."""
-        return bot.choose(view, legal, rng)
+    return float(config.get("turn_seconds", 60)), {"type": "timeout", "seat": awaited[0]}
 
 
-DECIDER = Euchre()
+def is_finished(state: EuchreState) -> bool:
+    """True once a side (or a cutthroat player) has won the match."""
+    return state.phase == "finished"
+
+
+# Euchre in partnerships or cutthroat, with its house rules as table options.
+DECIDER = Game(
+    slug=GAME,
+    name=T("Euchre"),
+    min_players=3,
+    max_players=4,
+    options=OPTIONS,
+    event_types=EVENT_TYPES,
+    state_type=EuchreState,
+    configure=configure,
+    initial_state=initial_state,
+    decide=decide,
+    fold=evolve,
+    view=view,
+    view_event=view_event,
+    # Its moves when awaited (none for the partner of a lone maker), and sitting out, sitting in
+    # or leaving whenever allowed (CM-20).
+    legal_actions=legal_actions,
+    to_act=to_act,
+    deadline=deadline,
+    is_finished=is_finished,
+    # Stakes to escrow, the prize to the winners (EU-21).
+    settlements=settlements,
+    bot=bot.choose,
+    # A stake per player (``amount``); the winning side shares the prize.
+    money="stake",
+    audit=EuchreAudit(),
+    action_types=contract.ACTIONS,
+    view_type=contract.VIEW,
+)

@@ -14,6 +14,9 @@ from games.rules.euchre.events import DealerDiscarded, FarmersHandSwapped, HandS
 from games.rules.euchre.legal import to_act
 from games.rules.euchre.state import EuchreState
 
+# The game's slug, which every view names.
+GAME = "euchre"
+
 
 def _plays_json(plays: Plays) -> list[dict[str, Any]]:
     return [{"seat": seat, "card": card} for seat, card in plays]
@@ -28,7 +31,7 @@ def _trick_sentence(number: int, plays: Plays, winner: int) -> Text:
 def _table(state: EuchreState, seat: int | None) -> dict[str, Any]:
     """What everyone sees of the match and the deal, and whose view it is."""
     return {
-        "game": "euchre",
+        "game": GAME,
         "phase": state.phase,
         "seats": state.seats,
         "seat": seat,

@@ -1,13 +1,12 @@
-"""Five-Card Draw as a Decider: its options, the combinations it refuses (FD-18), and thin
-methods wiring the modules of this package."""
+"""Five-Card Draw as a game value: its options, the combinations it refuses (FD-18), and the
+functions of the modules of this package."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Mapping
+from typing import Any
 
-from games.engine.decider import Context, Movement, Rules
+from games.engine.decider import Game
 from games.engine.errors import InvalidOptions
 from games.engine.options import Option, validate_options
 from games.engine.words import T, Text
@@ -42,300 +41,234 @@ REFUSED = (
 )
 
 
-class FiveCardDraw(Rules):
-    """Five-Card Draw (see the package docstring)."""
+OPTIONS = (
+    Option(
+        "variant",
+        "choice",
+        "standard",
+        choices=("standard", TRIPLE_DRAW),
+        help=T("Deuce-to-seven triple draw (FD-14)."),
+        label=T("Variant"),
+        choice_labels={"standard": T("Five-card draw"), "triple_draw_27": T("Deuce-to-seven triple draw")},
+    ),
+    Option(
+        "betting",
+        "choice",
+        "no_limit",
+        choices=("no_limit", "pot_limit", "fixed_limit"),
+        help=T("How bets are sized: no limit, pot limit or fixed limit (FD-4)."),
+        label=T("Betting"),
+        choice_labels={"no_limit": T("No limit"), "pot_limit": T("Pot limit"), "fixed_limit": T("Fixed limit")},
+    ),
+    Option(
+        "forced_bets",
+        "choice",
+        "ante",
+        choices=("ante", "blinds"),
+        help=T("Antes, or blinds (triple draw's default) (FD-2)."),
+        label=T("Forced bets"),
+        choice_labels={"ante": T("Antes"), "blinds": T("Blinds")},
+    ),
+    Option("ante_amount", "int", 1, 1, CHIPS, help=T("Chips each player antes (FD-2)."), label=T("Ante")),
+    Option(
+        "small_blind",
+        "int",
+        1,
+        1,
+        CHIPS,
+        help=T("Chips of the small blind, posted by the player at the button's left (FD-2)."),
+        label=T("Small blind"),
+    ),
+    Option(
+        "big_blind",
+        "int",
+        2,
+        1,
+        CHIPS,
+        help=T("Chips of the big blind, posted by the player after the small blind (FD-2)."),
+        label=T("Big blind"),
+    ),
+    Option(
+        "min_bet",
+        "int",
+        0,
+        0,
+        CHIPS,
+        help=T("Smallest opening bet; 0: the big blind, or the ante (FD-2)."),
+        label=T("Minimum bet"),
+    ),
+    Option(
+        "small_bet",
+        "int",
+        0,
+        0,
+        CHIPS,
+        help=T("Fixed limit's small bet; 0: the min_bet (FD-2, FD-4)."),
+        label=T("Small bet"),
+    ),
+    Option(
+        "big_bet",
+        "int",
+        0,
+        0,
+        CHIPS,
+        help=T("Fixed limit's big bet; 0: twice the small bet (FD-2, FD-4)."),
+        label=T("Big bet"),
+    ),
+    Option(
+        "opening",
+        "choice",
+        "jacks_or_better",
+        choices=("jacks_or_better", "anything_opens"),
+        help=T("Openers with antes; anything opens with blinds (FD-6)."),
+        label=T("Opening"),
+        choice_labels={"jacks_or_better": T("Jacks or better"), "anything_opens": T("Anything opens")},
+    ),
+    Option(
+        "ace_rule",
+        "choice",
+        "none",
+        choices=("none", "four_with_ace", "five_with_ace"),
+        help=T("How many cards a player who shows an ace may draw: no ace rule, four, or all five (FD-7)."),
+        label=T("Ace rule"),
+        choice_labels={
+            "none": T("No ace rule"),
+            "four_with_ace": T("Four cards with an ace"),
+            "five_with_ace": T("Five cards with an ace"),
+        },
+    ),
+    Option(
+        "wild",
+        "choice",
+        "none",
+        choices=WILD_CHOICES,
+        help=T("Wild cards (FD-15)."),
+        label=T("Wild cards"),
+        choice_labels={
+            "none": T("No wild cards"),
+            "joker": T("One joker"),
+            "jokers": T("Two jokers"),
+            "deuces": T("Deuces"),
+            "one_eyed_jacks": T("One-eyed jacks"),
+        },
+    ),
+    Option(
+        "shotgun",
+        "bool",
+        False,
+        help=T("Each player's first card face up (FD-16)."),
+        label=T("Shotgun (first card face up)"),
+    ),
+    Option("high_low", "bool", False, help=T("California high-low (FD-17)."), label=T("High-low")),
+    Option(
+        "format",
+        "choice",
+        CASH,
+        choices=(CASH, TOURNAMENT),
+        help=T(
+            "Cash (buy chips, leave and cash out between hands) or tournament (one stake each, played until one player holds every chip) (FD-13)."
+        ),
+        label=T("Format"),
+        choice_labels={"cash": T("Cash game"), "tournament": T("Tournament")},
+    ),
+    Option(
+        "min_buy_in",
+        "int",
+        40,
+        1,
+        CHIPS,
+        help=T("Fewest chips a cash player buys (FD-13)."),
+        label=T("Minimum buy-in"),
+    ),
+    Option(
+        "max_buy_in",
+        "int",
+        200,
+        1,
+        CHIPS,
+        help=T("Most chips a cash player buys; a bot buys this many (FD-13)."),
+        label=T("Maximum buy-in"),
+    ),
+    Option(
+        "starting_stack",
+        "int",
+        100,
+        1,
+        CHIPS,
+        help=T("Every tournament player's chips (FD-13)."),
+        label=T("Starting chips"),
+    ),
+    Option(
+        "turn_seconds",
+        "int",
+        30,
+        5,
+        3600,
+        help=T("The turn timer: check, else fold; stand pat (FD-21)."),
+        label=T("Turn time (seconds)"),
+    ),
+)
 
-    slug: ClassVar[str] = view.GAME
-    action_types: ClassVar[tuple[type, ...]] = contract.ACTIONS
-    view_type: ClassVar[type | None] = contract.VIEW
-    name: ClassVar[str] = T("Five-Card Draw")
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 8
-    options: ClassVar[tuple[Option, ...]] = (
-        Option(
-            "variant",
-            "choice",
-            "standard",
-            choices=("standard", TRIPLE_DRAW),
-            help=T("Deuce-to-seven triple draw (FD-14)."),
-            label=T("Variant"),
-            choice_labels={"standard": T("Five-card draw"), "triple_draw_27": T("Deuce-to-seven triple draw")},
-        ),
-        Option(
-            "betting",
-            "choice",
-            "no_limit",
-            choices=("no_limit", "pot_limit", "fixed_limit"),
-            help=T("How bets are sized: no limit, pot limit or fixed limit (FD-4)."),
-            label=T("Betting"),
-            choice_labels={"no_limit": T("No limit"), "pot_limit": T("Pot limit"), "fixed_limit": T("Fixed limit")},
-        ),
-        Option(
-            "forced_bets",
-            "choice",
-            "ante",
-            choices=("ante", "blinds"),
-            help=T("Antes, or blinds (triple draw's default) (FD-2)."),
-            label=T("Forced bets"),
-            choice_labels={"ante": T("Antes"), "blinds": T("Blinds")},
-        ),
-        Option("ante_amount", "int", 1, 1, CHIPS, help=T("Chips each player antes (FD-2)."), label=T("Ante")),
-        Option(
-            "small_blind",
-            "int",
-            1,
-            1,
-            CHIPS,
-            help=T("Chips of the small blind, posted by the player at the button's left (FD-2)."),
-            label=T("Small blind"),
-        ),
-        Option(
-            "big_blind",
-            "int",
-            2,
-            1,
-            CHIPS,
-            help=T("Chips of the big blind, posted by the player after the small blind (FD-2)."),
-            label=T("Big blind"),
-        ),
-        Option(
-            "min_bet",
-            "int",
-            0,
-            0,
-            CHIPS,
-            help=T("Smallest opening bet; 0: the big blind, or the ante (FD-2)."),
-            label=T("Minimum bet"),
-        ),
-        Option(
-            "small_bet",
-            "int",
-            0,
-            0,
-            CHIPS,
-            help=T("Fixed limit's small bet; 0: the min_bet (FD-2, FD-4)."),
-            label=T("Small bet"),
-        ),
-        Option(
-            "big_bet",
-            "int",
-            0,
-            0,
-            CHIPS,
-            help=T("Fixed limit's big bet; 0: twice the small bet (FD-2, FD-4)."),
-            label=T("Big bet"),
-        ),
-        Option(
-            "opening",
-            "choice",
-            "jacks_or_better",
-            choices=("jacks_or_better", "anything_opens"),
-            help=T("Openers with antes; anything opens with blinds (FD-6)."),
-            label=T("Opening"),
-            choice_labels={"jacks_or_better": T("Jacks or better"), "anything_opens": T("Anything opens")},
-        ),
-        Option(
-            "ace_rule",
-            "choice",
-            "none",
-            choices=("none", "four_with_ace", "five_with_ace"),
-            help=T("How many cards a player who shows an ace may draw: no ace rule, four, or all five (FD-7)."),
-            label=T("Ace rule"),
-            choice_labels={
-                "none": T("No ace rule"),
-                "four_with_ace": T("Four cards with an ace"),
-                "five_with_ace": T("Five cards with an ace"),
-            },
-        ),
-        Option(
-            "wild",
-            "choice",
-            "none",
-            choices=WILD_CHOICES,
-            help=T("Wild cards (FD-15)."),
-            label=T("Wild cards"),
-            choice_labels={
-                "none": T("No wild cards"),
-                "joker": T("One joker"),
-                "jokers": T("Two jokers"),
-                "deuces": T("Deuces"),
-                "one_eyed_jacks": T("One-eyed jacks"),
-            },
-        ),
-        Option(
-            "shotgun",
-            "bool",
-            False,
-            help=T("Each player's first card face up (FD-16)."),
-            label=T("Shotgun (first card face up)"),
-        ),
-        Option("high_low", "bool", False, help=T("California high-low (FD-17)."), label=T("High-low")),
-        Option(
-            "format",
-            "choice",
-            CASH,
-            choices=(CASH, TOURNAMENT),
-            help=T(
-                "Cash (buy chips, leave and cash out between hands) or tournament (one stake each, played until one player holds every chip) (FD-13)."
-            ),
-            label=T("Format"),
-            choice_labels={"cash": T("Cash game"), "tournament": T("Tournament")},
-        ),
-        Option(
-            "min_buy_in",
-            "int",
-            40,
-            1,
-            CHIPS,
-            help=T("Fewest chips a cash player buys (FD-13)."),
-            label=T("Minimum buy-in"),
-        ),
-        Option(
-            "max_buy_in",
-            "int",
-            200,
-            1,
-            CHIPS,
-            help=T("Most chips a cash player buys; a bot buys this many (FD-13)."),
-            label=T("Maximum buy-in"),
-        ),
-        Option(
-            "starting_stack",
-            "int",
-            100,
-            1,
-            CHIPS,
-            help=T("Every tournament player's chips (FD-13)."),
-            label=T("Starting chips"),
-        ),
-        Option(
-            "turn_seconds",
-            "int",
-            30,
-            5,
-            3600,
-            help=T("The turn timer: check, else fold; stand pat (FD-21)."),
-            label=T("Turn time (seconds)"),
-        ),
-    )
-    owner_commands: ClassVar[frozenset[str]] = frozenset({"end_table"})
-    # Legal actions that buy chips at chip_value during play: the service narrows their range to
-    # what the seat's wallet pays for (``games.selectors.offered``); the top-up (FD-13).
-    chip_purchases: ClassVar[frozenset[str]] = frozenset({"top_up"})
-    refused_combinations: ClassVar[tuple[str, ...]] = REFUSED
-    action_fields: ClassVar[frozenset[str]] = frozenset({"amount", "discard", "show", "chips"})
-    event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES
-    state_type: ClassVar[type] = State
-    audit = FiveCardDrawAudit()
 
-    def money_of(self, options: Mapping[str, Any] | None) -> str:
-        """Chips bought at ``chip_value`` in cash games, a stake ``amount`` in tournaments (FD-13)."""
-        return "stake" if (options or {}).get("format") == TOURNAMENT else "chips"
+def money_of(options: Mapping[str, Any] | None) -> str:
+    """Chips bought at ``chip_value`` in cash games, a stake ``amount`` in tournaments (FD-13)."""
+    return "stake" if (options or {}).get("format") == TOURNAMENT else "chips"
 
-    def configure(self, seats: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
-        """Validated config with the defaults each choice implies; combinations that make no
-        sense are refused with a message naming the conflict (FD-18)."""
-        given = dict(options or {})
-        if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= 8:
-            raise InvalidOptions(T("Five-Card Draw is for 2 to 8 players, not {seats} (FD-1).", seats=repr(seats)))
-        chip_value = given.pop("chip_value", 0)
-        currency = given.pop("currency", None) or None
-        triple = given.get("variant") == TRIPLE_DRAW
-        given.setdefault("forced_bets", "blinds" if triple else "ante")
-        if given["forced_bets"] == "blinds" or triple:
-            given.setdefault("opening", "anything_opens")
-        config = validate_options(self.options, given)
-        _refuse_combinations(config, given, chip_value)
-        bet = config["big_blind"] if config["forced_bets"] == "blinds" else config["ante_amount"]
-        config["min_bet"] = config["min_bet"] or bet
-        config["small_bet"] = config["small_bet"] or config["min_bet"]
-        config["big_bet"] = config["big_bet"] or 2 * config["small_bet"]
-        if config["format"] == CASH and config["min_buy_in"] < bet:
-            raise InvalidOptions(
-                T(
-                    "'min_buy_in' ({min_buy_in}) must cover the forced bet ({bet}) (FD-2).",
-                    min_buy_in=config["min_buy_in"],
-                    bet=bet,
-                )
+
+def configure(seats: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Validated config with the defaults each choice implies; combinations that make no
+    sense are refused with a message naming the conflict (FD-18)."""
+    given = dict(options or {})
+    if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= 8:
+        raise InvalidOptions(T("Five-Card Draw is for 2 to 8 players, not {seats} (FD-1).", seats=repr(seats)))
+    chip_value = given.pop("chip_value", 0)
+    currency = given.pop("currency", None) or None
+    triple = given.get("variant") == TRIPLE_DRAW
+    given.setdefault("forced_bets", "blinds" if triple else "ante")
+    if given["forced_bets"] == "blinds" or triple:
+        given.setdefault("opening", "anything_opens")
+    config = validate_options(OPTIONS, given)
+    _refuse_combinations(config, given, chip_value)
+    bet = config["big_blind"] if config["forced_bets"] == "blinds" else config["ante_amount"]
+    config["min_bet"] = config["min_bet"] or bet
+    config["small_bet"] = config["small_bet"] or config["min_bet"]
+    config["big_bet"] = config["big_bet"] or 2 * config["small_bet"]
+    if config["format"] == CASH and config["min_buy_in"] < bet:
+        raise InvalidOptions(
+            T(
+                "'min_buy_in' ({min_buy_in}) must cover the forced bet ({bet}) (FD-2).",
+                min_buy_in=config["min_buy_in"],
+                bet=bet,
             )
-        if chip_value and not currency:
-            raise InvalidOptions(T("A 'chip_value' needs a 'currency'."))
-        config.update(seats=seats, chip_value=chip_value, currency=currency)
-        return config
+        )
+    if chip_value and not currency:
+        raise InvalidOptions(T("A 'chip_value' needs a 'currency'."))
+    config.update(seats=seats, chip_value=chip_value, currency=currency)
+    return config
 
-    def buy_in_range(self, config: Mapping[str, Any]) -> tuple[int, int] | None:
-        """The chips a cash player may buy (FD-13); ``None`` for a tournament."""
-        if config.get("format") == TOURNAMENT:
-            return None
-        return int(config["min_buy_in"]), int(config["max_buy_in"])
 
-    def initial_state(self, config: Mapping[str, Any]) -> State:
-        """A table waiting for its start."""
-        names = set(Settings.__dataclass_fields__)
-        fields = {key: value for key, value in config.items() if key in names}
-        fields["ante"] = config["ante_amount"]
-        fields["stake"] = int(config.get("stake") or 0)
-        return empty_table(Settings(**fields))
-
-    def decide(self, state: State, command: Mapping[str, Any], ctx: Context) -> list[Any]:
-        """The events of one command with every automatic consequence (``decide.decide``)."""
-        return decide.decide(state, command, ctx)
-
-    def evolve(self, state: State, event: Any) -> State:
-        """The state after one recorded event; never re-checks the rules."""
-        return evolve(event, state)
-
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see (FD-19, ``view.view``)."""
-        return view.view(state, seat)
-
-    def view_event(self, event: Any, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see of one event (``view.view_event``)."""
-        return view.view_event(event, seat)
-
-    def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
-        """Betting actions with exact amounts, or draw choices; sit out, sit in and leave (CM-20)
-        whoever's turn it is (``decide.legal_actions``)."""
-        return decide.legal_actions(state, seat)
-
-    def to_act(self, state: State) -> tuple[int, ...]:
-        """The seat whose action the hand waits for."""
-        return decide.to_act(state)
-
-    def pending_system(self, state: State) -> dict[str, Any] | None:
-        """Nothing: ``decide`` settles a hand and deals the next itself."""
+def buy_in_range(config: Mapping[str, Any]) -> tuple[int, int] | None:
+    """The chips a cash player may buy (FD-13); ``None`` for a tournament."""
+    if config.get("format") == TOURNAMENT:
         return None
+    return int(config["min_buy_in"]), int(config["max_buy_in"])
 
-    def deadline(self, state: State, config: Mapping[str, Any]) -> tuple[float, dict[str, Any]] | None:
-        """The turn timer (FD-21)."""
-        return decide.deadline(state, config)
 
-    def is_finished(self, state: State) -> bool:
-        """True once the table has ended (FD-13)."""
-        return state.finished
+def initial_state(config: Mapping[str, Any]) -> State:
+    """A table waiting for its start."""
+    names = set(Settings.__dataclass_fields__)
+    fields = {key: value for key, value in config.items() if key in names}
+    fields["ante"] = config["ante_amount"]
+    fields["stake"] = int(config.get("stake") or 0)
+    return empty_table(Settings(**fields))
 
-    def settlements(self, state: State, event: Any) -> list[Movement]:
-        """Chips and money that move with ``event`` (``settlements.settlements``)."""
-        return settlements.settlements(state, event)
 
-    def chip_counts(self, state: State) -> dict[tuple[Any, ...], int]:
-        """The chips each seat and the pot hold (FD-12)."""
-        return chip_counts(state)
-
-    def bot(self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random) -> dict[str, Any]:
-        """The game's bot (``bot.choose``), from its own seat's view only."""
-        return bot.choose(view, legal, rng)
-
-    def played_by_bot(self, state: State) -> frozenset[int]:
-        """Seats at the table whose player sat out, or left a tournament (CM-20, ``state.played_by_bot``)."""
-        return played_by_bot(state)
-
-    def owner_actions(self, state: State) -> list[dict[str, Any]]:
-        """FD-13: ``end_table`` while a cash table runs and its end is not yet asked for; the checks
-        ``decide`` makes of the owner's ``end_table`` (over, not started, a tournament, asked)."""
-        if state.finished or not state.started or state.settings.format == TOURNAMENT or state.end_requested:
-            return []
-        return [{"type": "end_table"}]
+def owner_actions(state: State) -> list[dict[str, Any]]:
+    """FD-13: ``end_table`` while a cash table runs and its end is not yet asked for; the checks
+    ``decide`` makes of the owner's ``end_table`` (over, not started, a tournament, asked)."""
+    if state.finished or not state.started or state.settings.format == TOURNAMENT or state.end_requested:
+        return []
+    return [{"type": "end_table"}]
 
 
 def _refuse_combinations(config: Mapping[str, Any], given: Mapping[str, Any], chip_value: int) -> None:
@@ -413,4 +346,45 @@ def _money_conflicts(config: Mapping[str, Any], given: Mapping[str, Any], chip_v
     ]
 
 
-DECIDER = FiveCardDraw()
+# Five-Card Draw (see the package docstring).
+DECIDER = Game(
+    slug=view.GAME,
+    name=T("Five-Card Draw"),
+    min_players=2,
+    max_players=8,
+    options=OPTIONS,
+    event_types=EVENT_TYPES,
+    state_type=State,
+    configure=configure,
+    initial_state=initial_state,
+    decide=decide.decide,
+    fold=evolve,
+    # What ``seat`` may see (FD-19).
+    view=view.view,
+    view_event=view.view_event,
+    # Betting actions with exact amounts, or draw choices; sit out, sit in and leave (CM-20)
+    # whoever's turn it is.
+    legal_actions=decide.legal_actions,
+    # The seat whose action the hand waits for.
+    to_act=decide.to_act,
+    # The turn timer (FD-21).
+    deadline=decide.deadline,
+    settlements=settlements.settlements,
+    # The chips each seat and the pot hold (FD-12).
+    chip_counts=chip_counts,
+    bot=bot.choose,
+    # Seats at the table whose player sat out, or left a tournament (CM-20).
+    played_by_bot=played_by_bot,
+    owner_actions=owner_actions,
+    money_by_options=money_of,
+    buy_in_range=buy_in_range,
+    owner_commands=frozenset({"end_table"}),
+    # Legal actions that buy chips at chip_value during play: the service narrows their range to
+    # what the seat's wallet pays for (``games.selectors.offered``); the top-up (FD-13).
+    chip_purchases=frozenset({"top_up"}),
+    refused_combinations=REFUSED,
+    action_fields=frozenset({"amount", "discard", "show", "chips"}),
+    audit=FiveCardDrawAudit(),
+    action_types=contract.ACTIONS,
+    view_type=contract.VIEW,
+)

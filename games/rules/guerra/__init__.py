@@ -34,7 +34,7 @@ Readings the rules leave open, chosen here and stated once:
 ``cards`` holds the decks, card values and the deal; ``events`` the events; ``state`` the state and
 ``evolve``; ``decide`` the commands and their refusals; ``round`` the playing of a round; ``view``
 what a seat sees; ``settlements`` the stakes and prize; ``audit`` the hand audit's hooks; ``bot``
-the bot; ``game`` the Decider wiring them.
+the bot; ``game`` the game's value wiring them.
 """
 
 from games.rules.guerra.game import DECIDER

@@ -1,6 +1,7 @@
 """Counter: the small game the store, service, API and task tests play, and the worked example of
-adding a game: one package in the common shape, registered with one call,
-``registry.register(counter.DECIDER)``.
+adding a game: one package in the common shape, its ``game`` module building the game once as a
+``games.engine.decider.Game`` from the functions of the modules beside it, registered with one
+call, ``registry.register(counter.DECIDER)``.
 
 Seats take turns adding 1 to 5 chips to the pot (never past the target); the seat whose chips bring
 the hand's total to the target wins the pot. Each hand deals every seat one secret card from the
@@ -20,6 +21,6 @@ Pure: no Django, no clock, no randomness of its own.
 
 from __future__ import annotations
 
-from tests.games.counter.game import DECIDER, Counter
+from tests.games.counter.game import DECIDER
 
-__all__ = ["DECIDER", "Counter"]
+__all__ = ["DECIDER"]
