@@ -168,13 +168,16 @@ def set_up_table(spec: TableSpec, people: list[Person]) -> PlayedTable:
     return PlayedTable(table_id, spec, dict(enumerate(people)), body["version"])
 
 
-def play(table: PlayedTable, rng: random.Random, *, until: float, poll: float = 0.15) -> None:
-    """Random legal actions by whichever person the table awaits, until it finishes or the
-    monotonic clock passes ``until``. Bots and timers are the workers' and beat's business."""
+def play(
+    table: PlayedTable, rng: random.Random, *, until: float, poll: float = 0.15, stop: threading.Event | None = None
+) -> None:
+    """Random legal actions by whichever person the table awaits, until it finishes, the
+    monotonic clock passes ``until`` or ``stop`` is set. Bots and timers are the workers' and
+    beat's business."""
     watcher = table.people[0]
     path = f"/api/v1/tables/{table.id}/"
     try:
-        while time.monotonic() < until:
+        while time.monotonic() < until and not (stop is not None and stop.is_set()):
             status, view = watcher.request("GET", path)
             if status != 200:
                 raise AssertionError(f"GET {path}: {status} {view}")
