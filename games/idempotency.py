@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -30,30 +31,55 @@ from games.models import CommandRecord, Table
 Answered = tuple[int, dict[str, Any], Table | None]
 
 
+@dataclass(frozen=True, slots=True)
+class Keyed:
+    """A request under its key (no key: nothing is kept, nothing replayed)."""
+
+    user: AbstractBaseUser
+    key: str | None
+    request_hash: str
+
+    def replay(self) -> tuple[int, dict[str, Any], bool] | None:
+        """The first answer under the key, if it is live and was for this same request."""
+        return _replay(self.user, self.key, self.request_hash) if self.key else None
+
+    def keep(self, status: int, response: dict[str, Any], table: Table | None) -> dict[str, Any] | None:
+        """Keep the answer under the key, in the command's transaction; the answer as it will be
+        replayed (``None`` without a key)."""
+        if not self.key:
+            return None
+        return _store(self.user, self.key, table, self.request_hash, response, status_code=status)
+
+
+def keyed(*, user: AbstractBaseUser, key: str | None, request: Mapping[str, Any]) -> Keyed:
+    """``request`` (naming its operation and body) under ``key``."""
+    return Keyed(user=user, key=key, request_hash=hashlib.sha256(store.canonical_json(request).encode()).hexdigest())
+
+
 def once(
     *, user: AbstractBaseUser, key: str | None, request: Mapping[str, Any], run: Callable[[], Answered]
 ) -> tuple[int, dict[str, Any], bool]:
     """``(status, body, replayed)`` of ``run()`` under ``key``, run at most once per key.
 
-    A command that locks its table before calling this (an action) serialises twins with the same
-    key at that lock. Commands that lock no row of their own before the record is looked up
-    (creating a table) or lock it only inside ``run`` (a payout decision) may race a twin request
-    with the same key: the twin that loses meets the record's unique key, or the first decision,
-    and gets the winner's answer replayed once it has committed."""
+    For commands that lock no row of their own before the record is looked up (creating a table)
+    or lock it only inside ``run`` (a payout decision): they may race a twin request with the same
+    key, and the twin that loses meets the record's unique key, or the first decision, and gets the
+    winner's answer replayed once it has committed. (An action looks its key up under the table's
+    lock instead, with ``keyed``.)"""
     if not key:
         status, response, _table = run()
         return status, response, False
-    request_hash = hashlib.sha256(store.canonical_json(request).encode()).hexdigest()
+    request = keyed(user=user, key=key, request=request)
     with transaction.atomic():
-        replay = _replay(user, key, request_hash)
+        replay = request.replay()
         if replay is not None:
             return replay
         try:
             with transaction.atomic():
                 status, response, table = run()
-                stored = _store(user, key, table, request_hash, response, status_code=status)
+                stored = request.keep(status, response, table)
         except ServiceError:
-            replay = _replay(user, key, request_hash)
+            replay = request.replay()
             if replay is not None:
                 return replay
             raise
@@ -75,13 +101,11 @@ def _replay(user: AbstractBaseUser, key: str, request_hash: str) -> tuple[int, d
 def with_words(answer: Any, stored: Any) -> Any:
     """The stored answer with the words of the first answer put back: the record keeps their English,
     and the answer given now is said in the reader's language. A replay (later, maybe to another
-    reader) answers the stored English. A key that is not a string (a seat number) is stored as
-    one, and found by it."""
+    reader) answers the stored English."""
     if isinstance(answer, Text) and stored == answer:
         return answer
     if isinstance(answer, dict) and isinstance(stored, dict):
-        by_name = {str(key): value for key, value in answer.items()}
-        return {key: with_words(by_name.get(key), value) for key, value in stored.items()}
+        return {key: with_words(answer.get(key), value) for key, value in stored.items()}
     if isinstance(answer, list | tuple) and isinstance(stored, list) and len(answer) == len(stored):
         return [with_words(item, value) for item, value in zip(answer, stored)]
     return stored

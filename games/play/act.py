@@ -23,18 +23,19 @@ def act(
 ) -> tuple[int, dict[str, Any], bool]:
     """A player's action at their seat. Returns ``(status, response, replayed)``: the new version,
     the caller's view of the events appended and of the table. With an idempotency key, the same
-    key and body return the first response (``games.idempotency``), looked up under the table's
-    lock so two twins at one table are served one after the other."""
+    key and body return the first response (``games.idempotency``, stored in the same
+    transaction; ``replayed`` is then true), looked up under the table's lock so two twins at one
+    table are served one after the other; a different body is refused."""
     with transaction.atomic():
-        table = unit.lock(table_id)
-        request = {"action": dict(action), "expected_version": expected_version, "table": str(table.pk)}
-
-        def run() -> idempotency.Answered:
-            gate.refuse_unless_running(table)
-            locked = unit.load(table)
-            seat, command, offered = gate.command_of(locked, user, action, expected_version)
-            with gate.offering(offered):
-                outcome = execute(locked, command, expected_version=expected_version, actor=f"user:{user.pk}")
-            return 200, selectors.action_result(outcome, seat, viewer=user), table
-
-        return idempotency.once(user=user, key=idempotency_key, request=request, run=run)
+        locked = unit.open_table(table_id)
+        request = {"action": dict(action), "expected_version": expected_version, "table": str(locked.table.pk)}
+        keyed = idempotency.keyed(user=user, key=idempotency_key, request=request)
+        replay = keyed.replay()
+        if replay is not None:
+            return replay
+        seat, command, offered = gate.command_of(locked, user, action, expected_version)
+        actor = f"user:{user.pk}"
+        outcome = execute(locked, command, expected_version=expected_version, actor=actor, offered=offered)
+        response = selectors.action_result(outcome, seat, viewer=user)
+        keyed.keep(200, response, locked.table)
+        return 200, response, False

@@ -55,13 +55,22 @@ class _Decided:
     movements: list[list[Any]] = field(default_factory=list)
 
 
-def execute(locked: Locked, command: dict[str, Any], *, expected_version: int, actor: str) -> Outcome:
+def execute(
+    locked: Locked,
+    command: dict[str, Any],
+    *,
+    expected_version: int,
+    actor: str,
+    offered: list[dict[str, Any]] | None = None,
+) -> Outcome:
     """Decide, append and settle one command (and the system commands it makes due) in the
-    caller's transaction, on the table ``locked`` holds under its lock."""
+    caller's transaction, on the table ``locked`` holds under its lock. ``offered``: what the
+    caller is offered (``gate``), which a refusal lists instead of the game's own list (that is of
+    the seat's moves alone: it knows neither the owner's commands nor that the bot plays a seat)."""
     table = locked.table
     if table.version != expected_version:
         raise _stale(table, expected_version)
-    decided = _decide_chain(locked, command, actor)
+    decided = _decide_chain(locked, command, actor, offered)
     after = locked.moved(decided.state, locked.version + len(decided.records))
     rows, due = _append(locked, after, decided)
     _after(after, due, started=command.get("type") == "start")
@@ -79,13 +88,13 @@ def execute(locked: Locked, command: dict[str, Any], *, expected_version: int, a
     )
 
 
-def refuse_if_illegal(locked: Locked, command: dict[str, Any]) -> None:
-    """Raise the game's own refusal of ``command`` (``Illegal``), if it has one; the events a
-    non-refused command would cause are thrown away."""
+def refuse_if_illegal(locked: Locked, command: dict[str, Any], offered: list[dict[str, Any]]) -> None:
+    """Raise the game's own refusal of ``command`` (``Illegal``, listing ``offered``), if it has
+    one; the events a non-refused command would cause are thrown away."""
     try:
         locked.decider.decide(locked.state, command, _context(locked, locked.state))
     except IllegalAction as exc:
-        raise _illegal(locked.table, exc) from None
+        raise _illegal(locked.table, exc, offered) from None
 
 
 def _stale(table: Table, expected_version: int) -> Conflict:
@@ -99,8 +108,9 @@ def _stale(table: Table, expected_version: int) -> Conflict:
     )
 
 
-def _illegal(table: Table, exc: IllegalAction) -> Illegal:
-    return Illegal(exc.message, code=exc.code, legal_actions=exc.legal, current_version=table.version)
+def _illegal(table: Table, exc: IllegalAction, offered: list[dict[str, Any]] | None) -> Illegal:
+    legal = exc.legal if offered is None else offered
+    return Illegal(exc.message, code=exc.code, legal_actions=legal, current_version=table.version)
 
 
 def _context(locked: Locked, state) -> Context:
@@ -120,7 +130,9 @@ def _context(locked: Locked, state) -> Context:
     )
 
 
-def _decide_chain(locked: Locked, command: dict[str, Any], actor: str) -> _Decided:
+def _decide_chain(
+    locked: Locked, command: dict[str, Any], actor: str, offered: list[dict[str, Any]] | None
+) -> _Decided:
     """Decide ``command``, then each system command the game makes due (``pending_system``), folding
     every event into the state; a refusal of any of them refuses the whole command."""
     decider = locked.decider
@@ -134,7 +146,7 @@ def _decide_chain(locked: Locked, command: dict[str, Any], actor: str) -> _Decid
         try:
             events = decider.decide(decided.state, current, decided.ctx)
         except IllegalAction as exc:
-            raise _illegal(locked.table, exc) from None
+            raise _illegal(locked.table, exc, offered) from None
         for event in events:
             decided.movements.append(decider.settlements(decided.state, event))
             decided.state = decider.evolve(decided.state, event)

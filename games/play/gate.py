@@ -8,8 +8,7 @@ commands). Every refusal lists the same offer."""
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -28,22 +27,19 @@ def _status_word(status: str):
     return {"open": T("open"), "running": T("running"), "finished": T("finished")}.get(status, status)
 
 
-def refuse_unless_running(table: Table) -> None:
-    """Only a running table takes actions."""
+def command_of(
+    locked: Locked, user: AbstractBaseUser, action: Mapping[str, Any], expected_version: int
+) -> tuple[int | None, dict[str, Any], list[dict[str, Any]]]:
+    """Who sends ``action`` (the caller's seat, or ``None`` at no seat), the command for the
+    Decider and what the caller is offered now; or the refusal. Only a running table takes
+    actions."""
+    table = locked.table
     if table.status != Table.Status.RUNNING:
         raise Conflict(
             T("The table is {status}, not running.", status=_status_word(table.status)),
             code="table_not_running",
             current_version=table.version,
         )
-
-
-def command_of(
-    locked: Locked, user: AbstractBaseUser, action: Mapping[str, Any], expected_version: int
-) -> tuple[int | None, dict[str, Any], list[dict[str, Any]]]:
-    """Who sends ``action`` (the caller's seat, or ``None`` at no seat), the command for the
-    Decider and what the caller is offered now; or the refusal."""
-    table = locked.table
     seat = locked.seat_of(user)
     number = seat.number if seat else None
     owner = table.owner_id == user.pk
@@ -82,17 +78,6 @@ def _refuse_sender(action: Mapping[str, Any], seat, *, owner: bool, owners_comma
         raise Forbidden(T("You can act only for your own seat."))
 
 
-@contextlib.contextmanager
-def offering(offered: list[dict[str, Any]]) -> Iterator[None]:
-    """A refusal inside lists what the caller is offered (the game's own list is of the seat's
-    moves alone: it knows neither the owner's commands nor that the bot plays a seat)."""
-    try:
-        yield
-    except Illegal as refusal:
-        refusal.extra["legal_actions"] = offered
-        raise
-
-
 def check(
     locked: Locked, seat: int | None, command: dict[str, Any], *, owner: bool, owners_command: bool
 ) -> list[dict[str, Any]]:
@@ -115,8 +100,7 @@ def check(
     others = {option.get("type") for number in range(table.seats) for option in decider.legal_actions(state, number)}
     # Sitting out, sitting in and leaving: the game says why not (a player who left cannot sit in, CM-20).
     if asks_presence or owners_command or command["type"] in others or seat in decider.to_act(state):
-        with offering(offered):
-            refuse_if_illegal(locked, command)
+        refuse_if_illegal(locked, command, offered)
     kinds = sorted({str(option.get("type")) for option in offered})
     raise Illegal(
         T(

@@ -166,8 +166,7 @@ def leave_table(*, table_id, user: AbstractBaseUser) -> Outcome | None:
         locked = unit.load(table)
         command = {"type": "leave", "seat": seat.number}
         offered = gate.check(locked, seat.number, command, owner=table.owner_id == user.pk, owners_command=False)
-        with gate.offering(offered):
-            return execute(locked, command, expected_version=table.version, actor=f"user:{user.pk}")
+        return execute(locked, command, expected_version=table.version, actor=f"user:{user.pk}", offered=offered)
 
 
 def set_client_seed(*, table_id, user: AbstractBaseUser, client_seed: str) -> Seat:

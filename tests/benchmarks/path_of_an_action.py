@@ -11,7 +11,9 @@ action is sent with ``sys.setprofile`` on, and every Python call whose code live
 - stays: calls from one project file into another (each a stay in the callee);
 - climbs back up: calls into a file that is already on the stack below (a lower layer calling
   back into a higher one, or a module entered again from deeper down);
-- entries per file: how often each file was entered from another, and from which.
+- entries per file: how often each file was entered from another (and how often by calling one of
+  its own functions, rather than a method of a value it defines, a closure or a generator), and
+  from which files.
 """
 
 from __future__ import annotations
@@ -37,18 +39,24 @@ def _project_file(filename: str) -> str | None:
     return str(Path(filename).relative_to(ROOT))
 
 
+GENERATOR = 0x20 | 0x80 | 0x200
+
+
 def trace(run):
-    """``run()`` under the profiler: the list of ``(caller file, callee file, stack files)`` of every
-    call that moves from one project file into another."""
+    """``run()`` under the profiler: ``(caller file, callee file, stack files, by name)`` of every
+    call that moves from one project file into another; ``by name`` when the callee is one of the
+    module's own functions (not a method of a value, a closure or a generator resumed)."""
     stack: list[str | None] = []
-    moves: list[tuple[str | None, str, tuple[str, ...]]] = []
+    moves: list[tuple[str | None, str, tuple[str, ...], bool]] = []
 
     def profile(frame, event, arg):
         if event == "call":
-            here = _project_file(frame.f_code.co_filename)
+            code = frame.f_code
+            here = _project_file(code.co_filename)
             below = next((f for f in reversed(stack) if f is not None), None)
             if here is not None and here != below:
-                moves.append((below, here, tuple(f for f in stack if f is not None)))
+                by_name = "." not in code.co_qualname and not code.co_flags & GENERATOR
+                moves.append((below, here, tuple(f for f in stack if f is not None), by_name))
             stack.append(here)
         elif event == "return" and stack:
             stack.pop()
@@ -65,6 +73,7 @@ def report(moves) -> dict:
     """The moves below the view (``api/views.py``), the pure core (engine, rules) left out."""
     files: list[str] = []
     entries: Counter[str] = Counter()
+    by_name: Counter[str] = Counter()
     callers: dict[str, set[str]] = {}
     climbs = 0
     moves = [
@@ -72,11 +81,12 @@ def report(moves) -> dict:
         for m in moves
         if (m[1] == "api/views.py" or "api/views.py" in m[2]) and not m[1].startswith(("games/engine/", "games/rules/"))
     ]
-    for caller, callee, stack in moves:
+    for caller, callee, stack, named in moves:
         callers.setdefault(callee, set()).add(caller or "-")
         if callee not in files:
             files.append(callee)
         entries[callee] += 1
+        by_name[callee] += named
         if callee in stack:
             climbs += 1
     return {
@@ -85,6 +95,7 @@ def report(moves) -> dict:
         "stays": len(moves),
         "climbs": climbs,
         "entries": entries,
+        "by_name": by_name,
     }
 
 
@@ -108,7 +119,8 @@ def test_print_the_path_of_one_action(task_queue):
     print("action:", action)
     print("files below the view, in the order first entered (engine and rules left out):")
     for name in found["files"]:
-        print(f"  {name}  entered {found['entries'][name]}x from {sorted(found['callers'][name])}")
+        entered, named = found["entries"][name], found["by_name"][name]
+        print(f"  {name}  entered {entered}x ({named}x by a function of its own) from {sorted(found['callers'][name])}")
     print("files:", len(found["files"]))
     print("stays (calls from one project file into another):", found["stays"])
     print("climbs back up (calls into a file already on the stack):", found["climbs"])
