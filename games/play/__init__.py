@@ -19,13 +19,13 @@ from games.play.tables import (
     set_client_seed,
     start_table,
 )
+from games.play.unit import table_state
 from games.play.worker import (
     choose_for,
     expire_deadline,
     play_bot_turn,
     run_system_command,
     sweep_deadlines,
-    table_state,
 )
 
 __all__ = [

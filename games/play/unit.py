@@ -75,3 +75,8 @@ def load(table: Table) -> Locked:
 def open_table(table_id) -> Locked:
     """The table ``table_id`` under its lock, loaded."""
     return load(lock(table_id))
+
+
+def table_state(table: Table, *, at: int | None = None) -> tuple[Any, int]:
+    """The replayed state of a table and its version (now, or at an earlier version), for a read."""
+    return store.load(table=table, decider=registry.get(table.game), at=at)

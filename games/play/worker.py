@@ -10,8 +10,8 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import store, telemetry
-from games.engine import presence, registry
+from games import telemetry
+from games.engine import presence
 from games.errors import NotFound
 from games.models import Table
 from games.play import unit
@@ -54,15 +54,16 @@ def play_bot_turn(*, table_id, expected_version: int) -> Outcome | None:
     if not waiting:
         return None
     seat = waiting[0]
-    action = choose_for(table, seen.decider, seen.state, seat)
+    action = choose_for(seen, seat)
     return run_system_command(
         table_id=table_id, command={**action, "seat": seat}, expected_version=seen.version, actor=f"bot:{seat}"
     )
 
 
-def choose_for(table: Table, decider, state, seat: int) -> dict[str, Any]:
-    """The bot's choice for ``seat``, from that seat's view only; the rng is derived from the table
-    and version so a retried task chooses the same."""
+def choose_for(seen: unit.Locked, seat: int) -> dict[str, Any]:
+    """The bot's choice for ``seat`` at the table ``seen``, from that seat's view only; the rng is
+    derived from the table and version so a retried task chooses the same."""
+    table, decider, state = seen.table, seen.decider, seen.state
     # Sitting out, sitting in and leaving are the player's to choose, never the bot's (CM-20).
     legal = [action for action in decider.legal_actions(state, seat) if not presence.is_presence_action(action)]
     rng = random.Random(f"{table.pk}:{table.version}:{seat}")
@@ -105,8 +106,3 @@ def sweep_deadlines(*, limit: int = 100) -> int:
         if expire_deadline(table_id=table_id, expected_version=version) is not None:
             done += 1
     return done
-
-
-def table_state(table: Table, *, at: int | None = None):
-    """The replayed state of a table (now, or at an earlier version)."""
-    return store.load(table=table, decider=registry.get(table.game), at=at)

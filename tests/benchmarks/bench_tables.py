@@ -231,6 +231,7 @@ def build_table(owner, *, seats: int, options: dict, people: dict[int, Any], bot
     from games import play
     from games.engine import registry
     from games.models import Table
+    from games.play import unit
 
     decider = registry.get(GAME)
     table = play.create_table(user=owner, game=GAME, seats=seats, options=options)
@@ -249,7 +250,7 @@ def build_table(owner, *, seats: int, options: dict, people: dict[int, Any], bot
         if version >= target and seat == PERSON:
             return table
         if seat in people:
-            action = play.choose_for(table, decider, state, seat)
+            action = play.choose_for(unit.load(table), seat)
             play.act(table_id=table.pk, user=people[seat], action=action, expected_version=version)
         else:
             play.play_bot_turn(table_id=table.pk, expected_version=version)
