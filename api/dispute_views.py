@@ -15,8 +15,7 @@ from api import pagination
 from api import serializers as s
 from api.ledger_serializers import DecimalStringField
 from api.serializers import StrictSerializer
-from api.views import IDEMPOTENCY_KEY, idempotency_key, replayed_response
-from games import services
+from api.views import IDEMPOTENCY_KEY, once
 from games.disputes import selectors as disputes
 from games.disputes import services as dispute_services
 from games.disputes.models import Dispute, DisputeStep
@@ -171,15 +170,9 @@ def _page(request, rows):
     return Response(pagination.envelope([disputes.dispute_json(d, viewer=request.user) for d in page], next_cursor))
 
 
-def _once(request, request_body: dict, run) -> Response:
-    def command():
-        dispute = run()
-        return 200, disputes.dispute_json(dispute, viewer=request.user), None
-
-    code, answer, replayed = services.once(
-        user=request.user, key=idempotency_key(request), request=request_body, run=command
-    )
-    return replayed_response(answer, code, replayed)
+def _shown(request):
+    """A dispute as the caller sees it."""
+    return lambda dispute: disputes.dispute_json(dispute, viewer=request.user)
 
 
 class DisputesView(APIView):
@@ -206,17 +199,13 @@ class DisputesView(APIView):
         body.is_valid(raise_exception=True)
         fields = body.validated_data
 
-        def command():
-            dispute = dispute_services.file(user=request.user, **fields)
-            return 201, disputes.dispute_json(dispute, viewer=request.user), None
-
-        code, answer, replayed = services.once(
-            user=request.user,
-            key=idempotency_key(request),
-            request={"operation": "file_dispute", **fields},
-            run=command,
+        return once(
+            request,
+            {"operation": "file_dispute", **fields},
+            lambda: dispute_services.file(user=request.user, **fields),
+            _shown(request),
+            status_code=201,
         )
-        return replayed_response(answer, code, replayed)
 
 
 class QueueView(APIView):
@@ -274,10 +263,11 @@ class TakeView(APIView):
     )
     def post(self, request, dispute_id: int):
         """Auditors who did not play at the table: take an open dispute for review."""
-        return _once(
+        return once(
             request,
             {"operation": "take_dispute", "dispute": dispute_id},
             lambda: dispute_services.take(dispute_id=dispute_id, by=request.user),
+            _shown(request),
         )
 
 
@@ -296,10 +286,11 @@ class DecideView(APIView):
         body = DecideSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         fields = body.validated_data
-        return _once(
+        return once(
             request,
             {"operation": "decide_dispute", "dispute": dispute_id, **fields},
             lambda: dispute_services.decide(dispute_id=dispute_id, by=request.user, **fields),
+            _shown(request),
         )
 
 
@@ -317,10 +308,11 @@ class ApproveView(APIView):
         body = CompensationApprovalSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         reason = body.validated_data["reason"]
-        return _once(
+        return once(
             request,
             {"operation": "approve_compensation", "dispute": dispute_id, "reason": reason},
             lambda: dispute_services.approve_compensation(dispute_id=dispute_id, by=request.user, reason=reason),
+            _shown(request),
         )
 
 
@@ -339,8 +331,9 @@ class DeclineView(APIView):
         body = DeclineSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         reason = body.validated_data["reason"]
-        return _once(
+        return once(
             request,
             {"operation": "decline_compensation", "dispute": dispute_id, "reason": reason},
             lambda: dispute_services.decline_compensation(dispute_id=dispute_id, by=request.user, reason=reason),
+            _shown(request),
         )

@@ -12,8 +12,8 @@ from api import audit_serializers as a
 from api import pagination
 from api import serializers as s
 from api.serializers import StrictSerializer
-from api.views import IDEMPOTENCY_KEY, idempotency_key, replayed_response
-from games import audit, services
+from api.views import IDEMPOTENCY_KEY, once
+from games import audit
 from ledger import payouts, records
 
 ERRORS = {400: s.ErrorSerializer, 403: s.ErrorSerializer, 404: s.ErrorSerializer, 409: s.ErrorSerializer}
@@ -87,14 +87,9 @@ class RejectView(APIView):
 def _decided(request, operation: str, payout_id: int, reason: str, decide) -> Response:
     """One staff decision on a payout, at most once per idempotency key."""
 
-    def run():
-        payout = decide(payout_id=payout_id, by=request.user, reason=reason)
-        return 200, audit.payout_json(payout), None
-
-    code, answer, replayed = services.once(
-        user=request.user,
-        key=idempotency_key(request),
-        request={"operation": operation, "payout": payout_id, "reason": reason},
-        run=run,
+    return once(
+        request,
+        {"operation": operation, "payout": payout_id, "reason": reason},
+        lambda: decide(payout_id=payout_id, by=request.user, reason=reason),
+        audit.payout_json,
     )
-    return replayed_response(answer, code, replayed)

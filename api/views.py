@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from django.utils import translation
 from django.utils.http import parse_etags
@@ -15,7 +17,7 @@ from rest_framework.views import APIView
 
 from api import limits, pagination
 from api import serializers as s
-from games import selectors, services
+from games import idempotency, play, selectors
 from games.engine import registry
 from games.engine.words import T
 from games.errors import InvalidRequest
@@ -50,6 +52,29 @@ def idempotency_key(request) -> str | None:
 def replayed_response(body, code: int, replayed: bool) -> Response:
     """The answer, saying so when it is the replay of an earlier one."""
     return Response(body, status=code, headers={"Idempotent-Replayed": "true"} if replayed else None)
+
+
+def once(
+    request,
+    operation: Mapping[str, Any],
+    run: Callable[[], Any],
+    shown: Callable[[Any], dict[str, Any]],
+    *,
+    status_code: int = 200,
+    of_table: bool = False,
+) -> Response:
+    """``run()`` at most once per the request's ``Idempotency-Key`` (``games.idempotency``), answered
+    as ``shown(result)``: a repeat gets the first answer again. ``operation`` is the request as the
+    key is kept for (its kind and body); ``of_table``: the result is the table the record is of."""
+
+    def command():
+        done = run()
+        return status_code, shown(done), done if of_table else None
+
+    code, body, replayed = idempotency.once(
+        user=request.user, key=idempotency_key(request), request=operation, run=command
+    )
+    return replayed_response(body, code, replayed)
 
 
 def parsed(serializer_class, data):
@@ -135,20 +160,16 @@ class TablesView(APIView):
         """A new open table. With an ``Idempotency-Key``, a repeat answers the first table again
         (``Idempotent-Replayed: true``) instead of opening a second one."""
         data = parsed(s.CreateTableSerializer, request.data)
-
-        def create():
-            table = services.create_table(
+        return once(
+            request,
+            {"operation": "create_table", **data},
+            lambda: play.create_table(
                 user=request.user, game=data["game"], seats=data["seats"], options=data["options"], stake=data["stake"]
-            )
-            return status.HTTP_201_CREATED, selectors.table_view(table, None), table
-
-        code, body, replayed = services.once(
-            user=request.user,
-            key=idempotency_key(request),
-            request={"operation": "create_table", **data},
-            run=create,
+            ),
+            lambda table: selectors.table_view(table, None),
+            status_code=status.HTTP_201_CREATED,
+            of_table=True,
         )
-        return replayed_response(body, code, replayed)
 
 
 class TableView(APIView):
@@ -195,14 +216,14 @@ class JoinView(APIView):
     @extend_schema(request=s.JoinSerializer, responses={200: s.TableSerializer, **ERRORS})
     def post(self, request, table_id):
         data = parsed(s.JoinSerializer, request.data)
-        seat = services.join_table(table_id=table_id, user=request.user, seat=data["seat"], chips=data["chips"])
+        seat = play.join_table(table_id=table_id, user=request.user, seat=data["seat"], chips=data["chips"])
         return Response(selectors.table_view(seat.table, seat.number, viewer=request.user))
 
 
 class LeaveView(APIView):
     @extend_schema(request=None, responses={200: s.TableSerializer, **ERRORS})
     def post(self, request, table_id):
-        services.leave_table(table_id=table_id, user=request.user)
+        play.leave_table(table_id=table_id, user=request.user)
         table = selectors.get_table(table_id)
         return Response(selectors.table_view(table, selectors.seat_of(table, request.user), viewer=request.user))
 
@@ -211,7 +232,7 @@ class SeatView(APIView):
     @extend_schema(request=None, responses={200: s.TableSerializer, **ERRORS})
     def delete(self, request, table_id, seat):
         """The owner frees a seat before the start; a player's reserved buy-in goes back to them."""
-        table = services.remove_seat(table_id=table_id, user=request.user, seat=seat)
+        table = play.remove_seat(table_id=table_id, user=request.user, seat=seat)
         return Response(selectors.table_view(table, selectors.seat_of(table, request.user), viewer=request.user))
 
 
@@ -219,7 +240,7 @@ class BotsView(APIView):
     @extend_schema(request=s.JoinSerializer, responses={201: s.TableSerializer, **ERRORS})
     def post(self, request, table_id):
         data = parsed(s.JoinSerializer, request.data)
-        seat = services.add_bot(table_id=table_id, user=request.user, seat=data["seat"])
+        seat = play.add_bot(table_id=table_id, user=request.user, seat=data["seat"])
         return Response(
             selectors.table_view(seat.table, selectors.seat_of(seat.table, request.user), viewer=request.user),
             status=status.HTTP_201_CREATED,
@@ -229,7 +250,7 @@ class BotsView(APIView):
 class StartView(APIView):
     @extend_schema(request=None, responses={200: s.TableSerializer, **ERRORS})
     def post(self, request, table_id):
-        outcome = services.start_table(table_id=table_id, user=request.user)
+        outcome = play.start_table(table_id=table_id, user=request.user)
         return Response(
             selectors.table_view(
                 outcome.table,
@@ -245,7 +266,7 @@ class ClientSeedView(APIView):
     @extend_schema(request=s.ClientSeedSerializer, responses={200: s.ClientSeedSerializer, **ERRORS})
     def put(self, request, table_id):
         data = parsed(s.ClientSeedSerializer, request.data)
-        seat = services.set_client_seed(table_id=table_id, user=request.user, client_seed=data["client_seed"])
+        seat = play.set_client_seed(table_id=table_id, user=request.user, client_seed=data["client_seed"])
         return Response({"client_seed": seat.client_seed})
 
 
@@ -255,7 +276,7 @@ class ActionsView(APIView):
     )
     def post(self, request, table_id):
         data = parsed(s.ActionSerializer, request.data)
-        code, body, replayed = services.act(
+        code, body, replayed = play.act(
             table_id=table_id,
             user=request.user,
             action=data["action"],

@@ -11,6 +11,17 @@ import uuid
 from django.conf import settings
 from django.db import models
 
+from games.engine.words import T
+from games.errors import NotFound
+
+
+def table_uuid(table_id) -> uuid.UUID:
+    """The table id as a UUID; a malformed id names no table."""
+    try:
+        return table_id if isinstance(table_id, uuid.UUID) else uuid.UUID(str(table_id))
+    except ValueError:
+        raise NotFound(T("There is no table {table}.", table=str(table_id))) from None
+
 
 class ImmutableRow(Exception):
     """An attempt to change or delete a recorded event."""

@@ -3,7 +3,6 @@ through the game's ``view`` and ``view_event``."""
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 from django.conf import settings
@@ -14,25 +13,16 @@ from django.utils import timezone
 from games import actors, notify, store
 from games.engine import registry
 from games.engine.codec import decode_event
-from games.engine.decider import event_types_by_name, offered_actions
+from games.engine.decider import event_types_by_name
 from games.engine.words import T
 from games.errors import NotFound
-from games.models import HandSeed, Seat, Table
+from games.models import HandSeed, Seat, Table, table_uuid
+from games.offers import offered
 from games.words import name_seats
-from ledger.keys import wallet_key
 from ledger.models import Payout
 from ledger.rows import select_rows
-from ledger.selectors import balances_of
 from ledger.times import rfc3339
 from ledger.units import money_shown
-
-
-def table_uuid(table_id) -> uuid.UUID:
-    """The table id as a UUID; a malformed id names no table."""
-    try:
-        return table_id if isinstance(table_id, uuid.UUID) else uuid.UUID(str(table_id))
-    except ValueError:
-        raise NotFound(T("There is no table {table}.", table=str(table_id))) from None
 
 
 def get_table(table_id) -> Table:
@@ -100,44 +90,6 @@ def seats(table: Table, played_by_bot: frozenset[int] = frozenset()) -> list[dic
     ]
 
 
-def wallet_chips(table: Table) -> dict[int, int]:
-    """The chips each person's wallet pays for at this table's ``chip_value``, by seat, for a game's
-    purchases during play (a cash top-up, FD-13); empty at a table without money. A bot's seat is
-    not named: the house's bot bankroll always pays."""
-    if not table.chip_value or not table.currency:
-        return {}
-    people = {seat.number: wallet_key(seat.user_id, table.currency) for seat in seat_rows(table) if seat.user_id}
-    held = balances_of(keys=list(people.values()))
-    return {number: held[key] // table.chip_value for number, key in people.items()}
-
-
-def offered(table: Table, decider, state, seat: int | None, *, owner: bool) -> list[dict[str, Any]]:
-    """What the caller at ``seat`` (``owner``: whether they own the table) may send now: the
-    engine's ``offered_actions``, with what the seat buys during play (the game's
-    ``chip_purchases``) no more than its wallet pays for, the range's ``max`` lowered to it, or the
-    purchase left out when it pays for less than ``min``. The table view shows this list and the
-    gate (``games.gate``) accepts exactly its types."""
-    listed = offered_actions(decider, state, seat, owner=owner)
-    if seat is None or not any(option.get("type") in decider.chip_purchases for option in listed):
-        return listed
-    chips = wallet_chips(table).get(seat)
-    if chips is None:
-        return listed
-    narrowed = []
-    for option in listed:
-        if option.get("type") in decider.chip_purchases:
-            if chips < option["min"]:
-                continue
-            option = {**option, "max": min(option["max"], chips)}
-        narrowed.append(option)
-    return narrowed
-
-
-def bot_seats(table: Table, decider, state) -> set[int]:
-    """The seats the table's bot plays: bots' seats, and players' who sat out or left (CM-20)."""
-    return {s.number for s in seat_rows(table) if s.bot} | set(decider.played_by_bot(state))
-
-
 def table_summary(table: Table) -> dict[str, Any]:
     """One line of the tables list: ``seats`` is the number of seats (the table's view lists them)."""
     return {
@@ -190,7 +142,7 @@ def table_view(
         else None,
         "to_act": to_act,
         "deadline": rfc3339(table.deadline_at),
-        "legal_actions": offered(table, decider, state, seat, owner=is_owner(table, viewer))
+        "legal_actions": offered(table, seat_rows(table), decider, state, seat, owner=is_owner(table, viewer))
         if table.status == Table.Status.RUNNING
         else [],
         "next_commitment": upcoming,

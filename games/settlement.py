@@ -13,7 +13,6 @@ from games.engine.decider import Movement
 from games.engine.words import T
 from games.errors import InsufficientFunds, InvalidRequest, ServiceError
 from games.models import Event, Seat, Table
-from games.selectors import seat_rows, wallet_chips
 from ledger import keys, selectors, units
 from ledger import services as ledger
 
@@ -190,7 +189,18 @@ def release_buy_in(table: Table, user_id: int) -> None:
     )
 
 
-def context_extra(table: Table) -> dict[str, Any]:
+def wallet_chips(table: Table, seats: Sequence[Seat]) -> dict[int, int]:
+    """The chips each person's wallet pays for at this table's ``chip_value``, by seat, for a game's
+    purchases during play (a cash top-up, FD-13); empty at a table without money. A bot's seat is
+    not named: the house's bot bankroll always pays."""
+    if not table.chip_value or not table.currency:
+        return {}
+    people = {seat.number: keys.wallet_key(seat.user_id, table.currency) for seat in seats if seat.user_id}
+    held = selectors.balances_of(keys=list(people.values()))
+    return {number: held[key] // table.chip_value for number, key in people.items()}
+
+
+def context_extra(table: Table, seats: Sequence[Seat]) -> dict[str, Any]:
     """Facts from outside the game that its rules depend on: the seats people hold (a table whose
     people have all left ends, CM-20), the chips each seat chose to buy (bots the most) and, once
     it runs, the chips each person's wallet pays for (a top-up, FD-13), and which seats can afford
@@ -198,22 +208,21 @@ def context_extra(table: Table) -> dict[str, Any]:
     bankroll always can)."""
     span = registry.get(table.game).buy_in_range(table.config)
     if span is not None:
-        seats = seat_rows(table)
         extra: dict[str, Any] = {
             "buy_ins": {seat.number: seat.chips or span[1] for seat in seats},
             "people": [seat.number for seat in seats if seat.user_id],
         }
         if table.status == Table.Status.RUNNING and registry.get(table.game).chip_purchases:
             # What each wallet pays for, so the game refuses a top-up it cannot pay (FD-13).
-            extra["wallet_chips"] = wallet_chips(table)
+            extra["wallet_chips"] = wallet_chips(table, seats)
         return extra
-    persons = [seat.number for seat in seat_rows(table) if seat.user_id]
+    persons = [seat.number for seat in seats if seat.user_id]
     if not table.chip_value:
         return {"people": persons}
     price = 2 * table.chip_value
-    people = {seat.number: keys.wallet_key(seat.user_id, table.currency) for seat in seat_rows(table) if seat.user_id}
+    people = {seat.number: keys.wallet_key(seat.user_id, table.currency) for seat in seats if seat.user_id}
     held = selectors.balances_of(keys=list(people.values()))
-    afford = {seat.number: seat.user_id is None or held[people[seat.number]] >= price for seat in seat_rows(table)}
+    afford = {seat.number: seat.user_id is None or held[people[seat.number]] >= price for seat in seats}
     return {"can_afford_widow": afford, "people": persons}
 
 
@@ -263,14 +272,16 @@ def pending_payout_seat(table_id: Any, payout_id: str) -> int | None:
     return int(payout_id[len(prefix) :]) if payout_id.startswith(prefix) else None
 
 
-def post_movements(table: Table, rows: Sequence[Event], movements: Sequence[Sequence[Movement]]) -> None:
+def post_movements(
+    table: Table, seats: Sequence[Seat], rows: Sequence[Event], movements: Sequence[Sequence[Movement]]
+) -> None:
     """Post each event's movements as one balanced ledger transaction keyed by the event, in the
     command's transaction, so an event and its money are written together or not at all."""
-    seats = {seat.number: seat for seat in seat_rows(table)}
+    by_number = {seat.number: seat for seat in seats}
     for row, moves in zip(rows, movements, strict=True):
         if not moves:
             continue
-        postings = postings_of(table, moves, seats)
+        postings = postings_of(table, moves, by_number)
         if not postings:
             continue
         ledger.post(

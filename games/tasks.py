@@ -7,7 +7,7 @@ import logging
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from games import outbox, services
+from games import idempotency, outbox, play
 from games.errors import Conflict
 
 log = logging.getLogger(__name__)
@@ -27,7 +27,7 @@ _DB_RETRY = {
 def play_bot(table_id: str, expected_version: int) -> bool:
     """A bot's turn at ``expected_version``; does nothing if the table has moved on."""
     try:
-        played = services.play_bot_turn(table_id=table_id, expected_version=expected_version) is not None
+        played = play.play_bot_turn(table_id=table_id, expected_version=expected_version) is not None
     except Conflict:
         played = False
     log.info("bot turn at table %s version %s: %s", table_id, expected_version, "played" if played else "moved on")
@@ -38,7 +38,7 @@ def play_bot(table_id: str, expected_version: int) -> bool:
 def expire_deadline(table_id: str, expected_version: int) -> bool:
     """The fast path of a deadline: runs at its time; the sweep catches any that are missed."""
     try:
-        expired = services.expire_deadline(table_id=table_id, expected_version=expected_version) is not None
+        expired = play.expire_deadline(table_id=table_id, expected_version=expected_version) is not None
     except Conflict:
         expired = False
     log.info("deadline of table %s version %s: %s", table_id, expected_version, "expired" if expired else "moved on")
@@ -55,7 +55,7 @@ def sweep_deadlines() -> int:
     broker: the timers and the relay need no worker alive, and no sweep waits in a queue. A task
     still, so ``celery call`` can run one on a worker."""
     done = 0
-    for step in (services.sweep_deadlines, outbox.redrive_stalled_bots, outbox.relay):
+    for step in (play.sweep_deadlines, outbox.redrive_stalled_bots, outbox.relay):
         try:
             done += step()
         except Exception:
@@ -77,6 +77,6 @@ def purge_outbox() -> int:
 @shared_task(acks_late=True, ignore_result=True)
 def purge_idempotency_records() -> int:
     """Beat's periodic purge of idempotency records past IDEMPOTENCY_TTL_SECONDS."""
-    purged = services.purge_command_records()
+    purged = idempotency.purge()
     log.info("purged %d idempotency records past their TTL", purged)
     return purged

@@ -86,10 +86,11 @@ def _fresh_process_caches():
     which a running service never does (database restores call for a restart, docs/operations.md)."""
     from django.core.cache import cache
 
-    from games import commands, store
+    from games import store
+    from games.play import seeds
 
     store.forget()
-    commands.forget_seeds()
+    seeds.forget_seeds()
     # Throttle counts and waiting slots live in the cache; one test's logins must not throttle the next's.
     cache.clear()
     yield

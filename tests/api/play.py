@@ -138,13 +138,13 @@ def _run_due_system_command(table_id: str) -> None:
     an automatic game). Bring the deadline forward, as if the time had passed, and sweep."""
     from django.utils import timezone
 
-    from games import services
+    from games import play
 
     table = Table.objects.get(pk=table_id)
     if table.deadline_at is None:
         pytest.fail(f"table {table_id} waits for nobody and has no deadline")
     Table.objects.filter(pk=table_id).update(deadline_at=timezone.now())
-    assert services.expire_deadline(table_id=table_id, expected_version=table.version) is not None
+    assert play.expire_deadline(table_id=table_id, expected_version=table.version) is not None
 
 
 def check_finished_table(table_id: str) -> dict[str, int]:

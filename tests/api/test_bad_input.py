@@ -12,7 +12,7 @@ from knox.models import AuthToken
 from rest_framework.test import APIClient
 from rest_framework.views import APIView
 
-from games import services
+from games import play
 from games.models import Event, Seat, Table
 from ledger.models import Transaction
 
@@ -75,11 +75,11 @@ def test_no_endpoint_answers_bad_input_with_a_500(task_queue, monkeypatch):
     monkeypatch.setattr(APIView, "get_throttles", lambda self: [])
     alice, staff = client_for("alice"), client_for("sam", staff=True)
     anonymous = APIClient(raise_request_exception=False)
-    table = services.create_table(user=alice.user, game="la-viuda", seats=4)
-    services.join_table(table_id=table.pk, user=alice.user, seat=0)
+    table = play.create_table(user=alice.user, game="la-viuda", seats=4)
+    play.join_table(table_id=table.pk, user=alice.user, seat=0)
     for _ in range(3):
-        services.add_bot(table_id=table.pk, user=alice.user)
-    services.start_table(table_id=table.pk, user=alice.user)
+        play.add_bot(table_id=table.pk, user=alice.user)
+    play.start_table(table_id=table.pk, user=alice.user)
     table.refresh_from_db()
     before = (
         Event.objects.count(),

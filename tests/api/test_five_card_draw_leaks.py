@@ -18,7 +18,7 @@ shotgun, FD-17 high-low), with a cash player leaving mid-hand and the owner endi
   is checked for its sender); ``make test`` checks hidden information without them, in the pure
   engine's random playouts (tests/rules) and the HTTP cash table (test_five_card_draw.py);
 - a thousand hands (``long``: CI and LONG_TESTS=1) through the service layer the endpoints answer
-  with: ``services.act`` and ``play_bot_turn``, ``selectors.table_view`` for every person and a
+  with: ``play.act`` and ``play_bot_turn``, ``selectors.table_view`` for every person and a
   spectator after every command, ``selectors.events_view`` for each once a hand. Through HTTP a
   thousand hands would take far more than the few minutes two cores have; this way they take
   about two and a half.
@@ -41,7 +41,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games import audit, selectors, services, store
+from games import audit, play, selectors, store
 from games.engine import registry
 from games.engine.codec import decode_event, encode_event
 from games.engine.decider import event_types_by_name
@@ -418,7 +418,7 @@ def play_services(played: Played, counts: Counts) -> None:
     bots through ``play_bot_turn``; everything observed after each command, and each answer to
     an action checked for its sender."""
     owner = played.owner.user
-    services.start_table(table_id=played.id, user=owner)
+    play.start_table(table_id=played.id, user=owner)
     hand_no = 0
     sent: tuple[int, dict[str, Any]] | None = None  # the last action's sender and its answer
     for _ in range(50_000):
@@ -436,19 +436,19 @@ def play_services(played: Played, counts: Counts) -> None:
         if finished:
             return
         if played.should_leave(state):
-            services.leave_table(table_id=played.id, user=played.people[LEAVER].user)
+            play.leave_table(table_id=played.id, user=played.people[LEAVER].user)
             played.left = True
             continue
         if played.should_end(state):
-            services.act(table_id=played.id, user=owner, action={"type": "end_table"}, expected_version=version)
+            play.act(table_id=played.id, user=owner, action={"type": "end_table"}, expected_version=version)
             played.ending = True
             continue
         seat = DECIDER.to_act(state)[0]
         if seat in played.spec.bots:
-            assert services.play_bot_turn(table_id=played.id, expected_version=version) is not None
+            assert play.play_bot_turn(table_id=played.id, expected_version=version) is not None
             continue
         action = played.action_for(seat, views[seat])
-        _, answer, _ = services.act(
+        _, answer, _ = play.act(
             table_id=played.id, user=played.people[seat].user, action=action, expected_version=version
         )
         sent = (seat, answer)

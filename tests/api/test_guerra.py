@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from games import services
+from games import play
 from games.models import Event, Seat, Table
 from tests.api.play import Game, check_finished_table, person, play_to_the_end, set_up
 from tests.fixtures_tasks import wait_until
@@ -28,12 +28,12 @@ def test_gc_12_a_money_match_with_a_person_and_bots_pays_every_stake_out(task_qu
 def test_gc_2_an_auto_play_match_of_bots_plays_to_the_end_on_its_own(task_queue):
     """With ``auto_play`` nobody throws: each round is a timed system command."""
     owner = person("alice").user
-    table = services.create_table(
+    table = play.create_table(
         user=owner, game="guerra", seats=3, options={"auto_play": True, "round_seconds": 0, "max_rounds": 60}
     )
     for _ in range(3):
-        services.add_bot(table_id=table.pk, user=owner)
-    services.start_table(table_id=table.pk, user=owner)
+        play.add_bot(table_id=table.pk, user=owner)
+    play.start_table(table_id=table.pk, user=owner)
     for _ in range(1000):
         if not task_queue.published:
             break
@@ -45,7 +45,7 @@ def test_gc_2_an_auto_play_match_of_bots_plays_to_the_end_on_its_own(task_queue)
 @pytest.mark.worker
 def test_gc_12_four_bots_with_money_and_auto_play_finish_on_a_real_worker(celery_worker_process):
     owner = person("alice").user
-    table = services.create_table(
+    table = play.create_table(
         user=owner,
         game="guerra",
         seats=4,
@@ -53,9 +53,9 @@ def test_gc_12_four_bots_with_money_and_auto_play_finish_on_a_real_worker(celery
         stake={"currency": "MXN", "amount": "25.00"},
     )
     for _ in range(4):
-        services.add_bot(table_id=table.pk, user=owner)
+        play.add_bot(table_id=table.pk, user=owner)
     assert Seat.objects.filter(table=table, user__isnull=True).count() == 4
-    services.start_table(table_id=table.pk, user=owner)
+    play.start_table(table_id=table.pk, user=owner)
     wait_until(
         lambda: Table.objects.get(pk=table.pk).status == Table.Status.FINISHED, timeout=120, what="the match to end"
     )
@@ -67,11 +67,11 @@ def test_cm_20_a_player_who_leaves_mid_match_hands_the_seat_to_the_bot(task_queu
     """CM-20 (amended: leaving used to put the player out, GC-10, their pile going to the taker):
     the leaver's seat stays in the match, played by the table's bot to the end."""
     owner, bob = person("alice"), person("bob")
-    table = services.create_table(user=owner.user, game="guerra", seats=3, options={"max_rounds": 50})
-    services.join_table(table_id=table.pk, user=owner.user)
-    services.join_table(table_id=table.pk, user=bob.user)
-    services.add_bot(table_id=table.pk, user=owner.user)
-    services.start_table(table_id=table.pk, user=owner.user)
+    table = play.create_table(user=owner.user, game="guerra", seats=3, options={"max_rounds": 50})
+    play.join_table(table_id=table.pk, user=owner.user)
+    play.join_table(table_id=table.pk, user=bob.user)
+    play.add_bot(table_id=table.pk, user=owner.user)
+    play.start_table(table_id=table.pk, user=owner.user)
     left = bob.post(f"/api/v1/tables/{table.pk}/leave/")
     assert left.status_code == 200, left.json()
     assert 1 in left.json()["to_act"] and left.json()["seats"][1]["played_by_bot"] is True

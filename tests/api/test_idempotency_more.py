@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services
+from games import idempotency, play
 from games.models import CommandRecord, Table
 from ledger import keys
 from ledger.models import FollowUp, Payout, PayoutDecision, Transaction
@@ -183,7 +183,9 @@ def test_a_refused_decision_leaves_the_key_unused(payout):
 
 def test_twin_table_creations_with_one_key_open_one_table(postgres_tx, counter_game):
     alice = person("alice")
-    results = race(4, lambda i: services.once(user=alice.user, key="twin", request={"n": 1}, run=lambda: _new(alice)))
+    results = race(
+        4, lambda i: idempotency.once(user=alice.user, key="twin", request={"n": 1}, run=lambda: _new(alice))
+    )
     assert all(isinstance(result, tuple) for result in results), results
     assert sorted(replayed for _, _, replayed in results) == [False, True, True, True]
     assert len({body["id"] for _, body, _ in results}) == 1
@@ -191,7 +193,7 @@ def test_twin_table_creations_with_one_key_open_one_table(postgres_tx, counter_g
 
 
 def _new(client):
-    table = services.create_table(user=client.user, game="counter", seats=2)
+    table = play.create_table(user=client.user, game="counter", seats=2)
     return 201, {"id": str(table.pk)}, table
 
 
@@ -201,7 +203,7 @@ def test_twin_approvals_with_one_key_decide_once_and_both_get_the_answer(postgre
     tina = person("tina", staff=True)
 
     def approve_once(_: int):
-        return services.once(
+        return idempotency.once(
             user=tina.user,
             key="twin-approval",
             request={"operation": "approve_payout", "payout": payout.pk, "reason": ""},

@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services, tasks
+from games import idempotency, tasks
 from games.models import CommandRecord
 from tests.api.play import person
 from tests.api.test_tables import act, started_pair, table
@@ -90,7 +90,7 @@ def test_the_purge_deletes_only_expired_records_in_batches(pair, settings):
             key=f"old-{n}", user=record.user, table=record.table, request_hash="x", status_code=200, response={}
         )
     CommandRecord.objects.filter(key__startswith="old-").update(created_at=old)
-    assert services.purge_command_records(batch=2) == 5
+    assert idempotency.purge(batch=2) == 5
     assert list(CommandRecord.objects.values_list("key", flat=True)) == ["k-1"]
     assert tasks.purge_idempotency_records() == 0
 

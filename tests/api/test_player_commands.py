@@ -1,7 +1,7 @@
 """A person may send exactly the legal actions of their seat (issue 12, item 4): the system's
 commands (``timeout``, ``play_round``, ``start``, ``offer_expired``) come only from the server.
 
-Each test here failed before the gate in ``games.services._check_player_command``: Guerra took a
+Each test here failed before the gate in ``games.play.gate``: Guerra took a
 person's ``timeout`` for another seat and their ``play_round``, and every game took ``timeout``
 for one's own seat."""
 

@@ -16,7 +16,7 @@ from django.urls import path
 from rest_framework.test import APIClient
 
 from api import views
-from games import services
+from games import idempotency
 from games.models import CommandRecord, Event
 from tests.api.play import person
 from tests.api.test_tables import started_pair, table
@@ -126,7 +126,7 @@ def test_one_idempotency_key_at_two_tables_at_once_is_a_409_not_a_500(counter_ga
     headers = {"Idempotency-Key": "same"}
     first = mover.post(f"/api/v1/tables/{first_table}/actions/", body, format="json", headers=headers)
     assert first.status_code == 200, first.json()
-    monkeypatch.setattr(services, "_live_command_record", lambda user, key: None)
+    monkeypatch.setattr(idempotency, "live_record", lambda user, key: None)
     before = Event.objects.filter(table_id=second_table).count()
     body["expected_version"] = views_of[second_table]["version"]
     second = mover.post(f"/api/v1/tables/{second_table}/actions/", body, format="json", headers=headers)

@@ -12,8 +12,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from games import commands, services, tasks
+from games import play, tasks
+from games.engine import registry
 from games.models import Event, Table
+from games.play import seeds
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -27,7 +29,7 @@ def fixed_randomness(monkeypatch):
         state["n"] += 1
         return hashlib.sha256(f"seed:{state['salt']}:{state['n']}".encode()).digest()[:n]
 
-    monkeypatch.setattr(commands.secrets, "token_bytes", next_bytes)
+    monkeypatch.setattr(seeds.secrets, "token_bytes", next_bytes)
     monkeypatch.setattr(Table._meta.get_field("id"), "default", lambda: uuid.UUID(int=state["salt"] + 1))
     return state
 
@@ -44,19 +46,19 @@ def expire_twice(table: Table) -> list[Event]:
 
 def absent_player_game(owner, task_queue, options, stake=None):
     """Alice at seat 0 never acts; three bots play. Returns the table and what her timers did."""
-    table = services.create_table(user=owner, game="la-viuda", seats=4, options=options, stake=stake)
-    services.join_table(table_id=table.pk, user=owner, seat=0)
+    table = play.create_table(user=owner, game="la-viuda", seats=4, options=options, stake=stake)
+    play.join_table(table_id=table.pk, user=owner, seat=0)
     for _ in range(3):
-        services.add_bot(table_id=table.pk, user=owner)
-    services.start_table(table_id=table.pk, user=owner)
+        play.add_bot(table_id=table.pk, user=owner)
+    play.start_table(table_id=table.pk, user=owner)
     timed: list[list[Event]] = []
     for _ in range(500):
         task_queue.run_until_idle()
         table.refresh_from_db()
         if table.status == Table.Status.FINISHED:
             return table, timed
-        state, _ = services.table_state(table)
-        assert 0 in services.registry.get("la-viuda").to_act(state), "only alice can be awaited"
+        state, _ = play.table_state(table)
+        assert 0 in registry.get("la-viuda").to_act(state), "only alice can be awaited"
         timed.append(expire_twice(table))
     pytest.fail("the game did not finish")
 

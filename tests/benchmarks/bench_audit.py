@@ -41,11 +41,11 @@ def play_table(seats: int, chips: int):
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
-    from games import scheduling, services, tasks
+    from games import play, scheduling, tasks
     from games.models import Table
 
     owner = get_user_model().objects.create_user(username=f"bench{time.time_ns()}")
-    table = services.create_table(
+    table = play.create_table(
         user=owner,
         game="la-viuda",
         seats=seats,
@@ -55,8 +55,8 @@ def play_table(seats: int, chips: int):
     queue: list[tuple[str, tuple]] = []
     scheduling.set_publisher(lambda name, args, countdown, headers: queue.append((name, args)))
     for _ in range(seats):
-        services.add_bot(table_id=table.pk, user=owner)
-    services.start_table(table_id=table.pk, user=owner)
+        play.add_bot(table_id=table.pk, user=owner)
+    play.start_table(table_id=table.pk, user=owner)
     for _ in range(100_000):
         table.refresh_from_db()
         if table.status == Table.Status.FINISHED:
@@ -67,7 +67,7 @@ def play_table(seats: int, chips: int):
                 getattr(tasks, name.rsplit(".", 1)[1])(*args)
             continue
         Table.objects.filter(pk=table.pk).update(deadline_at=timezone.now())
-        services.expire_deadline(table_id=table.pk, expected_version=table.version)
+        play.expire_deadline(table_id=table.pk, expected_version=table.version)
     sys.exit("the table did not finish")
 
 

@@ -228,31 +228,32 @@ def make_people(prefix: str, count: int) -> list[tuple[Any, str]]:
 def build_table(owner, *, seats: int, options: dict, people: dict[int, Any], bots: bool, target: int):
     """A running table, played through the services in this process until its version reaches
     ``target`` at a moment when the person at seat PERSON is awaited (bots' turns played here too)."""
-    from games import services
+    from games import play
     from games.engine import registry
     from games.models import Table
+    from games.play import unit
 
     decider = registry.get(GAME)
-    table = services.create_table(user=owner, game=GAME, seats=seats, options=options)
+    table = play.create_table(user=owner, game=GAME, seats=seats, options=options)
     for seat in range(seats):
         if seat in people:
-            services.join_table(table_id=table.pk, user=people[seat], seat=seat)
+            play.join_table(table_id=table.pk, user=people[seat], seat=seat)
         elif bots:
-            services.add_bot(table_id=table.pk, user=owner, seat=seat)
-    services.start_table(table_id=table.pk, user=owner)
+            play.add_bot(table_id=table.pk, user=owner, seat=seat)
+    play.start_table(table_id=table.pk, user=owner)
     while True:
         table = Table.objects.get(pk=table.pk)
         if table.status != Table.Status.RUNNING:
             raise RuntimeError(f"table {table.pk} finished at version {table.version} before reaching {target}")
-        state, version = services.table_state(table)
+        state, version = play.table_state(table)
         (seat,) = decider.to_act(state)
         if version >= target and seat == PERSON:
             return table
         if seat in people:
-            action = services.choose_for(table, decider, state, seat)
-            services.act(table_id=table.pk, user=people[seat], action=action, expected_version=version)
+            action = play.choose_for(unit.load(table), seat)
+            play.act(table_id=table.pk, user=people[seat], action=action, expected_version=version)
         else:
-            services.play_bot_turn(table_id=table.pk, expected_version=version)
+            play.play_bot_turn(table_id=table.pk, expected_version=version)
 
 
 # --- 1. action latency at 50 and 5,000 events -----------------------------------------------------
@@ -356,16 +357,16 @@ def measure_action_latency(port: int) -> dict:
 
 def people_table(port: int, seats: int = 4) -> dict:
     """A running table of people only, every seat's client held by the one thread that drives it."""
-    from games import services
+    from games import play
 
     people = make_people("tp", seats)
     owner = people[0][0]
-    table = services.create_table(
+    table = play.create_table(
         user=owner, game=GAME, seats=seats, options={"scoring": "pot", "chips_per_player": 100, "turn_seconds": 3600}
     )
     for seat, (user, _) in enumerate(people):
-        services.join_table(table_id=table.pk, user=user, seat=seat)
-    services.start_table(table_id=table.pk, user=owner)
+        play.join_table(table_id=table.pk, user=user, seat=seat)
+    play.start_table(table_id=table.pk, user=owner)
     clients = [Client(port, token) for _, token in people]
     status, view = clients[0].request("GET", f"/api/v1/tables/{table.pk}/")
     assert status == 200, view

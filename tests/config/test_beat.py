@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from config import beat
 from config.celery import app
-from games import services
+from games import play
 from games.models import Event, Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -55,10 +55,10 @@ def test_every_other_periodic_task_expires_within_its_interval(settings):
 
 def test_the_sweep_runs_in_beat_and_expires_a_due_timer_without_any_worker(counter_game, scheduler, settings):
     alice, bob = (get_user_model().objects.create_user(username=n) for n in ("alice", "bob"))
-    table = services.create_table(user=alice, game="counter", seats=2)
-    services.join_table(table_id=table.pk, user=alice)
-    services.join_table(table_id=table.pk, user=bob)
-    services.start_table(table_id=table.pk, user=alice)
+    table = play.create_table(user=alice, game="counter", seats=2)
+    play.join_table(table_id=table.pk, user=alice)
+    play.join_table(table_id=table.pk, user=bob)
+    play.start_table(table_id=table.pk, user=alice)
     table.refresh_from_db()
     Table.objects.filter(pk=table.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
 

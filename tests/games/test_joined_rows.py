@@ -9,9 +9,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from games import commands, selectors
+from games import selectors
 from games.errors import NotFound
 from games.models import Seat, Table
+from games.play import unit
 
 
 def _fields(instance) -> list:
@@ -34,7 +35,7 @@ def test_seat_rows_are_the_orm_seats_with_their_users(counter_table):
 
 def test_the_locked_table_is_the_orm_table_with_its_owner(counter_table):
     with transaction.atomic():
-        table = commands.locked_table(str(counter_table.pk))
+        table = unit.lock(str(counter_table.pk))
     assert _fields(table) == _fields(Table.objects.get(pk=counter_table.pk))
     assert table.owner.username == counter_table.owner.username
     assert table.config == counter_table.config
@@ -42,4 +43,4 @@ def test_the_locked_table_is_the_orm_table_with_its_owner(counter_table):
 
 def test_a_missing_table_is_not_found(db):
     with pytest.raises(NotFound), transaction.atomic():
-        commands.locked_table(uuid.uuid4())
+        unit.lock(uuid.uuid4())

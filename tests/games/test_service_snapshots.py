@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import services, store
+from games import play, store
 from games.engine.codec import encode_state
 from games.models import Snapshot, Table
 
@@ -20,20 +20,20 @@ def test_commands_snapshot_each_time_the_version_passes_a_multiple(
     # Larger than any command's events: loads served from the cache never write one themselves.
     settings.SNAPSHOT_EVERY = 5
     alice, bob = (get_user_model().objects.create_user(username=name) for name in ("alice", "bob"))
-    table = services.create_table(user=alice, game="counter", seats=2)
-    services.join_table(table_id=table.pk, user=alice)
-    services.join_table(table_id=table.pk, user=bob)
-    services.start_table(table_id=table.pk, user=alice)
+    table = play.create_table(user=alice, game="counter", seats=2)
+    play.join_table(table_id=table.pk, user=alice)
+    play.join_table(table_id=table.pk, user=bob)
+    play.start_table(table_id=table.pk, user=alice)
     people = {0: alice, 1: bob}
     versions = []
     for _ in range(16):
         table = Table.objects.get(pk=table.pk)
-        state, version = services.table_state(table)
+        state, version = play.table_state(table)
         (seat,) = counter_game.to_act(state)
         action = counter_game.legal_actions(state, seat)[0]
         # The commit callbacks run, so the cache holds each command's state as in a live process.
         with django_capture_on_commit_callbacks(execute=True):
-            services.act(table_id=table.pk, user=people[seat], action=action, expected_version=version)
+            play.act(table_id=table.pk, user=people[seat], action=action, expected_version=version)
         versions.append(version)
     table = Table.objects.get(pk=table.pk)
     snapshots = sorted(Snapshot.objects.filter(table=table).values_list("version", flat=True))

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games import scheduling, services, tasks
+from games import play, scheduling, tasks
 from games.models import Event, Table
 from tests.fixtures_tasks import wait_until
 
@@ -21,9 +21,9 @@ def user(name):
 
 
 def bot_table(owner, *, person_seat: int = 0, **options):
-    table = services.create_table(user=owner, game="counter", seats=2, options=options)
-    services.join_table(table_id=table.pk, user=owner, seat=person_seat)
-    services.add_bot(table_id=table.pk, user=owner)
+    table = play.create_table(user=owner, game="counter", seats=2, options=options)
+    play.join_table(table_id=table.pk, user=owner, seat=person_seat)
+    play.add_bot(table_id=table.pk, user=owner)
     return table
 
 
@@ -31,11 +31,11 @@ def test_no_task_is_published_inside_an_open_transaction(counter_game, task_queu
     alice, bob = user("alice"), user("bob")
     # A turn timer short enough to go out as a countdown task (a longer one is left to the sweep).
     assert settings.MAX_TASK_COUNTDOWN >= 5
-    table = services.create_table(user=alice, game="counter", seats=2, options={"turn_seconds": 5})
-    services.join_table(table_id=table.pk, user=alice)
-    services.join_table(table_id=table.pk, user=bob)
+    table = play.create_table(user=alice, game="counter", seats=2, options={"turn_seconds": 5})
+    play.join_table(table_id=table.pk, user=alice)
+    play.join_table(table_id=table.pk, user=bob)
     with transaction.atomic():
-        services.start_table(table_id=table.pk, user=alice)
+        play.start_table(table_id=table.pk, user=alice)
         assert task_queue.published == []
     assert task_queue.names() == ["games.tasks.expire_deadline"]
 
@@ -43,11 +43,11 @@ def test_no_task_is_published_inside_an_open_transaction(counter_game, task_queu
 def test_a_bot_seat_moves_by_itself(counter_game, task_queue):
     alice = user("alice")
     table = bot_table(alice, person_seat=0)
-    services.start_table(table_id=table.pk, user=alice)
+    play.start_table(table_id=table.pk, user=alice)
     table.refresh_from_db()
-    state, _ = services.table_state(table)
+    state, _ = play.table_state(table)
     if state.turn == 0:  # let alice move so the bot is next
-        services.act(table_id=table.pk, user=alice, action={"type": "add", "amount": 1}, expected_version=table.version)
+        play.act(table_id=table.pk, user=alice, action={"type": "add", "amount": 1}, expected_version=table.version)
     assert "games.tasks.play_bot" in task_queue.names()
     before = Table.objects.get(pk=table.pk).version
     task_queue.run_until_idle()
@@ -59,7 +59,7 @@ def test_a_bot_seat_moves_by_itself(counter_game, task_queue):
 def test_a_bot_task_for_an_old_version_does_nothing(counter_game, task_queue):
     alice = user("alice")
     table = bot_table(alice, person_seat=0)
-    services.start_table(table_id=table.pk, user=alice)
+    play.start_table(table_id=table.pk, user=alice)
     table.refresh_from_db()
     assert tasks.play_bot(str(table.pk), table.version - 1) is False
     assert Table.objects.get(pk=table.pk).version == table.version
@@ -67,10 +67,10 @@ def test_a_bot_task_for_an_old_version_does_nothing(counter_game, task_queue):
 
 def test_a_deadline_expires_exactly_once_when_the_task_runs_twice(counter_game, task_queue):
     alice, bob = user("alice"), user("bob")
-    table = services.create_table(user=alice, game="counter", seats=2)
-    services.join_table(table_id=table.pk, user=alice)
-    services.join_table(table_id=table.pk, user=bob)
-    services.start_table(table_id=table.pk, user=alice)
+    table = play.create_table(user=alice, game="counter", seats=2)
+    play.join_table(table_id=table.pk, user=alice)
+    play.join_table(table_id=table.pk, user=bob)
+    play.start_table(table_id=table.pk, user=alice)
     table.refresh_from_db()
     version = table.version
     assert table.deadline_version == version
@@ -79,7 +79,7 @@ def test_a_deadline_expires_exactly_once_when_the_task_runs_twice(counter_game, 
     Table.objects.filter(pk=table.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
     assert tasks.expire_deadline(str(table.pk), version) is True
     assert tasks.expire_deadline(str(table.pk), version) is False
-    assert services.sweep_deadlines() == 0  # the next deadline belongs to the next version and is not due
+    assert play.sweep_deadlines() == 0  # the next deadline belongs to the next version and is not due
     timed_out = Event.objects.filter(table=table, seq__gt=version)
     assert timed_out.filter(actor="system").count() >= 1
     assert [e.data.get("by_timeout") for e in timed_out if e.type == "Added"] == [True]
@@ -87,14 +87,14 @@ def test_a_deadline_expires_exactly_once_when_the_task_runs_twice(counter_game, 
 
 def test_the_sweep_expires_what_is_due(counter_game, task_queue):
     alice, bob = user("alice"), user("bob")
-    table = services.create_table(user=alice, game="counter", seats=2)
-    services.join_table(table_id=table.pk, user=alice)
-    services.join_table(table_id=table.pk, user=bob)
-    services.start_table(table_id=table.pk, user=alice)
-    assert services.sweep_deadlines() == 0
+    table = play.create_table(user=alice, game="counter", seats=2)
+    play.join_table(table_id=table.pk, user=alice)
+    play.join_table(table_id=table.pk, user=bob)
+    play.start_table(table_id=table.pk, user=alice)
+    assert play.sweep_deadlines() == 0
     Table.objects.filter(pk=table.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
-    assert services.sweep_deadlines() == 1
-    assert services.sweep_deadlines() == 0
+    assert play.sweep_deadlines() == 1
+    assert play.sweep_deadlines() == 0
 
 
 def test_no_countdown_outlives_the_broker_visibility_timeout(counter_game, task_queue, settings):
@@ -112,15 +112,15 @@ def test_a_real_worker_plays_the_bot_and_expires_deadlines(counter_game, celery_
     and an expired deadline is swept by beat into one timeout."""
     alice = user("alice")
     table = bot_table(alice, person_seat=0)
-    services.start_table(table_id=table.pk, user=alice)
+    play.start_table(table_id=table.pk, user=alice)
     table.refresh_from_db()
-    state, _ = services.table_state(table)
+    state, _ = play.table_state(table)
     if state.turn == 0:
-        services.act(table_id=table.pk, user=alice, action={"type": "add", "amount": 1}, expected_version=table.version)
+        play.act(table_id=table.pk, user=alice, action={"type": "add", "amount": 1}, expected_version=table.version)
     wait_until(lambda: Event.objects.filter(table=table, actor="bot:1").exists(), what="the bot's move")
     table.refresh_from_db()
     version = table.version
-    state, _ = services.table_state(table)
+    state, _ = play.table_state(table)
     assert state.turn == 0, "after the bot it is alice's turn"
     Table.objects.filter(pk=table.pk).update(deadline_at=timezone.now())
     wait_until(lambda: Event.objects.filter(table=table, seq__gt=version, actor="system").exists(), what="the timeout")

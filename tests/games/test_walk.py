@@ -15,7 +15,8 @@ from games.engine.codec import decode_event, encode_event
 from games.engine.decider import Context, event_types_by_name, replay
 from games.engine.fold import ReplayFailed, fold
 from games.models import Event, Snapshot
-from tests.games.counter import DECIDER, Counter
+from tests.games.counter import DECIDER
+from tests.games.counter.state import evolve as counter_evolve
 from tests.games.play import play
 from tests.games.tamper import tamper_event
 
@@ -79,18 +80,16 @@ def test_fold_names_the_event_that_does_not_decode_with_the_state_it_met():
     assert failed.value.before == replay(DECIDER, config, events[:2])
 
 
-class _Refusing(Counter):
-    """Counter whose rules refuse every ``Added``: a stored event that no longer applies."""
-
-    def evolve(self, state, event):
-        if type(event).__name__ == "Added":
-            raise ValueError("not now")
-        return super().evolve(state, event)
+def _refusing_fold(event, state):
+    """The counter's fold, refusing every ``Added``: a stored event that no longer applies."""
+    if type(event).__name__ == "Added":
+        raise ValueError("not now")
+    return counter_evolve(event, state)
 
 
 def test_fold_names_the_event_that_does_not_apply_with_the_event_and_the_state_it_met():
     config, events = _events()
-    refusing = _Refusing()
+    refusing = dataclasses.replace(DECIDER, fold=_refusing_fold)
     with pytest.raises(ReplayFailed, match=r"event 3 \(Added\) does not replay: ValueError: not now") as failed:
         list(fold(refusing, refusing.initial_state(config), _rows(events)))
     assert failed.value.applies and failed.value.event == events[2]

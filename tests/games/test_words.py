@@ -142,11 +142,11 @@ def test_an_idempotent_commands_first_answer_keeps_its_words():
     said in the reader's language."""
     import json
 
-    from games.services import _with_words
+    from games.idempotency import with_words
 
     answer = {"detail": T("Seat {seat} is taken.", seat=1), "seats": [{"note": T("open")}, {"note": "x"}], "n": 2}
     stored = json.loads(json.dumps(answer))
-    again = _with_words(answer, stored)
+    again = with_words(answer, stored)
     assert again == stored
     assert say_all(again, "es-mx") == {
         "detail": "El asiento 1 está ocupado.",

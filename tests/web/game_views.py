@@ -1,5 +1,5 @@
 """Real table views of Euchre, Five-Card Draw and Guerra for the game modules' browser test: a
-person at seat 0 and bots elsewhere, played through ``games.services`` (the person choosing as
+person at seat 0 and bots elsewhere, played through ``games.play`` (the person choosing as
 the game's bot would), the person's view taken through the API at chosen moments; and the events
 API's answer to that person at the end, for every game (the widow games too), for the event
 sentences of ``api/static/web/events.js``."""
@@ -16,9 +16,10 @@ from unittest import mock
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
-from games import commands, selectors, services, store
+from games import play, selectors, store
 from games.engine import presence, registry
 from games.models import Table
+from games.play import seeds
 
 # slug, seats, options: one table per game module (options chosen so that its rarer parts show).
 TABLES: dict[str, tuple[int, dict[str, Any]]] = {
@@ -130,7 +131,7 @@ def fixed_randomness(game: str):
 
     table_id = uuid.UUID(hashlib.sha256(f"web:{game}".encode()).hexdigest()[:32])
     with (
-        mock.patch.object(commands.secrets, "token_bytes", next_bytes),
+        mock.patch.object(seeds.secrets, "token_bytes", next_bytes),
         mock.patch.object(Table._meta.get_field("id"), "_get_default", lambda: table_id),
     ):
         yield
@@ -164,11 +165,11 @@ def _play_table(game: str, *, limit: int) -> tuple[dict[str, dict[str, Any]], li
     user = get_user_model().objects.create_user(username=f"web-{game}")
     client = APIClient()
     client.force_authenticate(user)
-    table = services.create_table(user=user, game=game, seats=seats, options=options)
-    services.join_table(table_id=table.pk, user=user, seat=0)
+    table = play.create_table(user=user, game=game, seats=seats, options=options)
+    play.join_table(table_id=table.pk, user=user, seat=0)
     for seat in range(1, seats):
-        services.add_bot(table_id=table.pk, user=user, seat=seat)
-    services.start_table(table_id=table.pk, user=user)
+        play.add_bot(table_id=table.pk, user=user, seat=seat)
+    play.start_table(table_id=table.pk, user=user)
     decider = registry.get(game)
     rng = random.Random(17)
     # The API is asked only for a new kind of moment (it throttles a client that polls too often).
@@ -184,14 +185,14 @@ def _play_table(game: str, *, limit: int) -> tuple[dict[str, dict[str, Any]], li
         waiting = list(decider.to_act(state))
         owner = _owner_end(game, state, seen, commands_run)
         if owner is not None:
-            services.act(table_id=table.pk, user=user, action=owner, expected_version=version)
+            play.act(table_id=table.pk, user=user, action=owner, expected_version=version)
             continue
         if 0 in waiting:
             legal = [a for a in decider.legal_actions(state, 0) if not presence.is_presence_action(a)]
             action = dict(decider.bot(decider.view(state, 0), legal, rng))
             action.pop("seat", None)
-            services.act(table_id=table.pk, user=user, action=action, expected_version=version)
-        elif services.play_bot_turn(table_id=table.pk, expected_version=version) is None:
+            play.act(table_id=table.pk, user=user, action=action, expected_version=version)
+        elif play.play_bot_turn(table_id=table.pk, expected_version=version) is None:
             break
     seen.setdefault("last", _view(client, str(table.pk)))
     return seen, _events(client, str(table.pk))

@@ -5,8 +5,8 @@ read a tie-break cannot wait for one to come. The test harness is the house: it 
 hand's server seed from the server's database, as an operator could. The person chooses their client
 seed (CM-6) on the table page. Before choosing, the harness plays the first hand in the pure engine
 for one candidate client seed after another until the showdown ties. It builds each command's
-context as the service does (``games.commands``), the bots choose as the service's bots do
-(``games.services.choose_for``: the seat's view, a ``Random`` of table, version and seat) and the
+context as the service does (``games.play.execute``), the bots choose as the service's bots do
+(``games.play.worker.choose_for``: the seat's view, a ``Random`` of table, version and seat) and the
 person chooses as the test will click (``person_choice``). Nothing in the service knows about this.
 """
 

@@ -1,24 +1,25 @@
 """The gate: what a caller may send to a running table now, and all they may send.
 
-``selectors.offered`` (the engine's ``offered_actions``, a purchase's range narrowed to the
-wallet) makes the one list a table view offers; ``check``
-accepts a command of a type it holds and refuses every other, so what is offered is what is
-accepted (CM-20: a seat the bot plays is offered only sitting in and leaving, a seat whose player
-left nothing; the owner also the owner's commands). Every refusal lists the same offer."""
+``games.offers.offered`` (the engine's ``offered_actions``, a purchase's range narrowed to the
+wallet) makes the one list a table view offers; ``check`` accepts a command of a type it holds and
+refuses every other, so what is offered is what is accepted (CM-20: a seat the bot plays is offered
+only sitting in and leaving, a seat whose player left nothing; the owner also the owner's
+commands). Every refusal lists the same offer."""
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from games import commands, selectors, store
-from games.engine import presence, registry
+from games.engine import presence
 from games.engine.words import T
 from games.errors import Conflict, Forbidden, Illegal, InvalidRequest
 from games.models import Table
+from games.offers import offered as offered_to
+from games.play.execute import refuse_if_illegal
+from games.play.unit import Locked
 
 
 def _status_word(status: str):
@@ -27,30 +28,23 @@ def _status_word(status: str):
 
 
 def command_of(
-    table: Table, user: AbstractBaseUser, action: Mapping[str, Any], expected_version: int
-) -> tuple[int | None, dict[str, Any], tuple[Any, int], list[dict[str, Any]]]:
+    locked: Locked, user: AbstractBaseUser, action: Mapping[str, Any], expected_version: int
+) -> tuple[int | None, dict[str, Any], list[dict[str, Any]]]:
     """Who sends ``action`` (the caller's seat, or ``None`` at no seat), the command for the
-    Decider, the state the checks loaded and what the caller is offered now."""
+    Decider and what the caller is offered now; or the refusal. Only a running table takes
+    actions."""
+    table = locked.table
     if table.status != Table.Status.RUNNING:
         raise Conflict(
             T("The table is {status}, not running.", status=_status_word(table.status)),
             code="table_not_running",
             current_version=table.version,
         )
-    seat = next((s for s in selectors.seat_rows(table) if s.user_id == user.pk), None)
+    seat = locked.seat_of(user)
     number = seat.number if seat else None
-    decider = registry.get(table.game)
     owner = table.owner_id == user.pk
-    owners_command = action.get("type") in decider.owner_commands
-    if owners_command:
-        # Commands of the table's owner rather than of a seat (ending a Whiskey Poker match).
-        if not owner:
-            raise Forbidden(T("Only the table's owner can send '{action}'.", action=action["type"]))
-    else:
-        if seat is None:
-            raise Forbidden(T("You have no seat at this table."))
-        if "seat" in action and action["seat"] != seat.number:
-            raise Forbidden(T("You can act only for your own seat."))
+    owners_command = action.get("type") in locked.decider.owner_commands
+    _refuse_sender(action, seat, owner=owner, owners_command=owners_command)
     if expected_version != table.version:
         # A stale version answers 409 whatever else is wrong with the action: the sender has to
         # reload first, and the action's fields are judged against the state they then see.
@@ -62,32 +56,33 @@ def command_of(
             ),
             current_version=table.version,
         )
-    loaded = store.load(table=table, decider=decider)
     if owners_command:
         command: dict[str, Any] = {"type": action["type"]}
     else:
-        _check_action_fields(table, action, loaded[0])
+        _check_action_fields(locked, action)
         command = {**action, "seat": number}
-    offered = check(table, decider, loaded[0], number, command, owner=owner, owners_command=owners_command)
-    return number, command, loaded, offered
+    offered = check(locked, number, command, owner=owner, owners_command=owners_command)
+    return number, command, offered
 
 
-@contextlib.contextmanager
-def offering(offered: list[dict[str, Any]]) -> Iterator[None]:
-    """A refusal inside lists what the caller is offered (the game's own list is of the seat's
-    moves alone: it knows neither the owner's commands nor that the bot plays a seat)."""
-    try:
-        yield
-    except Illegal as refusal:
-        refusal.extra["legal_actions"] = offered
-        raise
+def _refuse_sender(action: Mapping[str, Any], seat, *, owner: bool, owners_command: bool) -> None:
+    """The owner's commands come from the owner; a seat's moves from that seat's player."""
+    if owners_command:
+        # Commands of the table's owner rather than of a seat (ending a Whiskey Poker match).
+        if not owner:
+            raise Forbidden(T("Only the table's owner can send '{action}'.", action=action["type"]))
+        return
+    if seat is None:
+        raise Forbidden(T("You have no seat at this table."))
+    if "seat" in action and action["seat"] != seat.number:
+        raise Forbidden(T("You can act only for your own seat."))
 
 
 def check(
-    table: Table, decider, state, seat: int | None, command: dict[str, Any], *, owner: bool, owners_command: bool
+    locked: Locked, seat: int | None, command: dict[str, Any], *, owner: bool, owners_command: bool
 ) -> list[dict[str, Any]]:
-    """What the caller is offered (``selectors.offered``, the very list their table view shows), if
-    the command is of a type among it; else the refusal. A caller may send only what they are
+    """What the caller is offered (``games.offers.offered``, the very list their table view shows),
+    if the command is of a type among it; else the refusal. A caller may send only what they are
     offered now: the system's commands (``timeout``, ``play_round``, ``start_hand``), a move
     of a seat the table's bot plays (CM-20) and any type not offered are refused. A game's
     ``decide`` accepts system commands from anyone, since the worker sends them through it; so
@@ -95,17 +90,17 @@ def check(
     the owner's commands and for anything the awaited seat sends (a bet without openers), the
     game's own refusal says more than ours, so it is asked first; what the game would accept is
     still refused here."""
-    offered = selectors.offered(table, decider, state, seat, owner=owner)
+    table, decider, state = locked.table, locked.decider, locked.state
+    offered = offered_to(table, locked.seats, decider, state, seat, owner=owner)
     if any(option.get("type") == command["type"] for option in offered):
         return offered
     asks_presence = presence.is_presence_action(command)
     if seat is not None and not owners_command:
-        _refuse_if_away(table, decider, state, seat, asks_presence, offered)
+        _refuse_if_away(locked, seat, asks_presence, offered)
     others = {option.get("type") for number in range(table.seats) for option in decider.legal_actions(state, number)}
     # Sitting out, sitting in and leaving: the game says why not (a player who left cannot sit in, CM-20).
     if asks_presence or owners_command or command["type"] in others or seat in decider.to_act(state):
-        with offering(offered):
-            commands.refuse_if_illegal(table, decider, state, command)
+        refuse_if_illegal(locked, command, offered)
     kinds = sorted({str(option.get("type")) for option in offered})
     raise Illegal(
         T(
@@ -118,11 +113,10 @@ def check(
     )
 
 
-def _refuse_if_away(
-    table: Table, decider, state, seat: int, asks_presence: bool, offered: list[dict[str, Any]]
-) -> None:
+def _refuse_if_away(locked: Locked, seat: int, asks_presence: bool, offered: list[dict[str, Any]]) -> None:
     """A player who left may send nothing more, and the bot plays the seat of one who sits out
     (CM-20): their own moves wait until they sit in. The refusal lists what they are offered."""
+    table, decider, state = locked.table, locked.decider, locked.state
     if seat in decider.departed(state):
         raise Illegal(
             T("You have left this table."), code="seat_left", legal_actions=offered, current_version=table.version
@@ -137,13 +131,13 @@ def _refuse_if_away(
     )
 
 
-def _check_action_fields(table: Table, action: Mapping[str, Any], state) -> None:
+def _check_action_fields(locked: Locked, action: Mapping[str, Any]) -> None:
     """Refuse fields no legal action of any seat has, so a typo ("amout") is an error and not a
     silent default."""
-    decider = registry.get(table.game)
+    decider = locked.decider
     known = {"type", "seat", *decider.action_fields}
-    for number in range(table.seats):
-        for legal in decider.legal_actions(state, number):
+    for number in range(locked.table.seats):
+        for legal in decider.legal_actions(locked.state, number):
             known.update(legal)
     unknown = sorted(set(action) - known)
     if unknown and len(known) > 2:

@@ -1,0 +1,249 @@
+"""The one write path: decide a command and the system commands it makes due, append the events,
+post the ledger movements they imply and store the next deadline, all in the caller's transaction
+on a locked table (``unit.Locked``), with the bot's turn and the deadline as outbox rows that are
+published after the commit (``games.scheduling``).
+
+Who may send what is checked before (``gate``, ``worker``); this module takes the command as given.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import notify, payouts, scheduling, settlement, store, telemetry
+from games.engine import fairness
+from games.engine.decider import Context
+from games.engine.errors import IllegalAction
+from games.engine.words import T
+from games.errors import Conflict, Illegal
+from games.models import HandSeed, Table
+from games.play.seeds import hand_seeds
+from games.play.unit import Locked
+
+SYSTEM = "system"
+MAX_CHAINED_SYSTEM_COMMANDS = 50
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a command did: the table after it and the events it appended."""
+
+    table: Table
+    state: Any
+    events: list[Any]
+    seqs: list[int]
+    rows: list[Any] = field(default_factory=list)
+    # The commitment of the next hand to be dealt after this command, for the view that answers it.
+    next_commitment: str | None = None
+
+
+@dataclass(slots=True)
+class _Decided:
+    """What a command and the system commands it made due decided, before anything is written."""
+
+    state: Any
+    # The context of the last command decided; every chain decides at least one.
+    ctx: Context | None = None
+    events: list[Any] = field(default_factory=list)
+    records: list[store.NewEvent] = field(default_factory=list)
+    movements: list[list[Any]] = field(default_factory=list)
+
+
+def execute(
+    locked: Locked,
+    command: dict[str, Any],
+    *,
+    expected_version: int,
+    actor: str,
+    offered: list[dict[str, Any]] | None = None,
+) -> Outcome:
+    """Decide, append and settle one command (and the system commands it makes due) in the
+    caller's transaction, on the table ``locked`` holds under its lock. ``offered``: what the
+    caller is offered (``gate``), which a refusal lists instead of the game's own list (that is of
+    the seat's moves alone: it knows neither the owner's commands nor that the bot plays a seat)."""
+    table = locked.table
+    if table.version != expected_version:
+        raise _stale(table, expected_version)
+    decided = _decide_chain(locked, command, actor, offered)
+    after = locked.moved(decided.state, locked.version + len(decided.records))
+    rows, due = _append(locked, after, decided)
+    _after(after, due, started=command.get("type") == "start")
+    # Counted once committed: a command rolled back (a refused chain, a lost race) never happened.
+    game, appended = table.game, len(rows)
+    transaction.on_commit(lambda: telemetry.count_command(game, actor, appended))
+    assert decided.ctx is not None
+    return Outcome(
+        table=table,
+        state=after.state,
+        events=decided.events,
+        seqs=[row.seq for row in rows],
+        rows=rows,
+        next_commitment=_upcoming(after, decided.ctx),
+    )
+
+
+def refuse_if_illegal(locked: Locked, command: dict[str, Any], offered: list[dict[str, Any]]) -> None:
+    """Raise the game's own refusal of ``command`` (``Illegal``, listing ``offered``), if it has
+    one; the events a non-refused command would cause are thrown away."""
+    try:
+        locked.decider.decide(locked.state, command, _context(locked, locked.state))
+    except IllegalAction as exc:
+        raise _illegal(locked.table, exc, offered) from None
+
+
+def _stale(table: Table, expected_version: int) -> Conflict:
+    return Conflict(
+        T(
+            "The table is at version {version}, not {expected}; reload and try again.",
+            version=table.version,
+            expected=expected_version,
+        ),
+        current_version=table.version,
+    )
+
+
+def _illegal(table: Table, exc: IllegalAction, offered: list[dict[str, Any]] | None) -> Illegal:
+    legal = exc.legal if offered is None else offered
+    return Illegal(exc.message, code=exc.code, legal_actions=legal, current_version=table.version)
+
+
+def _context(locked: Locked, state) -> Context:
+    """The seeds of the next hand to be dealt and the commitment of the one after (CM-5, CM-6)."""
+    table = locked.table
+    next_hand = locked.decider.hand_no(state) + 1
+    seeds = hand_seeds(table, next_hand, next_hand + 1)
+    seat_seeds = {s.number: s.client_seed for s in locked.seats}
+    return Context(
+        table_id=str(table.pk),
+        now=timezone.now().timestamp(),
+        hand_no=next_hand,
+        server_seed=seeds[next_hand][0],
+        client_seed=fairness.hand_client_seed([seat_seeds.get(n) for n in range(table.seats)]),
+        next_commitment=seeds[next_hand + 1][1],
+        extra=settlement.context_extra(table, locked.seats),
+    )
+
+
+def _decide_chain(
+    locked: Locked, command: dict[str, Any], actor: str, offered: list[dict[str, Any]] | None
+) -> _Decided:
+    """Decide ``command``, then each system command the game makes due (``pending_system``), folding
+    every event into the state; a refusal of any of them refuses the whole command."""
+    decider = locked.decider
+    decided = _Decided(state=locked.state)
+    pending = [(command, actor)]
+    for _ in range(MAX_CHAINED_SYSTEM_COMMANDS):
+        if not pending:
+            break
+        current, who = pending.pop()
+        decided.ctx = _context(locked, decided.state)
+        try:
+            events = decider.decide(decided.state, current, decided.ctx)
+        except IllegalAction as exc:
+            raise _illegal(locked.table, exc, offered) from None
+        for event in events:
+            decided.movements.append(decider.settlements(decided.state, event))
+            decided.state = decider.evolve(decided.state, event)
+            decided.records.append(store.NewEvent.of(event, actor=who, hand_no=decider.hand_no(decided.state)))
+            decided.events.append(event)
+        follow = decider.pending_system(decided.state)
+        if follow is not None:
+            pending.append((follow, SYSTEM))
+    return decided
+
+
+def _append(locked: Locked, after: Locked, decided: _Decided) -> tuple[list[Any], tuple[float, Any] | None]:
+    """Write the events with the table's next row in one compare-and-set, post their movements and
+    keep the new state for the next command; with the game's deadline, if any."""
+    table = locked.table
+    try:
+        # The next deadline and status ride along with the version's compare-and-set.
+        changes, due = _next_row(after)
+        rows = store.append(table=table, expected_version=locked.version, records=decided.records, also=changes)
+    except IntegrityError:
+        raise Conflict(
+            T("Another action reached the table first; reload and try again."), current_version=table.version
+        ) from None
+    settlement.post_movements(table, locked.seats, rows, decided.movements)
+    payouts.open_for_departures(table, decided.movements)
+    _record_hands(table, rows)
+    # The next command at this table, in this process, starts from here without reading these back.
+    store.remember(table, locked.decider, table.version, after.state)
+    # Loads served from the cache never replay enough to write a snapshot themselves: without this,
+    # a process starting cold would replay the table's whole history.
+    if locked.version // settings.SNAPSHOT_EVERY != table.version // settings.SNAPSHOT_EVERY:
+        store.save_snapshot(table, table.version, after.state)
+    return rows, due
+
+
+def _upcoming(after: Locked, ctx: Context) -> str:
+    """The commitment of the next hand to be dealt. The context held the seed of the hand that was
+    next before the command; if the command dealt it, the next one is the hand after it, whose
+    commitment the context also held."""
+    dealt = after.decider.hand_no(after.state) >= ctx.hand_no
+    return ctx.next_commitment if dealt else fairness.commitment(ctx.server_seed)
+
+
+def _record_hands(table: Table, rows) -> None:
+    """Remember each dealt hand's client seed, and mark a seed revealed when an event shows it."""
+    for row in rows:
+        if "client_seed" in row.data and "commitment" in row.data and row.hand_no:
+            HandSeed.objects.filter(table=table, hand_no=row.hand_no).update(client_seed=row.data["client_seed"])
+        if row.data.get("server_seed"):
+            HandSeed.objects.filter(table=table, hand_no=row.hand_no, revealed_at__isnull=True).update(
+                revealed_at=timezone.now()
+            )
+
+
+def _next_row(after: Locked) -> tuple[dict[str, Any], tuple[float, Any] | None]:
+    """The table row's next deadline and status once the command's events are in (``after``), and
+    the game's ``(seconds, timed command)`` deadline, if any."""
+    decider, state = after.decider, after.state
+    changes: dict[str, Any] = {"updated_at": timezone.now()}
+    if decider.is_finished(state):
+        changes["status"] = Table.Status.FINISHED
+    finished = changes.get("status", after.table.status) == Table.Status.FINISHED
+    # Written with the version, so beat's sweep sees which tables wait for a bot (games.outbox).
+    changes["awaits_bot"] = not finished and bool(after.bots.intersection(decider.to_act(state)))
+    due = None if finished else decider.deadline(state, after.table.config)
+    if due is None:
+        changes.update(deadline_at=None, deadline_version=None, deadline_command=None)
+    else:
+        seconds, timed = due
+        changes.update(
+            deadline_at=changes["updated_at"] + timedelta(seconds=seconds),
+            deadline_version=after.version,
+            deadline_command=timed,
+        )
+    return changes, due
+
+
+def _after(after: Locked, due: tuple[float, Any] | None, *, started: bool) -> None:
+    """Store the bot's turn and the deadline in the outbox, published after commit (the row already
+    holds them), or open the payouts of a finished table; and tell the live streams."""
+    table = after.table
+    if table.status == Table.Status.FINISHED:
+        payouts.open_for_finished_table(table)
+    else:
+        if table.awaits_bot:
+            scheduling.schedule("games.tasks.play_bot", table.pk, table.version)
+        if due is not None:
+            scheduling.schedule("games.tasks.expire_deadline", table.pk, table.version, countdown=due[0])
+    _announce(after, started=started)
+
+
+def _announce(after: Locked, *, started: bool) -> None:
+    """Tell the live streams the table moved (delivered at commit, games.notify): whose seat it
+    now waits for and who sits there, for the people's own streams."""
+    table, people = after.table, after.people
+    running = table.status == Table.Status.RUNNING
+    # A seat the table's bot plays (its player sat out or left, CM-20) is not the person's turn.
+    away = after.decider.played_by_bot(after.state)
+    to_act = [people[n] for n in after.decider.to_act(after.state) if n in people and n not in away] if running else []
+    notify.table_moved(table, to_act_users=to_act, seated_users=list(people.values()), started=started)

@@ -1,0 +1,82 @@
+"""A table under its row lock, with what a command needs of it, loaded once and carried down.
+
+The row lock serialises every writer of a table: two commands never decide on the same version,
+and a seat cannot be taken twice. ``Locked`` is that row with its seats (and their users), its
+game, and its state and version; every step of the write path reads them from here rather than
+reading them again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from django.db import connection
+
+from games import store
+from games.engine import registry
+from games.engine.words import T
+from games.errors import NotFound
+from games.models import Seat, Table, table_uuid
+from ledger.rows import lock_clause, select_rows
+
+
+@dataclass(frozen=True, slots=True)
+class Locked:
+    """The locked table row, its seats by number with their users, its game, state and version."""
+
+    table: Table
+    seats: tuple[Seat, ...]
+    decider: Any
+    state: Any
+    version: int
+
+    @property
+    def bots(self) -> frozenset[int]:
+        """The seats the table's bot plays: bots' seats, and players' who sat out or left (CM-20)."""
+        return frozenset(s.number for s in self.seats if s.bot) | frozenset(self.decider.played_by_bot(self.state))
+
+    @property
+    def people(self) -> dict[int, Any]:
+        """The user id of each seat a person holds, by seat number."""
+        return {s.number: s.user_id for s in self.seats if s.user_id is not None}
+
+    def seat_of(self, user) -> Seat | None:
+        """``user``'s seat at this table, if they hold one."""
+        return next((s for s in self.seats if s.user_id == user.pk), None)
+
+    def moved(self, state: Any, version: int) -> Locked:
+        """The same table once a command's events are folded in: its new state and version."""
+        return replace(self, state=state, version=version)
+
+
+def lock(table_id) -> Table:
+    """The table row under its lock, with its owner for the answer's view (only the table's row is
+    locked); ``NotFound`` if there is no such table."""
+    key = Table._meta.pk.get_db_prep_value(table_uuid(table_id), connection)
+    found = select_rows(Table, f"a.id = %s{lock_clause()}", [key], related="owner")
+    if not found:
+        raise NotFound(T("There is no table {table}.", table=str(table_id)))
+    return found[0]
+
+
+def load(table: Table) -> Locked:
+    """``table`` (under its lock, when writing) with its seats, game, state and version. The seats
+    do not change while a table runs; the read side's answer (``selectors.seat_rows``) finds them
+    on the row, so a command and its answer read them once."""
+    key = Table._meta.pk.get_db_prep_value(table.pk, connection)
+    seats = select_rows(Seat, "a.table_id = %s ORDER BY a.number", [key], related="user")
+    table.__dict__["_seat_rows"] = seats
+    decider = registry.get(table.game)
+    state, version = store.load(table=table, decider=decider)
+    return Locked(table=table, seats=tuple(seats), decider=decider, state=state, version=version)
+
+
+def open_table(table_id) -> Locked:
+    """The table ``table_id`` under its lock, loaded."""
+    return load(lock(table_id))
+
+
+def table_state(table: Table, *, at: int | None = None) -> tuple[Any, int]:
+    """The replayed state of a table and its version (now, or at an earlier version), for a read."""
+    return store.load(table=table, decider=registry.get(table.game), at=at)
