@@ -209,22 +209,28 @@ def append(
             current_version=None,
         ) from error
     if events is None:
-        current = Table.objects.filter(pk=table.pk).values_list("version", flat=True).first()
-        if current is None:
-            raise Table.DoesNotExist(f"No table {table.pk}.")
-        raise Conflict(
-            T(
-                "The table has moved on to version {version}; you acted on version {expected}. "
-                "Reload the table and try again.",
-                version=current,
-                expected=expected_version,
-            ),
-            current_version=current,
-        )
+        raise _moved_on(table, expected_version)
     table.version = expected_version + len(records)
     for name, value in (also or {}).items():
         setattr(table, name, value)
     return events
+
+
+def _moved_on(table: Table, expected_version: int) -> Conflict:
+    """The conflict of an append whose compare-and-set found the version moved: it names the
+    version the table is at now (a table that is gone is ``Table.DoesNotExist``)."""
+    current = Table.objects.filter(pk=table.pk).values_list("version", flat=True).first()
+    if current is None:
+        raise Table.DoesNotExist(f"No table {table.pk}.")
+    return Conflict(
+        T(
+            "The table has moved on to version {version}; you acted on version {expected}. "
+            "Reload the table and try again.",
+            version=current,
+            expected=expected_version,
+        ),
+        current_version=current,
+    )
 
 
 def _now() -> Any:
@@ -262,30 +268,7 @@ def _append_postgres(
     columns, values = changes
     params.update((f"c{i}", value) for i, value in enumerate(values))
     sql = _postgres_append_sql(len(records), columns)
-    db = connections[DEFAULT_DB_ALIAS]  # one look-up of this thread's connection, not one per use
-    if db.queries_logged or db.execute_wrappers:
-        # Someone is watching the queries (DEBUG, a test counting them): go through Django.
-        with db.cursor() as cursor:
-            cursor.execute(sql, params)
-            rows = cursor.fetchall()
-    else:
-        # The hot path: psycopg directly, parameters bound by the server and the statement prepared
-        # once per connection, which saves most of the client's and the server's work per append.
-        raw = db.connection
-        # Kept on this thread's connection wrapper for the next append, until Django reconnects.
-        kept = db.__dict__.get("_append_cursor")
-        if kept is not None and kept[0] is raw:
-            cursor = kept[1]
-        else:
-            if raw.prepare_threshold is None:
-                # Django turns preparing off (for transaction-pooling proxies). Its own cursors bind
-                # on the client and never prepare whatever this says; only ``prepare=True`` does.
-                raw.prepare_threshold = _ONLY_WHEN_ASKED
-            cursor = psycopg.Cursor(raw)
-            db.__dict__["_append_cursor"] = (raw, cursor)
-        with db.wrap_database_errors:
-            cursor.execute(sql, params, prepare=True)
-            rows = cursor.fetchall()
+    rows = _run_append(sql, params)
     if len(rows) > 1:
         rows.sort(key=lambda row: row[1])
     if not rows:
@@ -300,6 +283,33 @@ def _append_postgres(
         events.append(_recorded(pk, table_id, seq, record, now, prev_hash, stored_hash))
         prev_hash = stored_hash
     return events
+
+
+def _run_append(sql: str, params: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """Run the one-statement append and fetch its rows (pk, seq, prev_hash, hash)."""
+    db = connections[DEFAULT_DB_ALIAS]  # one look-up of this thread's connection, not one per use
+    if db.queries_logged or db.execute_wrappers:
+        # Someone is watching the queries (DEBUG, a test counting them): go through Django.
+        with db.cursor() as cursor:
+            cursor.execute(sql, params)
+            return list(cursor.fetchall())
+    # The hot path: psycopg directly, parameters bound by the server and the statement prepared
+    # once per connection, which saves most of the client's and the server's work per append.
+    raw = db.connection
+    # Kept on this thread's connection wrapper for the next append, until Django reconnects.
+    kept = db.__dict__.get("_append_cursor")
+    if kept is not None and kept[0] is raw:
+        cursor = kept[1]
+    else:
+        if raw.prepare_threshold is None:
+            # Django turns preparing off (for transaction-pooling proxies). Its own cursors bind
+            # on the client and never prepare whatever this says; only ``prepare=True`` does.
+            raw.prepare_threshold = _ONLY_WHEN_ASKED
+        cursor = psycopg.Cursor(raw)
+        db.__dict__["_append_cursor"] = (raw, cursor)
+    with db.wrap_database_errors:
+        cursor.execute(sql, params, prepare=True)
+        return list(cursor.fetchall())
 
 
 def _append_portable(
