@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from games.engine.audit import AuditHooks
+from games.engine.errors import IllegalAction
 from games.engine.options import Option
 from games.engine.presence import EVERYONE_HERE, Presence, is_presence_action
 
@@ -195,6 +196,12 @@ class Game:
     # The ``owner_commands`` the table's owner may send now, each shaped like the API's
     # ``action``: exactly those ``decide`` would accept (checked as ``decide`` checks them).
     owner_actions: Callable[[Any], list[dict[str, Any]]] = _no_owner_actions
+    # ``refusal(state, seat, command)``: the game's one judge of a command, the refusal ``decide``
+    # would raise (an ``IllegalAction`` with its words and code, returned, not raised) or ``None``
+    # when ``decide`` accepts it; ``legal_actions`` lists the candidates it lets through. The
+    # service asks it rather than running ``decide`` to find out; ``None`` for a game without one,
+    # whose ``decide`` the service runs and throws the events away.
+    refusal: Callable[[Any, int | None, Mapping[str, Any]], IllegalAction | None] | None = None
 
     def evolve(self, state: Any, event: Any) -> Any:
         """The state after one recorded event: ``fold`` in the order ``replay`` reduces with."""

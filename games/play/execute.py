@@ -90,7 +90,14 @@ def execute(
 
 def refuse_if_illegal(locked: Locked, command: dict[str, Any], offered: list[dict[str, Any]]) -> None:
     """Raise the game's own refusal of ``command`` (``Illegal``, listing ``offered``), if it has
-    one; the events a non-refused command would cause are thrown away."""
+    one: its judge's (``Decider.refusal``) where it has one; else ``decide``'s, the events a
+    non-refused command would cause thrown away."""
+    judge = locked.decider.refusal
+    if judge is not None:
+        refused = judge(locked.state, command.get("seat"), command)
+        if refused is not None:
+            raise _illegal(locked.table, refused, offered)
+        return
     try:
         locked.decider.decide(locked.state, command, _context(locked, locked.state))
     except IllegalAction as exc:
