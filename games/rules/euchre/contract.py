@@ -1,4 +1,4 @@
-"""Euchre's wire shapes, as types: its legal actions (``legal._candidates``) and the top-level keys
+"""Euchre's wire shapes, as types: its legal actions (``legal.candidates``) and the top-level keys
 of its view (``view.py``). ``games.engine.contract`` makes them schemas."""
 
 from __future__ import annotations

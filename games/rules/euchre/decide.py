@@ -8,9 +8,7 @@ from typing import Any
 
 from games.engine import presence
 from games.engine.decider import Context
-from games.engine.errors import IllegalAction
 from games.engine.fairness import commitment, shuffled
-from games.engine.words import T
 from games.rules.euchre import presence as seating
 from games.rules.euchre.cards import DECK, deal_hands, draw_first_dealer, parse_card, trick_winner
 from games.rules.euchre.events import (
@@ -28,40 +26,30 @@ from games.rules.euchre.events import (
     TrickTaken,
     TrumpMade,
 )
-from games.rules.euchre.legal import legal_actions, makers_of, parse_suit, partner, refusal, timeout_action, to_act
+from games.rules.euchre.legal import makers_of, parse_suit, partner, refusal, timeout_action
 from games.rules.euchre.state import EuchreState, active_count, evolve
 
 
 def decide(state: EuchreState, command: Mapping[str, Any], ctx: Context) -> list[Any]:
-    """The events ``command`` causes, dealing the next hand with ``ctx``'s seed when one ends."""
+    """The events ``command`` causes, dealing the next hand with ``ctx``'s seed when one ends; the
+    judge's refusal (``legal.refusal``) if it refuses the command."""
     command = dict(command)
     kind = command.get("type")
+    refused = refusal(state, command.get("seat"), command)
+    if refused is not None:
+        raise refused
     if kind == "start":
         return _start(state, ctx)
-    seat = command.get("seat")
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats:
-        raise IllegalAction(T("There is no seat {seat} at this table.", seat=repr(seat)))
+    # Let through, so the command's seat is one at the table.
+    seat: int = command["seat"]
     if kind == "set_deal_pattern":
-        return [_deal_pattern(state, seat, command)]
+        return [DealPatternChosen(seat=seat, pattern=command["pattern"])]
     if kind in presence.COMMANDS:
         # Any seat, whoever's turn it is (CM-20); the bot plays an away seat's turn at once.
-        return seating.decide(state, seat, command)
+        return seating.events(state, seat, command)
     if kind == "timeout":
-        if seat not in to_act(state):
-            raise IllegalAction(T("Seat {seat} is not awaited; nothing timed out.", seat=seat), code="stale_timeout")
         command = {**timeout_action(state, seat), "seat": seat}
-    sentence = refusal(state, seat, command)
-    if sentence is not None:
-        raise IllegalAction(sentence, legal=legal_actions(state, seat))
     return ACTS[command["type"]](state, seat, command, ctx)
-
-
-def _deal_pattern(state: EuchreState, seat: int, command: dict[str, Any]) -> DealPatternChosen:
-    """A seat may change how it deals at any time while the match is on (EU-3)."""
-    pattern = command.get("pattern")
-    if state.phase == "finished" or pattern not in ("2-3", "3-2"):
-        raise IllegalAction(T("Choose a deal pattern '2-3' or '3-2' while the match is on."))
-    return DealPatternChosen(seat=seat, pattern=pattern)
 
 
 # --- the deal and the end of a hand ------------------------------------------------------------
@@ -69,8 +57,6 @@ def _deal_pattern(state: EuchreState, seat: int, command: dict[str, Any]) -> Dea
 
 def _start(state: EuchreState, ctx: Context) -> list[Any]:
     """The first dealer drawn (CM-19) and hand 1 dealt."""
-    if state.phase != "waiting":
-        raise IllegalAction(T("The match has already started."))
     if ctx.server_seed is None:
         raise ValueError("Starting deals hand 1: the context must carry its server_seed.")
     cards = shuffled(DECK, ctx.server_seed, ctx.table_id, 1, ctx.client_seed, "first-dealer")

@@ -13,7 +13,7 @@ from games.rules.euchre import bot, contract
 from games.rules.euchre.audit import EuchreAudit
 from games.rules.euchre.decide import decide
 from games.rules.euchre.events import EVENT_TYPES
-from games.rules.euchre.legal import legal_actions, to_act
+from games.rules.euchre.legal import legal_actions, refusal, to_act
 from games.rules.euchre.settlements import settlements
 from games.rules.euchre.state import EuchreState, evolve
 from games.rules.euchre.view import GAME, view, view_event
@@ -140,6 +140,8 @@ DECIDER = Game(
     # Its moves when awaited (none for the partner of a lone maker), and sitting out, sitting in
     # or leaving whenever allowed (CM-20).
     legal_actions=legal_actions,
+    # The one judge of a command, which ``decide`` raises and ``legal_actions`` filters by.
+    refusal=refusal,
     to_act=to_act,
     deadline=deadline,
     is_finished=is_finished,

@@ -1,14 +1,18 @@
-"""Legality, written once: each ``*_refusal`` returns the sentence refusing a move, or ``None``.
+"""Legality, written once: ``refusal`` is the one judge of a command (EU-1..EU-22, CM-20), each
+``*_refusal`` beside it the sentence refusing a move, or ``None``.
 
-``decide`` raises the sentence; ``legal_actions`` lists the candidate moves nobody refuses; a
-timed-out seat plays ``timeout_action`` (EU-22).
+``decide`` raises the judge's refusal; ``legal_actions`` lists the candidate commands the judge
+lets through; a timed-out seat plays ``timeout_action`` (EU-22).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from itertools import combinations
 from typing import Any
 
+from games.engine import presence
+from games.engine.errors import IllegalAction
 from games.engine.words import T, Text
 from games.rules.euchre import presence as seating
 from games.rules.euchre.cards import (
@@ -217,8 +221,8 @@ REFUSALS = {
 }
 
 
-def refusal(state: EuchreState, seat: int, command: dict[str, Any]) -> str | None:
-    """Why ``seat`` may not send ``command`` now, or ``None`` if it may."""
+def move_refusal(state: EuchreState, seat: int, command: dict[str, Any]) -> str | None:
+    """Why ``seat`` may not make the move ``command`` now, or ``None`` if it may."""
     if state.phase == "waiting":
         return T("The match has not started.")
     if state.phase == "finished":
@@ -237,7 +241,50 @@ def refusal(state: EuchreState, seat: int, command: dict[str, Any]) -> str | Non
     return REFUSALS[state.phase](state, seat, command)
 
 
-def _candidates(state: EuchreState, seat: int) -> list[dict[str, Any]]:
+def seat_ok(state: EuchreState, seat: object) -> bool:
+    """Whether ``seat`` names a seat at this table (an int, not a bool, in range)."""
+    return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.seats
+
+
+def _deal_pattern_refusal(state: EuchreState, command: dict[str, Any]) -> IllegalAction | None:
+    """A seat may change how it deals at any time while the match is on (EU-3)."""
+    if state.phase == "finished" or command.get("pattern") not in ("2-3", "3-2"):
+        return IllegalAction(T("Choose a deal pattern '2-3' or '3-2' while the match is on."))
+    return None
+
+
+def _judged(state: EuchreState, seat: int | None, command: dict[str, Any]) -> str | IllegalAction | None:
+    """The judge's verdict: ``None``; a move's sentence, whose refusal lists the seat's legal
+    actions; or a whole ``IllegalAction``, which lists none."""
+    kind = command.get("type")
+    if kind == "start":
+        return None if state.phase == "waiting" else IllegalAction(T("The match has already started."))
+    if seat is None or not seat_ok(state, seat):
+        return IllegalAction(T("There is no seat {seat} at this table.", seat=repr(seat)))
+    if kind == "set_deal_pattern":
+        return _deal_pattern_refusal(state, command)
+    if kind in presence.COMMANDS:
+        # Any seat, whoever's turn it is (CM-20).
+        return seating.refusal(state, seat, command)
+    if kind == "timeout":
+        if seat not in to_act(state):
+            return IllegalAction(T("Seat {seat} is not awaited; nothing timed out.", seat=seat), code="stale_timeout")
+        command = {**timeout_action(state, seat), "seat": seat}
+    return move_refusal(state, seat, command)
+
+
+def refusal(state: EuchreState, seat: int | None, command: Mapping[str, Any]) -> IllegalAction | None:
+    """The one judge of a command: the refusal ``decide`` raises for it, with its words, code and
+    the legal actions it lists, or ``None`` when ``decide`` accepts it. ``seat`` is the seat
+    sending it (the command's own ``seat``)."""
+    judged = _judged(state, seat, dict(command))
+    if judged is None or isinstance(judged, IllegalAction):
+        return judged
+    assert seat is not None  # a move's sentence is only said to a seat at the table
+    return IllegalAction(judged, legal=legal_actions(state, seat))
+
+
+def _moves(state: EuchreState, seat: int) -> list[dict[str, Any]]:
     hand = state.hands[seat]
     alones = (False,) if state.cutthroat else (False, True)
     if state.phase == "claims":
@@ -256,17 +303,28 @@ def _candidates(state: EuchreState, seat: int) -> list[dict[str, Any]]:
     return [{"type": verb, "card": card} for card in hand]
 
 
+def candidates(state: EuchreState, seat: int) -> list[dict[str, Any]]:
+    """The commands ``seat`` might be offered now, before the judge: the moves of the phase when
+    it is awaited (none else: the judge refuses every move out of turn), and sitting out,
+    sitting in and leaving."""
+    if not seat_ok(state, seat):
+        return []
+    moves = _moves(state, seat) if seat in to_act(state) else []
+    return moves + [dict(command) for command in seating.CANDIDATES]
+
+
 def legal_actions(state: EuchreState, seat: int) -> list[dict[str, Any]]:
-    """The commands ``seat`` may send now, shaped like the API's ``action``: its moves when it is
-    awaited and, whoever's turn it is, sitting out, sitting in or leaving (CM-20)."""
-    return legal_moves(state, seat) + seating.legal(state, seat)
+    """The commands ``seat`` may send now, shaped like the API's ``action``: the candidates the
+    judge lets through, its moves when it is awaited and, whoever's turn it is, sitting out,
+    sitting in or leaving (CM-20)."""
+    return [command for command in candidates(state, seat) if _judged(state, seat, command) is None]
 
 
 def legal_moves(state: EuchreState, seat: int) -> list[dict[str, Any]]:
     """The moves of the game ``seat`` may make now: none unless it is awaited."""
     if seat not in to_act(state):
         return []
-    return [command for command in _candidates(state, seat) if refusal(state, seat, command) is None]
+    return [command for command in _moves(state, seat) if move_refusal(state, seat, command) is None]
 
 
 def timeout_action(state: EuchreState, seat: int) -> dict[str, Any]:

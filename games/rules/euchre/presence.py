@@ -16,26 +16,29 @@ from games.engine.errors import IllegalAction
 from games.engine.words import T
 from games.rules.euchre.state import EuchreState
 
-
-def match_on(state: EuchreState) -> bool:
-    """True between the start and the end of the match, when presence may change."""
-    return state.phase not in ("waiting", "finished")
+# The presence commands a seat may be offered, in the order ``presence.actions`` lists them.
+CANDIDATES: tuple[dict[str, Any], ...] = ({"type": "sit_out"}, {"type": "sit_in"}, {"type": "leave"})
 
 
-def legal(state: EuchreState, seat: int) -> list[dict[str, Any]]:
-    """The presence actions ``seat`` may send now: none before the start, after the end or once
-    its player left."""
-    if not match_on(state) or not 0 <= seat < state.seats:
-        return []
-    return presence.actions(state.presence, seat)
-
-
-def decide(state: EuchreState, seat: int, command: Mapping[str, Any]) -> list[Any]:
-    """The event of ``sit_out``, ``sit_in`` or ``leave`` from ``seat``, or ``IllegalAction``."""
+def refusal(state: EuchreState, seat: int, command: Mapping[str, Any]) -> IllegalAction | None:
+    """Why ``seat`` may not send its ``sit_out``, ``sit_in`` or ``leave`` now (none before the
+    start or after the end, nothing once its player left), or ``None``."""
     if state.phase == "waiting":
-        raise IllegalAction(T("The match has not started."), code="not_started")
+        return IllegalAction(T("The match has not started."), code="not_started")
     if state.phase == "finished":
-        raise IllegalAction(T("The match is over."), code="game_over")
+        return IllegalAction(T("The match is over."), code="game_over")
+    try:
+        # ``games.engine.presence`` words the refusals of presence for every game; its event is
+        # pure and thrown away here, so this asks it without a second copy of its rules.
+        events(state, seat, command)
+    except IllegalAction as refused:
+        return refused
+    return None
+
+
+def events(state: EuchreState, seat: int, command: Mapping[str, Any]) -> list[Any]:
+    """The event of ``sit_out``, ``sit_in`` or ``leave`` from ``seat``, once ``refusal`` lets it
+    through (``games.engine.presence`` raises if it does not)."""
     if command.get("type") == "leave":
         return [presence.leave(state.presence, seat)]
     return list(presence.decide(state.presence, {**command, "seat": seat}))

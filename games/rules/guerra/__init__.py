@@ -32,9 +32,9 @@ Readings the rules leave open, chosen here and stated once:
   not awaited for it.
 
 ``cards`` holds the decks, card values and the deal; ``events`` the events; ``state`` the state and
-``evolve``; ``decide`` the commands and their refusals; ``round`` the playing of a round; ``view``
-what a seat sees; ``settlements`` the stakes and prize; ``audit`` the hand audit's hooks; ``bot``
-the bot; ``game`` the game's value wiring them.
+``evolve``; ``decide`` the commands; ``legal`` their one judge and the legal actions; ``round`` the
+playing of a round; ``view`` what a seat sees; ``settlements`` the stakes and prize; ``audit`` the
+hand audit's hooks; ``bot`` the bot; ``game`` the game's value wiring them.
 """
 
 from games.rules.guerra.game import DECIDER

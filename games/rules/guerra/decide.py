@@ -1,54 +1,40 @@
 """Guerra Chevichona's commands: ``start``, ``throw``, ``sit_out``, ``sit_in`` and ``leave`` from
-the players, ``timeout`` and ``play_round`` from the server's timers. Each refusal is worded once
-here and shared by ``decide`` and ``legal_actions``; whatever a command makes ready is played by
-``round.Round``."""
+the players, ``timeout`` and ``play_round`` from the server's timers. ``legal.refusal`` judges each
+and ``decide`` raises its refusal; whatever a command makes ready is played by ``round.Round``."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from games.engine import fairness, presence
+from games.engine import fairness
 from games.engine.decider import Context
 from games.engine.errors import IllegalAction
-from games.engine.words import N, T
+from games.engine.words import T
 from games.rules.guerra.cards import deal, match_deck
 from games.rules.guerra.events import MatchStarted, ThrowSent
+from games.rules.guerra.legal import presence_events, refusal
 from games.rules.guerra.round import Round
 from games.rules.guerra.state import State, awaited
 
 
 def decide(state: State, command: Mapping[str, Any], ctx: Context) -> list[Any]:
-    """The events of ``start``, ``throw``, ``timeout``, ``play_round`` or ``leave``, with every
-    round they make ready played to its end and the match's end."""
+    """The events of ``start``, ``throw``, ``timeout``, ``play_round``, ``sit_out``, ``sit_in`` or
+    ``leave``, with every round they make ready played to its end and the match's end; the
+    judge's refusal (``legal.refusal``) if it refuses the command."""
     kind = command.get("type")
-    seat = command.get("seat")
+    refused = refusal(state, command.get("seat"), command)
+    if refused is not None:
+        raise refused
     if kind == "start":
         return start(state, ctx)
     play = Round(state)
-    if kind == "throw":
-        _throw(play, seat)
-    elif kind == "timeout":
-        _timeout(play, seat)
-    elif kind == "play_round":
-        _play_round(play, seat)
-    elif kind in ("sit_out", "sit_in"):
-        _presence(play, command)
-    elif kind == "leave":
-        _leave(play, seat)
-    else:
-        _refuse(
-            state,
-            seat,
-            T("Unknown action {action}; Guerra Chevichona knows throw, sit_out, sit_in and leave.", action=repr(kind)),
-        )
+    ACTS[str(kind)](play, command)
     return play.events
 
 
 def start(state: State, ctx: Context) -> list[Any]:
     """Shuffle and deal the deck with the seed of hand 1 (GC-2, CM-5); the whole match is hand 1."""
-    if state.hand_no:
-        raise IllegalAction(T("The match has already started."))
     if ctx.server_seed is None or ctx.hand_no != 1:
         raise IllegalAction(T("Starting the match needs the seed of hand 1 (GC-2)."), code="missing_seed")
     cards = fairness.shuffled(
@@ -79,68 +65,40 @@ def start(state: State, ctx: Context) -> list[Any]:
     return play.events
 
 
-def _throw(play: Round, seat: Any) -> None:
-    state = play.state
-    _refuse(state, seat, throw_refusal(state, seat))
-    play.emit(ThrowSent(state.round_no + 1, seat, False))
+def _throw(play: Round, command: Mapping[str, Any]) -> None:
+    play.emit(ThrowSent(play.state.round_no + 1, command["seat"], False))
     play.advance()
 
 
-def _timeout(play: Round, seat: Any) -> None:
+def _timeout(play: Round, command: Mapping[str, Any]) -> None:
     """The turn timer throws for every player still awaited (package docstring)."""
     state = play.state
-    refusal = match_refusal(state)
-    waiting = awaited(state)
-    if not refusal and not waiting:
-        refusal = T("No player is awaited.")
-    _refuse(state, seat, refusal)
-    for absent in waiting:
+    for absent in awaited(state):
         play.emit(ThrowSent(state.round_no + 1, absent, True))
     play.advance()
 
 
-def _play_round(play: Round, seat: Any) -> None:
-    state = play.state
-    refusal = match_refusal(state)
-    if not refusal and not state.match.auto_play:
-        refusal = T("Rounds play themselves only with auto_play.")
-    _refuse(state, seat, refusal)
+def _play_round(play: Round, command: Mapping[str, Any]) -> None:
     play.advance(force=True)
 
 
 def _presence(play: Round, command: Mapping[str, Any]) -> None:
-    """CM-20: a sat-out seat is thrown for by the table's bot as soon as a round awaits it."""
-    state = play.state
-    _refuse(state, command.get("seat"), leave_refusal(state, command.get("seat")))
-    for event in presence.decide(state.presence, command):
+    """CM-20: a sat-out seat is thrown for by the table's bot as soon as a round awaits it; a
+    match game, so a leaver stays in and the bot throws for their seat to the end, the result,
+    and the stake it wins or loses, staying theirs."""
+    for event in presence_events(play.state, command["seat"], command):
         play.emit(event)
 
 
-def _leave(play: Round, seat: Any) -> None:
-    """CM-20: a match game, so the leaver stays in and the bot throws for their seat to the end;
-    the result, and the stake it wins or loses, stay theirs."""
-    state = play.state
-    _refuse(state, seat, leave_refusal(state, seat))
-    play.emit(presence.leave(state.presence, seat))
-
-
-def _refuse(state: State, seat: Any, refusal: str | None) -> None:
-    if refusal:
-        legal = legal_actions(state, seat) if seat_ok(state, seat) else []
-        raise IllegalAction(refusal, legal=legal)
-
-
-def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
-    """``throw`` while awaited for the coming round; ``sit_out`` or ``sit_in``, and ``leave``, while
-    in the match, whoever the round awaits (CM-20)."""
-    if not seat_ok(state, seat):
-        return []
-    actions: list[dict[str, Any]] = []
-    if throw_refusal(state, seat) is None:
-        actions.append({"type": "throw"})
-    if leave_refusal(state, seat) is None:
-        actions.extend(presence.actions(state.presence, seat))
-    return actions
+# What each command the judge let through does, but ``start``.
+ACTS: dict[str, Callable[[Round, Mapping[str, Any]], None]] = {
+    "throw": _throw,
+    "timeout": _timeout,
+    "play_round": _play_round,
+    "sit_out": _presence,
+    "sit_in": _presence,
+    "leave": _presence,
+}
 
 
 def deadline(state: State, config: Mapping[str, Any]) -> tuple[float, dict[str, Any]] | None:
@@ -154,49 +112,3 @@ def deadline(state: State, config: Mapping[str, Any]) -> tuple[float, dict[str, 
     if not waiting:
         return None
     return float(config.get("turn_seconds", 60)), {"type": "timeout", "seat": waiting[0]}
-
-
-def match_refusal(state: State) -> str | None:
-    """Why no command but ``start`` can be played now, or ``None``."""
-    if not state.hand_no:
-        return T("The match has not started.")
-    if state.finished:
-        return T("The match is over.")
-    return None
-
-
-def throw_refusal(state: State, seat: Any) -> str | None:
-    """Why ``seat`` may not throw for the coming round, or ``None``."""
-    refusal = match_refusal(state) or seat_refusal(state, seat)
-    if refusal:
-        return refusal
-    if state.thrown[seat]:
-        return T("You have already thrown for this round.")
-    if len(state.piles[seat]) < state.size:
-        return N(
-            "You have {count} card for a {size}-card round; you will be out when it is played.",
-            "You have {count} cards for a {size}-card round; you will be out when it is played.",
-            len(state.piles[seat]),
-            size=state.size,
-        )
-    return None
-
-
-def leave_refusal(state: State, seat: Any) -> str | None:
-    """Why ``seat`` may not sit out, sit in or leave the match, or ``None`` (whether they already
-    left is ``presence``'s to say)."""
-    return match_refusal(state) or seat_refusal(state, seat)
-
-
-def seat_refusal(state: State, seat: Any) -> str | None:
-    """Why ``seat`` is not a player in the match, or ``None``."""
-    if not seat_ok(state, seat):
-        return T("There is no seat {seat} at this table.", seat=repr(seat))
-    if state.out[seat]:
-        return T("You are out of the match.")
-    return None
-
-
-def seat_ok(state: State, seat: Any) -> bool:
-    """Whether ``seat`` names a seat at this table (an int, not a bool, in range)."""
-    return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.seats

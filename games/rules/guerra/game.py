@@ -1,5 +1,5 @@
 """Guerra Chevichona as a game value: its name, options and configuration, and the functions of
-``decide``, ``state``, ``view``, ``settlements``, ``audit`` and ``bot``."""
+``decide``, ``legal``, ``state``, ``view``, ``settlements``, ``audit`` and ``bot``."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ from games.engine.words import T
 from games.rules.guerra import bot, contract
 from games.rules.guerra.audit import GuerraAudit
 from games.rules.guerra.cards import DECKS
-from games.rules.guerra.decide import deadline, decide, legal_actions
+from games.rules.guerra.decide import deadline, decide
 from games.rules.guerra.events import EVENT_TYPES
+from games.rules.guerra.legal import legal_actions, refusal
 from games.rules.guerra.settlements import settlements
 from games.rules.guerra.state import State, awaited, evolve, initial_state
 from games.rules.guerra.view import view, view_event
@@ -116,6 +117,8 @@ DECIDER = Game(
     view_event=view_event,
     # ``throw`` while awaited for the coming round; ``sit_out``/``sit_in`` and ``leave`` while in (CM-20).
     legal_actions=legal_actions,
+    # The one judge of a command, which ``decide`` raises and ``legal_actions`` filters by.
+    refusal=refusal,
     # The seats the coming round waits for.
     to_act=awaited,
     # The next ``play_round`` with ``auto_play``, else the turn timer.
