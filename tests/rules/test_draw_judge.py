@@ -158,7 +158,9 @@ def _playout(seats: int, options: dict[str, Any], seed: int, steps: int) -> Iter
 
 @pytest.mark.parametrize(("seats", "options"), TABLES, ids=[str(o) or "standard" for _, o in TABLES])
 @pytest.mark.parametrize("seed", [1, 2])
-def test_fd_cm_20_the_judge_refuses_exactly_what_decide_refuses(seats: int, options: dict[str, Any], seed: int) -> None:
+def test_fd_4_fd_7_cm_20_the_judge_refuses_exactly_what_decide_refuses(
+    seats: int, options: dict[str, Any], seed: int
+) -> None:
     """FD-4, FD-6, FD-7, FD-13, FD-14, FD-21, CM-20: one judge; see the module docstring."""
     rng = random.Random(seed)
     codes: set[str] = set()
