@@ -2,7 +2,8 @@
 
 ``act(state, action)`` returns the new round; ``Round.over`` tells whether the round ended
 (everyone who can still bet has acted and matched, or fewer than two can still bet). An illegal
-action raises ``BettingRefused`` with a sentence for the player and the legal actions.
+action raises ``BettingRefused`` with a sentence for the player and the legal actions; ``refusal``
+returns that sentence without raising (``None`` when ``act`` accepts), for a game's one judge.
 """
 
 from __future__ import annotations
@@ -39,12 +40,22 @@ class BettingRefused(IllegalAction):
 
 
 def act(state: Round, action: Action) -> Round:
-    """The round after the seat to act makes ``action``; raises ``BettingRefused`` if illegal."""
+    """The round after the seat to act makes ``action``; raises ``BettingRefused`` if illegal
+    (the sentence of ``refusal``)."""
     legal = legal_actions(state)
+    refused = _refusal(state, legal, action)
+    if refused is not None:
+        raise BettingRefused(refused, legal)
     target = _target(state, legal, action)
     if target is None:
         return _after(state, folded=True)
     return _put_in(state, target)
+
+
+def refusal(state: Round, action: Action) -> Text | None:
+    """The sentence refusing ``action`` of the seat to act (what ``act`` raises), or ``None`` when
+    ``act`` accepts it: the round's judge of a betting action (FD-4)."""
+    return _refusal(state, legal_actions(state), action)
 
 
 def apply_recorded(state: Round, kind: str, to: int) -> Round:
@@ -56,39 +67,46 @@ def apply_recorded(state: Round, kind: str, to: int) -> Round:
     return _put_in(state, to)
 
 
-def _target(state: Round, legal: Legal, action: Action) -> int | None:
-    """The seat's bet this round after ``action`` (``None`` for a fold), or a refusal."""
+def _refusal(state: Round, legal: Legal, action: Action) -> Text | None:
+    """The sentence refusing ``action``, given the round's ``legal`` actions, or ``None``."""
     if state.over:
-        raise BettingRefused(T("The betting round is over."), legal)
+        return T("The betting round is over.")
+    kind = action.kind
+    if kind == "fold" or (kind == "check" and legal.check):
+        return None
+    if (kind == "call" and legal.call is not None) or (kind == "all_in" and legal.all_in is not None):
+        return None
+    if kind in ("bet", "raise"):
+        span = legal.bet if kind == "bet" else legal.raise_
+        if span is not None and span.minimum <= action.amount <= span.maximum:
+            return None
+        if span is not None:
+            if kind == "bet":
+                return T("You may bet from {minimum} to {maximum} chips.", minimum=span.minimum, maximum=span.maximum)
+            return T(
+                "You may raise to anything from {minimum} to {maximum} chips.",
+                minimum=span.minimum,
+                maximum=span.maximum,
+            )
+    return _why(kind, legal)
+
+
+def _target(state: Round, legal: Legal, action: Action) -> int | None:
+    """The seat's bet this round after ``action``, which ``_refusal`` let through (``None`` for
+    a fold)."""
     bet = state.bets[state.to_act]
     kind = action.kind
     if kind == "fold":
         return None
-    if kind == "check" and legal.check:
+    if kind == "check":
         return bet
-    if kind == "call" and legal.call is not None:
+    if kind == "call":
+        assert legal.call is not None
         return bet + legal.call
-    if kind == "all_in" and legal.all_in is not None:
+    if kind == "all_in":
+        assert legal.all_in is not None
         return legal.all_in
-    if kind in ("bet", "raise"):
-        span = legal.bet if kind == "bet" else legal.raise_
-        if span is not None and span.minimum <= action.amount <= span.maximum:
-            return action.amount
-        if span is not None:
-            if kind == "bet":
-                raise BettingRefused(
-                    T("You may bet from {minimum} to {maximum} chips.", minimum=span.minimum, maximum=span.maximum),
-                    legal,
-                )
-            raise BettingRefused(
-                T(
-                    "You may raise to anything from {minimum} to {maximum} chips.",
-                    minimum=span.minimum,
-                    maximum=span.maximum,
-                ),
-                legal,
-            )
-    raise BettingRefused(_why(kind, legal), legal)
+    return action.amount
 
 
 def _why(kind: str, legal: Legal) -> Text:

@@ -1,5 +1,5 @@
 """Five-Card Draw's wire shapes, as types: its legal actions (the betting package's
-``Legal.as_dicts`` and ``decide.draw_limits``) and the top-level keys of its view (``view.py``).
+``Legal.as_dicts`` and ``legal.draw_limits``) and the top-level keys of its view (``view.py``).
 ``games.engine.contract`` makes them schemas. A bet or raise is sent with an ``amount`` between
 ``min`` and ``max``; a draw with the cards to ``discard`` (and, for the counts its ``show_ace``
 names, an ace to ``show``); a top-up with the ``chips`` it buys."""

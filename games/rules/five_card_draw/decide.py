@@ -1,6 +1,8 @@
 """Five-Card Draw's commands: start, the betting actions, the draw, timeouts, sitting out and in,
 leaving and ending the table; and every automatic consequence (a leaver's folds, the showdown, the
-pots, the next deal) decided in the same command. ``to_act``, ``legal_actions`` and ``deadline`` answer what the state waits for."""
+pots, the next deal) decided in the same command. Every refusal is the one judge's
+(``legal.refusal``): ``decide`` raises it, and its handlers take the command as judged.
+``deadline`` answers what the state waits for (``to_act`` and ``legal_actions`` are ``legal``'s)."""
 
 from __future__ import annotations
 
@@ -11,10 +13,10 @@ from games.engine import fairness, presence
 from games.engine.decider import Context
 from games.engine.errors import IllegalAction
 from games.engine.seats import left_of, next_seat, turn_order
-from games.engine.words import N, T
-from games.rules.betting.actions import KINDS, Action, BettingRefused, Kind, act
+from games.engine.words import T
+from games.rules.betting.actions import KINDS, Action, Kind, act
 from games.rules.betting.limits import legal_actions as betting_legal
-from games.rules.five_card_draw import cards, showdown, topup
+from games.rules.five_card_draw import cards, legal, showdown, topup
 from games.rules.five_card_draw.events import (
     CardsDealt,
     CardsDrawn,
@@ -33,21 +35,21 @@ from games.rules.five_card_draw.events import (
     TableStarted,
 )
 from games.rules.five_card_draw.state import (
-    BETTING,
     CASH,
     DRAWING,
     PASSED,
     SHOWDOWN,
     TOURNAMENT,
-    TRIPLE_DRAW,
     Hand,
     State,
     evolve,
 )
 
-TIMEOUT = "timeout"
-# FD-7: a player may discard up to three cards without showing an ace.
-FREE_DISCARDS = 3
+# What the state waits for is the judge's to say (``legal``); this module's names for the game value.
+TIMEOUT = legal.TIMEOUT
+to_act = legal.to_act
+legal_actions = legal.legal_actions
+draw_limits = legal.draw_limits
 
 
 class _Log:
@@ -63,21 +65,15 @@ class _Log:
 
 
 def decide(state: State, command: Mapping[str, Any], ctx: Context) -> list[Any]:
-    """The events of one command with every automatic consequence; ``IllegalAction`` if refused."""
-    kind = command.get("type")
-    if state.finished:
-        raise IllegalAction(T("The table is over."), code="game_over")
-    if kind == "start":
-        return _start(state, command, ctx)
-    if not state.started:
-        raise IllegalAction(T("The table has not started yet."), code="not_started")
-    handler = _HANDLERS.get(str(kind))
-    if handler is None:
-        raise IllegalAction(
-            T("Unknown action {action}.", action=repr(kind)), legal=_legal_of(state, command.get("seat"))
-        )
+    """The events of one command with every automatic consequence; ``IllegalAction`` if refused,
+    the game's one judge's refusal (``legal.refusal``)."""
+    refused = legal.refusal(state, command.get("seat"), command, ctx.extra)
+    if refused is not None:
+        raise refused
+    if command.get("type") == "start":
+        return _start(state, ctx)
     log = _Log(state)
-    handler(log, command, ctx)
+    _HANDLERS[str(command["type"])](log, command, ctx)
     _fold_leavers(log, ctx)
     _advance(log, ctx)
     return log.events
@@ -86,11 +82,9 @@ def decide(state: State, command: Mapping[str, Any], ctx: Context) -> list[Any]:
 # --- start ---------------------------------------------------------------------------------------
 
 
-def _start(state: State, command: Mapping[str, Any], ctx: Context) -> list[Any]:
+def _start(state: State, ctx: Context) -> list[Any]:
     """FD-13: everyone buys in (cash: each seat's buy-in from ``ctx.extra["buy_ins"]``; a
     tournament's ``starting_stack`` each), the first button is drawn (CM-19) and hand 1 dealt."""
-    if state.started:
-        raise IllegalAction(T("The table has already started."))
     settings = state.settings
     seats = range(settings.seats)
     if settings.format == TOURNAMENT:
@@ -125,144 +119,26 @@ def _seed(ctx: Context) -> bytes:
 
 
 def _bet(log: _Log, command: Mapping[str, Any], ctx: Context) -> None:
+    """FD-4: the betting action of the seat to act, which the judge let through."""
     state = log.state
-    seat = _acting_seat(state, command)
+    seat = int(command["seat"])
     hand = _hand(state)
-    if hand.phase != BETTING or hand.round is None:
-        raise IllegalAction(T("It is not a betting round: it is the draw."), legal=legal_actions(state, seat))
+    assert hand.round is not None
     kind = str(command["type"])
-    amount = command.get("amount", 0)
-    if kind in ("bet", "raise") and (isinstance(amount, bool) or not isinstance(amount, int)):
-        raise IllegalAction(
-            T("A bet needs 'amount', a whole number of chips (your whole bet this round).")
-            if kind == "bet"
-            else T("A raise needs 'amount', a whole number of chips (your whole bet this round)."),
-            legal=legal_actions(state, seat),
-        )
-    if _needs_openers(state, hand) and kind in ("bet", "all_in", "raise") and not _has_openers(state, hand, seat):
-        raise IllegalAction(
-            T("You need a pair of jacks or better to open the betting (FD-6); you may check or fold."),
-            legal=legal_actions(state, seat),
-            code="no_openers",
-        )
-    try:
-        after = act(hand.round, Action(kind, amount if kind in ("bet", "raise") else 0))  # type: ignore[arg-type]
-    except BettingRefused as exc:
-        raise IllegalAction(exc.message, legal=legal_actions(state, seat)) from None
+    amount = command.get("amount", 0) if kind in ("bet", "raise") else 0
+    after = act(hand.round, Action(kind, amount))  # type: ignore[arg-type]
     i = hand.round.position(seat)
     chips = after.contributed[i] - hand.round.contributed[i]
     log.add(PlayerActed(seat, kind, chips, after.bets[i], timeout=False))
 
 
-def _needs_openers(state: State, hand: Hand) -> bool:
-    """FD-6: jacks or better, in the first round, until someone opens."""
-    return (
-        state.settings.opening == "jacks_or_better"
-        and not hand.blinds
-        and hand.street == 0
-        and hand.round is not None
-        and hand.round.current_bet == 0
-    )
-
-
-def _has_openers(state: State, hand: Hand, seat: int) -> bool:
-    return cards.has_openers(hand.cards[seat], state.settings.wild)
-
-
-def _acting_seat(state: State, command: Mapping[str, Any]) -> int:
-    seat = command.get("seat")
-    waiting = to_act(state)
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.settings.seats:
-        raise IllegalAction(T("No such seat: {seat}.", seat=repr(seat)))
-    if seat not in waiting:
-        whose = (
-            T("It is seat {turn}'s turn, not seat {seat}'s.", turn=waiting[0], seat=seat)
-            if waiting
-            else T("It is nobody's turn, not seat {seat}'s.", seat=seat)
-        )
-        raise IllegalAction(whose, legal=[], code="not_your_turn")
-    return seat
-
-
 # --- the draw ------------------------------------------------------------------------------------
 
 
-def draw_limits(state: State, seat: int) -> dict[str, Any]:
-    """The draw of ``seat`` as one legal action (FD-7, FD-14): discard ``min`` to ``max`` cards,
-    0-3 (0-5 in triple draw); with an ace rule and an ace in the hand, up to 4 (or 5), and
-    ``show_ace`` says which counts need an ace shown, which aces, and whether it is kept."""
-    settings = state.settings
-    hand = _hand(state)
-    if settings.variant == TRIPLE_DRAW:
-        return {"type": "draw", "min": 0, "max": 5}
-    aces = [card for card in hand.cards[seat] if card[0] == "A"]
-    if not aces or settings.ace_rule == "none":
-        return {"type": "draw", "min": 0, "max": FREE_DISCARDS}
-    most = 4 if settings.ace_rule == "four_with_ace" else 5
-    show = {"min": FREE_DISCARDS + 1, "max": most, "aces": aces, "keep": settings.ace_rule == "four_with_ace"}
-    return {"type": "draw", "min": 0, "max": most, "show_ace": show}
-
-
 def _draw(log: _Log, command: Mapping[str, Any], ctx: Context) -> None:
-    state = log.state
-    seat = _acting_seat(state, command)
-    hand = _hand(state)
-    if hand.phase != DRAWING:
-        raise IllegalAction(T("It is a betting round, not the draw."), legal=legal_actions(state, seat))
-    discard = _discards(state, hand, seat, command)
-    _take(log, ctx, seat, discard, command.get("show"), timeout=False)
-
-
-def _discards(state: State, hand: Hand, seat: int, command: Mapping[str, Any]) -> tuple[str, ...]:
-    legal = legal_actions(state, seat)
-    given = command.get("discard", [])
-    if not isinstance(given, list) or not all(isinstance(card, str) for card in given):
-        raise IllegalAction(
-            T('\'discard\' is a list of the card codes you throw away, e.g. ["7c", "2d"].'), legal=legal
-        )
-    holding = hand.cards[seat]
-    strange = [card for card in given if card not in holding]
-    if strange:
-        raise IllegalAction(
-            T("You do not hold {cards}; your cards are {holding}.", cards=strange, holding=" ".join(holding)),
-            legal=legal,
-        )
-    if len(set(given)) != len(given):
-        raise IllegalAction(T("A card can be discarded only once."), legal=legal)
-    show = command.get("show")
-    limits = draw_limits(state, seat)
-    most = limits["show_ace"]["min"] - 1 if "show_ace" in limits else limits["max"]
-    if len(given) <= most:
-        if show is not None:
-            raise IllegalAction(
-                N(
-                    "Show an ace only to discard more than {count} card (FD-7).",
-                    "Show an ace only to discard more than {count} cards (FD-7).",
-                    most,
-                ),
-                legal=legal,
-            )
-        return tuple(given)
-    rule = state.settings.ace_rule
-    if state.settings.variant == TRIPLE_DRAW or rule == "none":
-        raise IllegalAction(
-            N("You may discard at most {count} card (FD-7).", "You may discard at most {count} cards (FD-7).", most),
-            legal=legal,
-        )
-    if not isinstance(show, str) or show not in holding or show[0] != "A":
-        raise IllegalAction(
-            N(
-                "To discard more than {count} card, show an ace you hold: 'show': \"As\" (FD-7).",
-                "To discard more than {count} cards, show an ace you hold: 'show': \"As\" (FD-7).",
-                most,
-            ),
-            legal=legal,
-        )
-    if rule == "four_with_ace" and (len(given) > 4 or show in given):
-        raise IllegalAction(
-            T("With four_with_ace you may discard four cards and keep the ace you show (FD-7)."), legal=legal
-        )
-    return tuple(given)
+    """FD-7: the draw of the seat to act, which the judge let through."""
+    discard = tuple(command.get("discard", []))
+    _take(log, ctx, int(command["seat"]), discard, command.get("show"), timeout=False)
 
 
 def _take(log: _Log, ctx: Context, seat: int, discard: tuple[str, ...], show: Any, *, timeout: bool) -> None:
@@ -299,7 +175,7 @@ def _take(log: _Log, ctx: Context, seat: int, discard: tuple[str, ...], show: An
 def _timeout(log: _Log, command: Mapping[str, Any], ctx: Context) -> None:
     """FD-21: check if possible, else fold; in the draw, stand pat."""
     state = log.state
-    seat = _acting_seat(state, command)
+    seat = int(command["seat"])
     hand = _hand(state)
     if hand.phase == DRAWING:
         _take(log, ctx, seat, (), None, timeout=True)
@@ -311,19 +187,8 @@ def _timeout(log: _Log, command: Mapping[str, Any], ctx: Context) -> None:
     log.add(PlayerActed(seat, kind, 0, after.bets[i], timeout=True))
 
 
-def _present_seat(state: State, command: Mapping[str, Any]) -> int:
-    """The seat of a player still at the table (CM-20: only they may sit out, sit in or leave)."""
-    seat = command.get("seat")
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.settings.seats:
-        raise IllegalAction(T("No such seat: {seat}.", seat=repr(seat)))
-    if not state.present[seat]:
-        raise IllegalAction(T("You are no longer at this table."), code="cannot_leave")
-    return seat
-
-
 def _presence(log: _Log, command: Mapping[str, Any], ctx: Context) -> None:
     """CM-20: sitting out hands the seat to the table's bot, at any moment; sitting in takes it back."""
-    _present_seat(log.state, command)
     for event in presence.decide(log.state.presence, command):
         log.add(event)
 
@@ -334,7 +199,7 @@ def _leave(log: _Log, command: Mapping[str, Any], ctx: Context) -> None:
     tournament is a match, so the table's bot plays the leaver's seat to its end, and the place
     and prize stay the player's."""
     state = log.state
-    seat = _present_seat(state, command)
+    seat = int(command["seat"])
     left = presence.leave(state.presence, seat)
     if state.settings.format != TOURNAMENT and not state.leaving[seat]:
         log.add(LeaveRequested(seat))
@@ -362,18 +227,12 @@ def _fold_leavers(log: _Log, ctx: Context) -> None:
 
 def _end_table(log: _Log, command: Mapping[str, Any], ctx: Context) -> None:
     """FD-13: the owner ends a cash table; it ends, and everyone cashes out, when the hand is over."""
-    state = log.state
-    if state.settings.format == TOURNAMENT:
-        raise IllegalAction(T("A tournament ends when one player holds every chip."), code="cannot_end")
-    if state.end_requested:
-        raise IllegalAction(T("The table already ends when this hand is over."))
     log.add(TableEndRequested())
 
 
 def _top_up(log: _Log, command: Mapping[str, Any], ctx: Context) -> None:
     """FD-13: a cash player not in the hand buys more chips (``topup.top_up``)."""
-    seat = _present_seat(log.state, command)
-    log.add(topup.top_up(log.state, seat, command, ctx, legal_actions(log.state, seat)))
+    log.add(topup.top_up(log.state, int(command["seat"]), int(command["chips"])))
 
 
 _HANDLERS: dict[str, Callable[[_Log, Mapping[str, Any], Context], None]] = {
@@ -535,46 +394,6 @@ def _deal(log: _Log, ctx: Context, *, first: bool) -> None:
 
 
 # --- what the state waits for -----------------------------------------------------------------------
-
-
-def to_act(state: State) -> tuple[int, ...]:
-    """The seat whose betting action or draw the hand waits for."""
-    hand = state.hand
-    if state.finished or hand is None:
-        return ()
-    if hand.phase == BETTING and hand.round is not None and not hand.round.over:
-        return (hand.round.seats[hand.round.to_act],)
-    if hand.phase == DRAWING and hand.drawing:
-        return (hand.drawing[0],)
-    return ()
-
-
-def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
-    """``seat``'s betting actions with exact amounts (FD-4, FD-6) or its draw (FD-7) on its
-    turn; a cash player holding no cards, a ``top_up`` (FD-13); and, whoever's turn it is,
-    ``sit_out`` or ``sit_in`` and ``leave`` while the player is at the table and has not left
-    (CM-20)."""
-    legal = _turn_actions(state, seat) + topup.offer(state, seat)
-    if state.started and not state.finished and 0 <= seat < state.settings.seats and state.present[seat]:
-        legal += presence.actions(state.presence, seat)
-    return legal
-
-
-def _turn_actions(state: State, seat: int) -> list[dict[str, Any]]:
-    if seat not in to_act(state):
-        return []
-    hand = _hand(state)
-    if hand.phase == DRAWING:
-        return [draw_limits(state, seat)]
-    assert hand.round is not None
-    legal = betting_legal(hand.round).as_dicts()
-    if _needs_openers(state, hand) and not _has_openers(state, hand, seat):
-        legal = [option for option in legal if option["type"] in ("fold", "check", "call")]
-    return legal
-
-
-def _legal_of(state: State, seat: Any) -> list[dict[str, Any]]:
-    return legal_actions(state, seat) if isinstance(seat, int) and not isinstance(seat, bool) else []
 
 
 def deadline(state: State, config: Mapping[str, Any]) -> tuple[float, dict[str, Any]] | None:

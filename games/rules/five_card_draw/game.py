@@ -10,7 +10,7 @@ from games.engine.decider import Game
 from games.engine.errors import InvalidOptions
 from games.engine.options import Option, validate_options
 from games.engine.words import T, Text
-from games.rules.five_card_draw import bot, contract, decide, settlements, view
+from games.rules.five_card_draw import bot, contract, decide, legal, settlements, view
 from games.rules.five_card_draw.audit import FiveCardDrawAudit
 from games.rules.five_card_draw.cards import WILD_CHOICES
 from games.rules.five_card_draw.events import EVENT_TYPES
@@ -363,10 +363,12 @@ DECIDER = Game(
     view=view.view,
     view_event=view.view_event,
     # Betting actions with exact amounts, or draw choices; sit out, sit in and leave (CM-20)
-    # whoever's turn it is.
-    legal_actions=decide.legal_actions,
+    # whoever's turn it is: the candidates the judge lets through.
+    legal_actions=legal.legal_actions,
+    # The one judge of a seat's command and of the owner's: the refusal decide raises.
+    refusal=legal.refusal,
     # The seat whose action the hand waits for.
-    to_act=decide.to_act,
+    to_act=legal.to_act,
     # The turn timer (FD-21).
     deadline=decide.deadline,
     settlements=settlements.settlements,

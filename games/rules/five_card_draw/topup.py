@@ -13,9 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.engine.decider import Context
-from games.engine.errors import IllegalAction
-from games.engine.words import N, T
+from games.engine.words import N, T, Text
 from games.rules.five_card_draw.events import ChipsToppedUp
 from games.rules.five_card_draw.state import CASH, State
 
@@ -65,61 +63,53 @@ def within_wallet(legal: Sequence[Mapping[str, Any]], chips: int | None) -> list
     return out
 
 
-def top_up(state: State, seat: int, command: Mapping[str, Any], ctx: Context, legal: list[dict[str, Any]]) -> Any:
-    """The ``ChipsToppedUp`` of a ``top_up`` command of ``seat`` (FD-13), or ``IllegalAction``:
-    not at a tournament, not while holding cards, a whole number of chips from 1 that keeps the
-    stack at most ``max_buy_in`` (code ``above_max_buy_in``), and no more than the wallet pays for
-    (code ``insufficient_funds``)."""
-    wallet = wallet_chips(ctx.extra, seat)
-    legal = within_wallet(legal, wallet)
-    most = _room_to_top_up(state, seat, legal)
-    chips = _chips_to_buy(state, seat, command.get("chips"), most, wallet, legal)
+def top_up(state: State, seat: int, chips: int) -> ChipsToppedUp:
+    """The ``ChipsToppedUp`` of a ``top_up`` of ``chips`` by ``seat`` (FD-13), which ``refusal``
+    let through."""
     return ChipsToppedUp(seat, chips, state.settings.chip_value)
 
 
-def _room_to_top_up(state: State, seat: int, legal: list[dict[str, Any]]) -> int:
-    """The most chips ``seat`` may buy now (``room``), or ``IllegalAction`` when it may buy none:
-    at a tournament, while holding cards, leaving, or with a stack already at ``max_buy_in``."""
+def refusal(state: State, seat: int, chips: Any, wallet: int | None) -> tuple[Text, str] | None:
+    """Why a ``top_up`` of ``chips`` by ``seat``, a player at the table, is refused (the sentence
+    and its code), or ``None`` (FD-13): not at a tournament, not while holding cards, a whole
+    number of chips from 1 that keeps the stack at most ``max_buy_in`` (code ``above_max_buy_in``),
+    and no more than the ``wallet`` pays for (code ``insufficient_funds``; ``None``: no limit)."""
+    most = _room_to_top_up(state, seat)
+    if isinstance(most, tuple):
+        return most
+    return _chips_to_buy(state, seat, chips, most, wallet)
+
+
+def _room_to_top_up(state: State, seat: int) -> int | tuple[Text, str]:
+    """The most chips ``seat`` may buy now (``room``), or the refusal when it may buy none: at a
+    tournament, while holding cards, leaving, or with a stack already at ``max_buy_in``."""
     settings = state.settings
     if settings.format != CASH:
-        raise IllegalAction(
-            T("A tournament has no top-up: everyone plays the chips they started with (FD-13)."),
-            legal=legal,
-            code="no_top_up",
-        )
+        return T("A tournament has no top-up: everyone plays the chips they started with (FD-13)."), "no_top_up"
     if holds_cards(state, seat):
-        raise IllegalAction(
-            T("You can top up between hands, not while you hold cards in this one (FD-13)."),
-            legal=legal,
-            code="no_top_up",
-        )
+        return T("You can top up between hands, not while you hold cards in this one (FD-13)."), "no_top_up"
     if state.leaving[seat]:
-        raise IllegalAction(T("You are leaving this table; you cannot top up."), legal=legal, code="no_top_up")
+        return T("You are leaving this table; you cannot top up."), "no_top_up"
     most = room(state, seat)
     if most < 1:
-        raise IllegalAction(
+        return (
             T(
                 "Your stack of {stack} is already the table's most, {max_buy_in} chips; you cannot top up (FD-13).",
                 stack=state.stacks[seat],
                 max_buy_in=settings.max_buy_in,
             ),
-            legal=legal,
-            code="above_max_buy_in",
+            "above_max_buy_in",
         )
     return most
 
 
-def _chips_to_buy(
-    state: State, seat: int, chips: Any, most: int, wallet: int | None, legal: list[dict[str, Any]]
-) -> int:
-    """The ``chips`` the command asks for, or ``IllegalAction``: a whole number from 1 to ``most``
+def _chips_to_buy(state: State, seat: int, chips: Any, most: int, wallet: int | None) -> tuple[Text, str] | None:
+    """The refusal of the ``chips`` the command asks for, unless a whole number from 1 to ``most``
     (code ``above_max_buy_in`` past it) and no more than the ``wallet`` pays for."""
     if isinstance(chips, bool) or not isinstance(chips, int) or chips < 1:
-        raise IllegalAction(
-            T("A top-up needs 'chips', a whole number from 1 to {most}.", most=most), legal=legal, code="no_top_up"
-        )
+        return T("A top-up needs 'chips', a whole number from 1 to {most}.", most=most), "no_top_up"
     if chips > most:
-        raise IllegalAction(
+        return (
             N(
                 "{count} more chip would make your stack {total}, above the table's most of {max_buy_in} "
                 "(FD-13); you may buy up to {most}.",
@@ -130,21 +120,19 @@ def _chips_to_buy(
                 max_buy_in=state.settings.max_buy_in,
                 most=most,
             ),
-            legal=legal,
-            code="above_max_buy_in",
+            "above_max_buy_in",
         )
     if wallet is not None and chips > wallet:
-        raise IllegalAction(
+        return (
             N(
                 "Your wallet pays for {count} chip at most, not {chips}.",
                 "Your wallet pays for {count} chips at most, not {chips}.",
                 wallet,
                 chips=chips,
             ),
-            legal=legal,
-            code="insufficient_funds",
+            "insufficient_funds",
         )
-    return chips
+    return None
 
 
 def cannot_post_notice(state: State, seat: int) -> Any:

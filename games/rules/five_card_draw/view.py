@@ -10,8 +10,8 @@ from typing import Any
 
 from games.engine.codec import encode_event
 from games.rules.betting.pots import side_pots
-from games.rules.five_card_draw.decide import to_act
 from games.rules.five_card_draw.events import CardsDealt, CardsDrawn, ShowdownHeld, ShownHand
+from games.rules.five_card_draw.legal import to_act
 from games.rules.five_card_draw.state import CASH, Hand, State, played_by_bot, round_contributions
 from games.rules.five_card_draw.topup import cannot_post_notice
 from games.rules.five_card_draw.words import category_name, hand_words, low_description, shown_wild
