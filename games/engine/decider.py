@@ -196,12 +196,13 @@ class Game:
     # The ``owner_commands`` the table's owner may send now, each shaped like the API's
     # ``action``: exactly those ``decide`` would accept (checked as ``decide`` checks them).
     owner_actions: Callable[[Any], list[dict[str, Any]]] = _no_owner_actions
-    # ``refusal(state, seat, command)``: the game's one judge of a command, the refusal ``decide``
-    # would raise (an ``IllegalAction`` with its words and code, returned, not raised) or ``None``
-    # when ``decide`` accepts it; ``legal_actions`` lists the candidates it lets through. The
+    # ``refusal(state, seat, command, extra)``: the game's one judge of a command, the refusal
+    # ``decide`` would raise (an ``IllegalAction`` with its words and code, returned, not raised) or
+    # ``None`` when ``decide`` accepts it; ``legal_actions`` lists the candidates it lets through.
+    # ``extra`` is what ``Context.extra`` tells ``decide`` (what each wallet pays for, say). The
     # service asks it rather than running ``decide`` to find out; ``None`` for a game without one,
     # whose ``decide`` the service runs and throws the events away.
-    refusal: Callable[[Any, int | None, Mapping[str, Any]], IllegalAction | None] | None = None
+    refusal: Callable[[Any, int | None, Mapping[str, Any], Mapping[str, Any]], IllegalAction | None] | None = None
 
     def evolve(self, state: Any, event: Any) -> Any:
         """The state after one recorded event: ``fold`` in the order ``replay`` reduces with."""

@@ -94,7 +94,9 @@ def refuse_if_illegal(locked: Locked, command: dict[str, Any], offered: list[dic
     non-refused command would cause thrown away."""
     judge = locked.decider.refusal
     if judge is not None:
-        refused = judge(locked.state, command.get("seat"), command)
+        refused = judge(
+            locked.state, command.get("seat"), command, settlement.context_extra(locked.table, locked.seats)
+        )
         if refused is not None:
             raise _illegal(locked.table, refused, offered)
         return

@@ -184,10 +184,6 @@ def test_fd_13_a_tournament_has_no_top_up(task_queue):
     assert not events_of(table_id, "ChipsToppedUp")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the gate asks Game.refusal without the wallet (Context.extra): the service must pass it, issue 23",
-)
 def test_fd_13_a_top_up_the_empty_wallet_cannot_pay_for_says_so(task_queue):
     """FD-13: once bob's wallet pays for no chip, the top-up is no longer offered, and one sent
     anyway is refused with the wallet's words and ``insufficient_funds``, not as an action not offered."""

@@ -273,10 +273,12 @@ def _judged(state: EuchreState, seat: int | None, command: dict[str, Any]) -> st
     return move_refusal(state, seat, command)
 
 
-def refusal(state: EuchreState, seat: int | None, command: Mapping[str, Any]) -> IllegalAction | None:
+def refusal(
+    state: EuchreState, seat: int | None, command: Mapping[str, Any], extra: Mapping[str, Any] | None = None
+) -> IllegalAction | None:
     """The one judge of a command: the refusal ``decide`` raises for it, with its words, code and
     the legal actions it lists, or ``None`` when ``decide`` accepts it. ``seat`` is the seat
-    sending it (the command's own ``seat``)."""
+    sending it (the command's own ``seat``); ``extra`` (``Context.extra``) judges nothing here."""
     judged = _judged(state, seat, dict(command))
     if judged is None or isinstance(judged, IllegalAction):
         return judged

@@ -134,10 +134,12 @@ def _judged(state: State, seat: Any, command: Mapping[str, Any]) -> str | Illega
     return sentence(state, seat)
 
 
-def refusal(state: State, seat: int | None, command: Mapping[str, Any]) -> IllegalAction | None:
+def refusal(
+    state: State, seat: int | None, command: Mapping[str, Any], extra: Mapping[str, Any] | None = None
+) -> IllegalAction | None:
     """The one judge of a command: the refusal ``decide`` raises for it, with its words, code and
     the legal actions it lists, or ``None`` when ``decide`` accepts it. ``seat`` is the seat
-    sending it (the command's own ``seat``)."""
+    sending it (the command's own ``seat``); ``extra`` (``Context.extra``) judges nothing here."""
     judged = _judged(state, seat, command)
     if judged is None or isinstance(judged, IllegalAction):
         return judged
