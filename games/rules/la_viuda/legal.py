@@ -15,7 +15,7 @@ from games.rules.widow import presence as seating
 from games.rules.widow.legal import (
     PRESENCE_CANDIDATES,
     TURN_COMMANDS,
-    exchange_candidates,
+    legal_moves,
     time_refusal,
     turn_refusal,
     unknown_action,
@@ -59,16 +59,16 @@ def _offer_refusal(state: State, seat: Any) -> IllegalAction | None:
     return None
 
 
-def _candidates(state: State, seat: Any) -> list[dict[str, Any]]:
-    """What ``seat`` might send: the answers while an offer waits, else the exchange moves of its
-    turn; and, whoever's turn it is, its presence (CM-20)."""
-    moves = list(OFFER_CANDIDATES) if state.offer != NOBODY else exchange_candidates(state.exchange, seat)
-    return moves + list(PRESENCE_CANDIDATES)
-
-
 def legal_actions(state: State, seat: Any) -> list[dict[str, Any]]:
     """What ``seat`` may do now: answer the offer, or an exchange move on its turn; and, whoever's
-    turn it is, sit out, sit in or leave (CM-20). The candidates the judge lets through."""
+    turn it is, sit out, sit in or leave (CM-20). The candidates the judge lets through: the
+    exchange's by the judge's own test of a move (``legal_moves``), without building the refusals."""
     if state.finished or not state.started:
         return []
-    return [dict(action) for action in _candidates(state, seat) if refusal(state, seat, action) is None]
+    if state.offer != NOBODY:
+        moves = [dict(answer) for answer in OFFER_CANDIDATES if _offer_refusal(state, seat) is None]
+    else:
+        moves = legal_moves(state.exchange, seat, state.max_orbits)
+    return moves + [
+        dict(action) for action in PRESENCE_CANDIDATES if seating.refusal(state, seat, action["type"]) is None
+    ]

@@ -16,7 +16,7 @@ from games.rules.widow import presence as seating
 from games.rules.widow.legal import (
     PRESENCE_CANDIDATES,
     TURN_COMMANDS,
-    exchange_candidates,
+    legal_moves,
     time_refusal,
     turn_refusal,
     unknown_action,
@@ -54,11 +54,14 @@ def _end_match_refusal(state: State) -> IllegalAction | None:
 
 def legal_actions(state: State, seat: Any) -> list[dict[str, Any]]:
     """The exchange moves ``seat`` may make on its turn; and, whoever's turn it is, sit out, sit in
-    or leave (CM-20). The candidates the judge lets through."""
+    or leave (CM-20). The candidates the judge lets through: the exchange's by the judge's own
+    test of a move (``legal_moves``), without building the refusals."""
     if state.finished or not state.started:
         return []
-    candidates = exchange_candidates(state.exchange, seat) + list(PRESENCE_CANDIDATES)
-    return [dict(action) for action in candidates if refusal(state, seat, action) is None]
+    moves = legal_moves(state.exchange, seat, state.max_orbits)
+    return moves + [
+        dict(action) for action in PRESENCE_CANDIDATES if seating.refusal(state, seat, action["type"]) is None
+    ]
 
 
 def owner_actions(state: State) -> list[dict[str, Any]]:
