@@ -1,5 +1,6 @@
 """La Viuda's commands turned into events, with every automatic consequence (showdown, payment,
-the offer of La Viuda or elimination, the next deal, the end); its refusals; and who may act.
+the offer of La Viuda or elimination, the next deal, the end), once its judge (``legal``) let them
+through; and who may act.
 
 CM-20: La Viuda is a match, so a player who leaves hands the seat to the table's bot for the rest
 of the game (it plays the seat's turns and answers its offer of La Viuda), and the result and its
@@ -12,8 +13,6 @@ from typing import Any
 
 from games.engine import fairness, presence
 from games.engine.decider import Context
-from games.engine.errors import IllegalAction
-from games.engine.words import T
 from games.rules.la_viuda import tiebreak
 from games.rules.la_viuda.cards import DRAW_PACK, PACK, wild_cards, wild_rank
 from games.rules.la_viuda.events import (
@@ -25,52 +24,32 @@ from games.rules.la_viuda.events import (
     WidowOffered,
     WorstHandPaid,
 )
+from games.rules.la_viuda.legal import OFFER_COMMANDS, refusal
 from games.rules.la_viuda.state import State, fold
 from games.rules.widow import exchange
 from games.rules.widow import presence as seating
-from games.rules.widow.decide import TURN_COMMANDS, refuse_out_of_time
 from games.rules.widow.events import HandEnded, HandStarted, PlayerEliminated
 from games.rules.widow.hand import deal_hand, draw_first_dealer, show_hands
 from games.rules.widow.state import NOBODY, exchange_turn, showdown_due
 
 STEP = -1  # counterclockwise (LV-3, CM-4)
-OFFER_COMMANDS = frozenset({"buy_widow", "decline_widow", "offer_expired"})
 
 
 def decide(state: State, command: Mapping[str, Any], ctx: Context) -> list[Any]:
-    """The events of one command: the start, an answer to the offer of La Viuda or an exchange move."""
+    """The events of one command: the start, an answer to the offer of La Viuda, an exchange move
+    or a change of presence; ``IllegalAction`` with the judge's (``legal.refusal``) words if refused."""
+    seat: Any = command.get("seat")  # as sent: the service adds it, a system command has none
+    refused = refusal(state, seat, command)
+    if refused is not None:
+        raise refused
     kind = command.get("type")
-    refuse_out_of_time(state, kind)
     if kind == "start":
         return _start(state, ctx)
     if kind in presence.COMMANDS:
-        return seating.decide(state, command)
+        return seating.events(state, seat, kind)
     if kind in OFFER_COMMANDS:
-        return _answer_offer(state, command, ctx)
-    if kind in TURN_COMMANDS:
-        if state.offer != NOBODY:
-            raise IllegalAction(
-                T("Seat {seat} must first answer the offer of La Viuda.", seat=state.offer),
-                legal=legal_actions(state, command.get("seat", NOBODY)),
-            )
-        return _turn(state, command, ctx)
-    raise IllegalAction(
-        T("Unknown action {action}.", action=repr(kind)), legal=legal_actions(state, command.get("seat", NOBODY))
-    )
-
-
-def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
-    """What ``seat`` may do now: answer the offer, or an exchange move on its turn; and, whoever's
-    turn it is, sit out, sit in or leave (CM-20)."""
-    if state.finished or not state.started:
-        return []
-    return _moves(state, seat) + seating.legal(state, seat)
-
-
-def _moves(state: State, seat: int) -> list[dict[str, Any]]:
-    if state.offer != NOBODY:
-        return [{"type": "buy_widow"}, {"type": "decline_widow"}] if seat == state.offer else []
-    return exchange.legal(state.exchange, seat, state.max_orbits)
+        return _answer_offer(state, seat, kind, ctx)
+    return _turn(state, command, ctx)
 
 
 def to_act(state: State) -> tuple[int, ...]:
@@ -184,13 +163,8 @@ def _next_hand_or_end(state: State, ctx: Context) -> list[Any]:
     return [_deal(state, ctx, exchange.next_dealer(state.dealer, state.seats, state.out, STEP))]
 
 
-def _answer_offer(state: State, command: Mapping[str, Any], ctx: Context) -> list[Any]:
-    seat: Any = command.get("seat")  # as sent: the service adds it, a system command has none
-    kind = command.get("type")
-    if state.offer == NOBODY:
-        raise IllegalAction(T("Nobody has been offered La Viuda."), legal=legal_actions(state, seat))
-    if seat != state.offer:
-        raise IllegalAction(T("The offer of La Viuda is for seat {seat}, not you.", seat=state.offer), legal=[])
+def _answer_offer(state: State, seat: int, kind: Any, ctx: Context) -> list[Any]:
+    """The offered seat bought La Viuda or declined it, or its time ran out (LV-8, LV-10)."""
     events: list[Any]
     if kind == "buy_widow":
         events = [WidowBought(seat, 2 * state.chip_value)]

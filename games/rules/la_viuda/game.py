@@ -10,7 +10,7 @@ from games.engine.decider import Game
 from games.engine.errors import InvalidOptions
 from games.engine.options import Option, validate_options
 from games.engine.words import T
-from games.rules.la_viuda import bot, contract, decide, settlements, view
+from games.rules.la_viuda import bot, contract, decide, legal, settlements, view
 from games.rules.la_viuda.audit import LaViudaAudit
 from games.rules.la_viuda.events import EVENT_TYPES
 from games.rules.la_viuda.state import Rules as TableRules
@@ -82,7 +82,9 @@ DECIDER = Game(
     fold=evolve,
     view=view.view,
     view_event=view.view_event,
-    legal_actions=decide.legal_actions,
+    legal_actions=legal.legal_actions,
+    # The one judge of a seat's command: the refusal ``decide`` raises, returned.
+    refusal=legal.refusal,
     # The seat whose answer or move the game waits for.
     to_act=decide.to_act,
     # The offer deadline (LV-10) or the turn timer (WX-7).

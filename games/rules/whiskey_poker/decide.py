@@ -1,5 +1,6 @@
 """Whiskey Poker's commands turned into events, with every automatic consequence (showdown,
-scoring, eliminations, the next deal, the end); its refusals; and who may act.
+scoring, eliminations, the next deal, the end), once its judge (``legal``) let them through; and
+who may act.
 
 CM-20: in ``pot`` scoring each hand stands alone, so a player who leaves has their turns passed
 at once for the rest of the hand (a pass while the widow is face down, a knock once it is up, as
@@ -15,8 +16,6 @@ from typing import Any
 
 from games.engine import presence
 from games.engine.decider import Context
-from games.engine.errors import IllegalAction
-from games.engine.words import T
 from games.rules.whiskey_poker.cards import NO_WILD, lowest_rank, pack_for
 from games.rules.whiskey_poker.events import (
     AntesPaid,
@@ -29,40 +28,33 @@ from games.rules.whiskey_poker.events import (
     PotAwarded,
     ShowdownHeld,
 )
+from games.rules.whiskey_poker.legal import refusal
 from games.rules.whiskey_poker.state import LOSER_PAYS, POINTS, POT, State, fold
 from games.rules.widow import exchange
 from games.rules.widow import presence as seating
-from games.rules.widow.decide import TURN_COMMANDS, refuse_out_of_time
 from games.rules.widow.events import HandEnded, PlayerEliminated
 from games.rules.widow.hand import deal_hand, draw_first_dealer, show_hands
-from games.rules.widow.state import NOBODY, exchange_turn, showdown_due
+from games.rules.widow.state import exchange_turn, showdown_due
 
 STEP = 1  # clockwise (WP-3, WP-4)
 
 
 def decide(state: State, command: Mapping[str, Any], ctx: Context) -> list[Any]:
-    """The events of one command: the start, the owner ending the match or an exchange move."""
+    """The events of one command: the start, the owner ending the match, an exchange move or a
+    change of presence; ``IllegalAction`` with the judge's (``legal.refusal``) words if refused."""
+    seat: Any = command.get("seat")  # as sent: the service adds it, the owner's command has none
+    refused = refusal(state, seat, command)
+    if refused is not None:
+        raise refused
     kind = command.get("type")
-    refuse_out_of_time(state, kind)
     if kind == "start":
         return _start(state, ctx)
     if kind == "end_match":
-        return _end_match(state)
+        # WP-6: the table's owner ends a pot-scoring match after the hand in play.
+        return [MatchEndRequested()]
     if kind in presence.COMMANDS:
-        return _play_on(state, seating.decide(state, command), ctx)
-    if kind in TURN_COMMANDS:
-        return _turn(state, command, ctx)
-    raise IllegalAction(
-        T("Unknown action {action}.", action=repr(kind)), legal=legal_actions(state, command.get("seat", NOBODY))
-    )
-
-
-def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
-    """The exchange moves ``seat`` may make on its turn; and, whoever's turn it is, sit out, sit in
-    or leave (CM-20)."""
-    if state.finished or not state.started:
-        return []
-    return exchange.legal(state.exchange, seat, state.max_orbits) + seating.legal(state, seat)
+        return _play_on(state, seating.events(state, seat, kind), ctx)
+    return _turn(state, command, ctx)
 
 
 def to_act(state: State) -> tuple[int, ...]:
@@ -83,31 +75,6 @@ def split_pot(pot: int, best: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     in order from the dealer's left (``best`` is already in that order)."""
     share, odd = divmod(pot, len(best))
     return tuple((seat, share + (1 if index < odd else 0)) for index, seat in enumerate(best))
-
-
-def owner_actions(state: State) -> list[dict[str, Any]]:
-    """WP-6: ``end_match`` while the owner may send it (a running pot-scoring match whose end is
-    not yet asked for); ``decide`` refuses it by the same checks otherwise."""
-    if state.finished or not state.started or _end_match_refusal(state) is not None:
-        return []
-    return [{"type": "end_match"}]
-
-
-def _end_match_refusal(state: State) -> IllegalAction | None:
-    """Why the owner may not end this match now (the game has started and is not over), or ``None``."""
-    if state.scoring != POT:
-        return IllegalAction(T("Only a pot-scoring match can be ended by the table's owner (WP-6)."))
-    if state.end_requested:
-        return IllegalAction(T("The match already ends after this hand."))
-    return None
-
-
-def _end_match(state: State) -> list[Any]:
-    """WP-6: the table's owner ends a pot-scoring match after the hand in play."""
-    refusal = _end_match_refusal(state)
-    if refusal is not None:
-        raise refusal
-    return [MatchEndRequested()]
 
 
 def _start(state: State, ctx: Context) -> list[Any]:

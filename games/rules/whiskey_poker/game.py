@@ -10,7 +10,7 @@ from games.engine.decider import Game
 from games.engine.errors import InvalidOptions
 from games.engine.options import Option, validate_options
 from games.engine.words import T
-from games.rules.whiskey_poker import bot, contract, decide, settlements, view
+from games.rules.whiskey_poker import bot, contract, decide, legal, settlements, view
 from games.rules.whiskey_poker.audit import WhiskeyPokerAudit
 from games.rules.whiskey_poker.events import EVENT_TYPES
 from games.rules.whiskey_poker.state import LOSER_PAYS, POINTS, POT, State, evolve
@@ -147,9 +147,11 @@ DECIDER = Game(
     view=view.view,
     view_event=view.view_event,
     # The exchange moves ``seat`` may make on its turn.
-    legal_actions=decide.legal_actions,
+    legal_actions=legal.legal_actions,
     # ``end_match`` while the owner may end the match (WP-6).
-    owner_actions=decide.owner_actions,
+    owner_actions=legal.owner_actions,
+    # The one judge of a command, a seat's or the owner's: the refusal ``decide`` raises, returned.
+    refusal=legal.refusal,
     # The seat whose move the game waits for.
     to_act=decide.to_act,
     # The turn timer (WX-7).

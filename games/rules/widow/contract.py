@@ -1,5 +1,5 @@
 """The wire shapes of the widow games' turns (La Viuda, Whiskey Poker), as types: what
-``exchange.legal_moves`` offers. ``games.engine.contract`` turns these into the API document's
+``legal.legal_moves`` offers. ``games.engine.contract`` turns these into the API document's
 schemas, and tests/api/test_contract.py checks real legal actions against them; and the view keys
 both games' views share (``widow.view``), which each game's own view type extends."""
 

@@ -1,7 +1,8 @@
 """The widow exchange shared by La Viuda and Whiskey Poker (WX-1..WX-7), written once.
 
 A hand's exchange is a small frozen state (``Exchange``) with its own events. Each game deals with
-``deal``, asks ``legal`` and ``turn_events`` on every turn, folds the events with ``evolve`` and
+``deal``, has each move judged by ``games.rules.widow.legal`` and asks ``turn_events`` for its
+events, folds the events with ``evolve`` and
 runs its own showdown once ``Exchange.turn`` is ``-1`` (the turn came back to the first knocker).
 Direction is only in ``order``: the seats of the hand in turn order, the dealer last.
 """
@@ -15,9 +16,7 @@ from typing import Any
 from games.engine import cards
 from games.engine import seats as table_seats
 from games.engine.codec import secret_field
-from games.engine.errors import IllegalAction
 from games.engine.replace import replacer
-from games.engine.words import N, T, Text
 
 HAND_SIZE = 5
 OVER = -1
@@ -166,20 +165,7 @@ def must_knock(ex: Exchange, max_orbits: int) -> bool:
     return ex.face_up and ex.first_knocker == OVER and ex.phase2_turns >= max_orbits * len(ex.order)
 
 
-# --- legality (shared by decide and legal_actions) ---------------------------------------------
-
-
-def legal(ex: Exchange | None, seat: int, max_orbits: int) -> list[dict[str, Any]]:
-    """The exchange moves ``seat`` may make now, shaped like the commands."""
-    if ex is None or ex.turn != seat:
-        return []
-    if not ex.face_up:
-        return [{"type": "pass"}, {"type": "exchange_all"}, {"type": "knock"}]
-    if must_knock(ex, max_orbits):
-        return [{"type": "knock"}]
-    moves: list[dict[str, Any]] = [{"type": "knock"}, {"type": "exchange_all"}]
-    moves += [{"type": "exchange_one", "give": give, "take": take} for give in ex.hands[seat] for take in ex.widow]
-    return moves
+# --- moves (judged by ``games.rules.widow.legal``) ------------------------------------------
 
 
 def normalise_card(code: Any) -> str:
@@ -190,52 +176,27 @@ def normalise_card(code: Any) -> str:
         return ""
 
 
-def check_turn(ex: Exchange | None, seat: Any) -> int:
-    """The acting seat if it is its turn, else ``IllegalAction`` saying whose turn it is."""
-    if ex is None or ex.turn == OVER:
-        raise IllegalAction(T("No hand is being played now."))
-    if seat != ex.turn:
-        raise IllegalAction(T("It is seat {seat}'s turn, not yours.", seat=ex.turn), legal=[])
-    acting: int = seat
-    return acting
-
-
-def why_not(ex: Exchange, seat: int, action: Mapping[str, Any], max_orbits: int, command: Mapping[str, Any]) -> Text:
-    """The sentence a player reads when ``action`` (``command`` as sent) is not among their legal moves."""
-    kind = action["type"]
-    if kind not in ("pass", "knock", "exchange_all", "exchange_one"):
-        return T("Unknown action {action}.", action=repr(kind))
-    if must_knock(ex, max_orbits):
-        return N(
-            "{count} orbit has passed with the widow face up and nobody knocking: you must knock.",
-            "{count} orbits have passed with the widow face up and nobody knocking: you must knock.",
-            max_orbits,
-        )
-    if kind == "pass":
-        return T("There is no pass once the widow is face up: exchange or knock.")
-    if not ex.face_up:
-        return T("The widow is face down: you may only take it whole (exchange_all).")
-    if action.get("give") not in ex.hands[seat]:
-        return T("You do not hold {card}.", card=repr(command.get("give")))
-    return T("The widow does not hold {card}.", card=repr(command.get("take")))
+def action_of(ex: Exchange, command: Mapping[str, Any]) -> dict[str, Any]:
+    """The move ``command`` makes, shaped like a legal move: a ``timeout`` plays pass while the
+    widow is face down and knock once it is up (WX-7); an ``exchange_one``'s cards as read (CM-1)."""
+    kind = command.get("type")
+    if kind == "timeout":
+        kind = "knock" if ex.face_up else "pass"
+    action: dict[str, Any] = {"type": kind}
+    if kind == "exchange_one":
+        action.update(give=normalise_card(command.get("give")), take=normalise_card(command.get("take")))
+    return action
 
 
 def turn_events(ex: Exchange | None, command: Mapping[str, Any], max_orbits: int) -> list[Any]:
     """The events of one exchange move (WX-2..WX-7), including the widow turning face up after
     the dealer's phase-1 turn. A ``timeout`` command plays pass in phase 1 and knock in phase 2.
-    A move is allowed exactly when ``legal`` lists it."""
-    seat = check_turn(ex, command.get("seat"))
+    The move is one the game's judge let through (``games.rules.widow.legal.turn_refusal``)."""
     assert ex is not None
-    kind = command.get("type")
-    timed_out = kind == "timeout"
-    if timed_out:
-        kind = "knock" if ex.face_up else "pass"
-    action: dict[str, Any] = {"type": kind}
-    if kind == "exchange_one":
-        action.update(give=normalise_card(command.get("give")), take=normalise_card(command.get("take")))
-    moves = legal(ex, seat, max_orbits)
-    if action not in moves:
-        raise IllegalAction(why_not(ex, seat, action, max_orbits, command), legal=moves)
+    seat: int = command["seat"]
+    timed_out = command.get("type") == "timeout"
+    action = action_of(ex, command)
+    kind = action["type"]
     hand = ex.hands[seat]
     events: list[Any]
     if kind == "pass":

@@ -10,7 +10,6 @@ game's own: a match plays on with the bot, a ``pot`` hand passes the seat and ca
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from games.engine import presence
@@ -19,28 +18,45 @@ from games.engine.words import T
 from games.rules.widow.state import TableState
 
 
-def legal(state: TableState, seat: int) -> list[dict[str, Any]]:
+def is_seat(state: TableState, seat: Any) -> bool:
+    """True for the number of a seat at the table (not a bool, which Python counts as an int)."""
+    return not isinstance(seat, bool) and isinstance(seat, int) and 0 <= seat < state.seats
+
+
+def legal(state: TableState, seat: Any) -> list[dict[str, Any]]:
     """The presence actions ``seat`` may send now (the caller checked the table runs): ``leave``
     only for a player out of the game, nothing once they left or for a seat not at the table."""
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats:
+    if not is_seat(state, seat):
         return []
     if state.out[seat]:
         return [] if seat in state.presence.gone else [{"type": "leave"}]
     return presence.actions(state.presence, seat)
 
 
-def decide(state: TableState, command: Mapping[str, Any]) -> list[Any]:
-    """The event of ``sit_out``, ``sit_in`` or ``leave`` from a seated player (the caller checked
-    the table runs), or ``IllegalAction`` saying why not."""
-    seat = command.get("seat")
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats:
-        raise IllegalAction(T("There is no seat {seat} at this table.", seat=str(seat)), legal=[])
-    if command.get("type") == "leave":
-        return [presence.leave(state.presence, seat)]
-    if state.out[seat] and seat not in state.presence.gone:
-        raise IllegalAction(
+def refusal(state: TableState, seat: Any, kind: Any) -> IllegalAction | None:
+    """Why ``seat`` may not ``sit_out``, ``sit_in`` or ``leave`` now (the caller checked the table
+    runs), or ``None``: no such seat, its player left, or one out of the game sitting out or in."""
+    if not is_seat(state, seat):
+        return IllegalAction(T("There is no seat {seat} at this table.", seat=str(seat)), legal=[])
+    if seat in state.presence.gone:
+        return IllegalAction(T("You have left this table."), code="seat_left")
+    if kind == "leave":
+        return None
+    if state.out[seat]:
+        return IllegalAction(
             T("You are out of the game: there is nothing left to sit out or in."),
             code="out_of_game",
             legal=legal(state, seat),
         )
-    return list(presence.decide(state.presence, {**command, "seat": seat}))
+    if kind == "sit_out" and seat in state.presence.away:
+        return IllegalAction(T("You are already sitting out."), code="already_sitting_out")
+    if kind == "sit_in" and seat not in state.presence.away:
+        return IllegalAction(T("You are not sitting out."), code="not_sitting_out")
+    return None
+
+
+def events(state: TableState, seat: int, kind: Any) -> list[Any]:
+    """The event of ``sit_out``, ``sit_in`` or ``leave`` from ``seat``, which ``refusal`` let through."""
+    if kind == "leave":
+        return [presence.leave(state.presence, seat)]
+    return list(presence.decide(state.presence, {"type": kind, "seat": seat}))
