@@ -103,24 +103,33 @@ def actions(presence: Presence, seat: int, *, may_leave: bool = True) -> list[di
     return listed
 
 
+def refusal(presence: Presence, seat: int, kind: Any) -> IllegalAction | None:
+    """Why ``seat`` may not send ``kind`` (``sit_out``, ``sit_in`` or ``leave``) now, or ``None``:
+    the one judge of presence every game asks (nothing once the player left; no sitting out twice,
+    nor in without having sat out)."""
+    if seat in presence.gone:
+        return IllegalAction(T("You have left this table."), code="seat_left")
+    if kind == "sit_out" and seat in presence.away:
+        return IllegalAction(T("You are already sitting out."), code="already_sitting_out")
+    if kind == "sit_in" and seat not in presence.away:
+        return IllegalAction(T("You are not sitting out."), code="not_sitting_out")
+    return None
+
+
 def decide(presence: Presence, command: Mapping[str, Any]) -> list[SatOut | SatIn]:
     """The event of a ``sit_out`` or ``sit_in`` command, or ``IllegalAction`` saying why not."""
     seat = int(command["seat"])
-    if seat in presence.gone:
-        raise IllegalAction(T("You have left this table."), code="seat_left")
-    if command["type"] == "sit_out":
-        if seat in presence.away:
-            raise IllegalAction(T("You are already sitting out."), code="already_sitting_out")
-        return [SatOut(seat)]
-    if seat not in presence.away:
-        raise IllegalAction(T("You are not sitting out."), code="not_sitting_out")
-    return [SatIn(seat)]
+    refused = refusal(presence, seat, command["type"])
+    if refused is not None:
+        raise refused
+    return [SatOut(seat)] if command["type"] == "sit_out" else [SatIn(seat)]
 
 
 def leave(presence: Presence, seat: int) -> LeftTable:
     """The event of ``seat`` leaving, or ``IllegalAction`` if its player already left."""
-    if seat in presence.gone:
-        raise IllegalAction(T("You have left this table."), code="seat_left")
+    refused = refusal(presence, seat, "leave")
+    if refused is not None:
+        raise refused
     return LeftTable(seat)
 
 

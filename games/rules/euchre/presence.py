@@ -27,13 +27,8 @@ def refusal(state: EuchreState, seat: int, command: Mapping[str, Any]) -> Illega
         return IllegalAction(T("The match has not started."), code="not_started")
     if state.phase == "finished":
         return IllegalAction(T("The match is over."), code="game_over")
-    try:
-        # ``games.engine.presence`` words the refusals of presence for every game; its event is
-        # pure and thrown away here, so this asks it without a second copy of its rules.
-        events(state, seat, command)
-    except IllegalAction as refused:
-        return refused
-    return None
+    # ``games.engine.presence`` words the refusals of presence for every game.
+    return presence.refusal(state.presence, seat, command.get("type"))
 
 
 def events(state: EuchreState, seat: int, command: Mapping[str, Any]) -> list[Any]:

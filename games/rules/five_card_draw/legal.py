@@ -236,11 +236,8 @@ def _presence(state: State, seat: Any, command: Mapping[str, Any], extra: Mappin
     refused = _present(state, seat)
     if refused is not None:
         return refused
-    try:
-        presence.decide(state.presence, {"type": command["type"], "seat": seat})
-    except IllegalAction as exc:
-        return _Refused(exc.message, exc.code)
-    return None
+    judged = presence.refusal(state.presence, seat, command["type"])
+    return None if judged is None else _Refused(judged.message, judged.code)
 
 
 def _leave(state: State, seat: Any, command: Mapping[str, Any], extra: Mapping[str, Any]) -> _Refused | None:
@@ -248,11 +245,8 @@ def _leave(state: State, seat: Any, command: Mapping[str, Any], extra: Mapping[s
     refused = _present(state, seat)
     if refused is not None:
         return refused
-    try:
-        presence.leave(state.presence, seat)
-    except IllegalAction as exc:
-        return _Refused(exc.message, exc.code)
-    return None
+    judged = presence.refusal(state.presence, seat, "leave")
+    return None if judged is None else _Refused(judged.message, judged.code)
 
 
 def _top_up(state: State, seat: Any, command: Mapping[str, Any], extra: Mapping[str, Any]) -> _Refused | None:

@@ -98,13 +98,8 @@ def _presence_refusal(state: State, seat: Any, command: Mapping[str, Any]) -> st
     refusal = leave_refusal(state, seat)
     if refusal:
         return refusal
-    try:
-        # ``games.engine.presence`` words the refusals of presence for every game; its event is
-        # pure and thrown away here, so this asks it without a second copy of its rules.
-        presence_events(state, seat, command)
-    except IllegalAction as refused:
-        return refused
-    return None
+    # ``games.engine.presence`` words the refusals of presence for every game.
+    return presence.refusal(state.presence, seat, command.get("type"))
 
 
 # Sitting out, sitting in and leaving, as a tuple: a type of any value compares with it.

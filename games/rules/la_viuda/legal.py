@@ -27,11 +27,13 @@ OFFER_COMMANDS = frozenset({"buy_widow", "decline_widow", "offer_expired"})
 OFFER_CANDIDATES: tuple[dict[str, Any], ...] = ({"type": "buy_widow"}, {"type": "decline_widow"})
 
 
-def refusal(state: State, seat: Any, command: Mapping[str, Any]) -> IllegalAction | None:
+def refusal(
+    state: State, seat: Any, command: Mapping[str, Any], extra: Mapping[str, Any] | None = None
+) -> IllegalAction | None:
     """Why ``seat`` (``None`` for none) may not send ``command`` now, with the words, code and
     legal actions ``decide`` raises, or ``None`` when ``decide`` accepts it: before the start or
     after the end, presence (CM-20), the answer to the offer (LV-8) and, while an offer waits, no
-    exchange move by anyone; an exchange move off turn or of the wrong phase (WX-2..WX-7)."""
+    exchange move by anyone; an exchange move off turn or of the wrong phase (WX-2..WX-7). ``extra`` (``Context.extra``) judges nothing here."""
     kind = command.get("type")
     refused = time_refusal(state, kind)
     if refused is not None or kind == "start":

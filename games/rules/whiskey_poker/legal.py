@@ -25,11 +25,13 @@ from games.rules.widow.legal import (
 END_MATCH: dict[str, Any] = {"type": "end_match"}
 
 
-def refusal(state: State, seat: Any, command: Mapping[str, Any]) -> IllegalAction | None:
+def refusal(
+    state: State, seat: Any, command: Mapping[str, Any], extra: Mapping[str, Any] | None = None
+) -> IllegalAction | None:
     """Why ``command`` from ``seat`` (``None`` for the owner's ``end_match``, sent from no seat) is
     refused now, with the words, code and legal actions ``decide`` raises, or ``None`` when
     ``decide`` accepts it: before the start or after the end, the owner's end of the match (WP-6),
-    presence (CM-20) and an exchange move off turn or of the wrong phase (WX-2..WX-7)."""
+    presence (CM-20) and an exchange move off turn or of the wrong phase (WX-2..WX-7). ``extra`` (``Context.extra``) judges nothing here."""
     kind = command.get("type")
     refused = time_refusal(state, kind)
     if refused is not None or kind == "start":

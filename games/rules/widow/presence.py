@@ -38,21 +38,16 @@ def refusal(state: TableState, seat: Any, kind: Any) -> IllegalAction | None:
     runs), or ``None``: no such seat, its player left, or one out of the game sitting out or in."""
     if not is_seat(state, seat):
         return IllegalAction(T("There is no seat {seat} at this table.", seat=str(seat)), legal=[])
-    if seat in state.presence.gone:
-        return IllegalAction(T("You have left this table."), code="seat_left")
-    if kind == "leave":
-        return None
+    if seat in state.presence.gone or kind == "leave":
+        return presence.refusal(state.presence, seat, kind)
     if state.out[seat]:
         return IllegalAction(
             T("You are out of the game: there is nothing left to sit out or in."),
             code="out_of_game",
             legal=legal(state, seat),
         )
-    if kind == "sit_out" and seat in state.presence.away:
-        return IllegalAction(T("You are already sitting out."), code="already_sitting_out")
-    if kind == "sit_in" and seat not in state.presence.away:
-        return IllegalAction(T("You are not sitting out."), code="not_sitting_out")
-    return None
+    # ``games.engine.presence`` words the rest of presence's refusals for every game.
+    return presence.refusal(state.presence, seat, kind)
 
 
 def events(state: TableState, seat: int, kind: Any) -> list[Any]:
