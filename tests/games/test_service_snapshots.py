@@ -4,12 +4,16 @@ process with no cached state loads from a recent snapshot however long the histo
 
 from __future__ import annotations
 
+from importlib import import_module
+
 import pytest
+from django.apps import apps
 from django.contrib.auth import get_user_model
 
 from games import play, store
 from games.engine.codec import encode_state
 from games.models import Snapshot, Table
+from tests.games.play import make_table
 
 pytestmark = pytest.mark.django_db
 
@@ -46,3 +50,16 @@ def test_commands_snapshot_each_time_the_version_passes_a_multiple(
     loaded, version = store.load(table=table, decider=counter_game, cache=False)
     scratch, scratch_version = store.replay_from_scratch(table, counter_game)
     assert (version, encode_state(loaded)) == (scratch_version, encode_state(scratch))
+
+
+def test_the_migration_drops_five_card_draw_snapshots_only(counter_game):
+    """FD-6, FD-13: Five-Card Draw's state gained fields, so its snapshots from before are dropped
+    (a load rebuilds them from the events); other games' stay."""
+    draw = make_table("five_card_draw", 2, owner_name="dealer")
+    counter = make_table("counter", 2, owner_name="counter-owner")
+    for table in (draw, counter):
+        Snapshot.objects.create(table=table, version=1, state={"old": True})
+    migration = import_module("games.migrations.0007_drop_five_card_draw_snapshots")
+    migration.drop_snapshots(apps, None)
+    assert not Snapshot.objects.filter(table=draw).exists()
+    assert Snapshot.objects.filter(table=counter).count() == 1
