@@ -44,3 +44,22 @@ def test_no_module_is_longer_than_the_ceiling():
             if count > MAX_LINES:
                 too_long[str(path.relative_to(ROOT))] = count
     assert not too_long, f"modules over {MAX_LINES} lines (split them by concern): {too_long}"
+
+
+def test_the_top_contract_places_every_module_of_games():
+    """The top contract puts the engine under the ledger and the rest of ``games`` above it, by name:
+    a module of games it does not name could be imported by the ledger unseen, so every top-level
+    module or package of games (but the engine) is named there, and nothing else."""
+    import tomllib
+
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+    top = next(contract for contract in contracts["contracts"] if contract["layers"][0] == "config")
+    assert top["layers"][-2:] == ["ledger", "games.engine"]
+    named = {name.strip() for name in top["layers"][2].split(":")}
+    present = {
+        f"games.{path.stem}"
+        for path in (ROOT / "games").iterdir()
+        if (path.suffix == ".py" and path.stem != "__init__") or (path / "__init__.py").exists()
+    }
+    assert named == present - {"games.engine"}
+    assert "ignore_imports" not in top
