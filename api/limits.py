@@ -7,9 +7,11 @@ report, never a header the client wrote itself.
 from __future__ import annotations
 
 import random
+import threading
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
@@ -18,8 +20,130 @@ from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, User
 from games.engine.words import N
 from ledger.errors import ServiceError
 
+# A count far from its limit is kept by the process and told to the shared cache at most this often
+# (in requests, and in seconds); past LOCAL_SHARE of the limit, every request asks the shared count.
+# Requests a process has not told yet are unseen by the others, so a batch may let a few through
+# past the limit: only limits of LOCAL_LIMIT or more are counted locally, where a batch from each of
+# a few processes is a few per cent of it (the people's rate); lower ones, such as the logins' and the
+# anonymous rate, are counted in the shared cache at every request, exactly.
+LOCAL_REQUESTS = 20
+LOCAL_SECONDS = 1.0
+LOCAL_SHARE = 0.5
+LOCAL_LIMIT = 10 * LOCAL_REQUESTS
+# Budgets of past windows are dropped once a process keeps this many.
+MAX_BUDGETS = 10_000
 
-class LoginAddressThrottle(SimpleRateThrottle):
+
+@dataclass
+class _Budget:
+    """One process's view of one key's count in one window."""
+
+    window: int
+    previous: int = 0  # the shared count of the window before, read once
+    shared: int | None = None  # the shared count of this window when last told, ours included
+    pending: int = 0  # requests allowed here since then, not yet added to the shared count
+    told_at: float = 0.0
+
+
+_budgets: dict[str, _Budget] = {}
+_budgets_lock = threading.Lock()
+
+
+def forget_budgets() -> None:
+    """Drop this process's budgets (the tests clear the shared cache between tests)."""
+    with _budgets_lock:
+        _budgets.clear()
+
+
+class CountingThrottle(SimpleRateThrottle):
+    """DRF's throttle counted in fixed windows of the rate's duration instead of a log of every
+    request's time (a list of up to the limit's length, read and written whole at each request).
+    The estimate is the sliding window's: this window's count plus the last one's, weighed by how
+    much of it still overlaps. The counts live in the default cache, so every process adds to them;
+    while a key is far from its limit a process counts locally and adds its requests to the shared
+    count every ``LOCAL_REQUESTS`` requests or ``LOCAL_SECONDS``, so most requests cost no round
+    trip, and near the limit every request is counted in the cache before it is let through."""
+
+    def allow_request(self, request, view):  # type: ignore[no-untyped-def]
+        if self.rate is None:
+            return True
+        self.key = self.get_cache_key(request, view)
+        if self.key is None:
+            return True
+        self.now = self.timer()
+        window, elapsed = divmod(self.now, self.duration)
+        self.weight = 1.0 - elapsed / self.duration
+        with _budgets_lock:
+            budget = self._budget(int(window))
+            if self._fits_locally(budget):
+                budget.pending += 1
+                return True
+            return self._tell(budget)
+
+    def _budget(self, window: int) -> _Budget:
+        budget = _budgets.get(self.key)
+        if budget is None or budget.window != window:
+            if len(_budgets) >= MAX_BUDGETS:
+                for key in [key for key, kept in _budgets.items() if kept.window < window]:
+                    del _budgets[key]
+            budget = _budgets[self.key] = _Budget(window)
+            budget.previous = int(self.cache.get(self._window_key(window - 1)) or 0)
+        return budget
+
+    def _fits_locally(self, budget: _Budget) -> bool:
+        if self.num_requests < LOCAL_LIMIT or budget.shared is None:
+            return False
+        if budget.pending >= LOCAL_REQUESTS or self.now - budget.told_at >= LOCAL_SECONDS:
+            return False
+        return self._estimate(budget.previous, budget.shared + budget.pending + 1) <= self.num_requests * LOCAL_SHARE
+
+    def _tell(self, budget: _Budget) -> bool:
+        """Add this request and the ones allowed locally to the shared count; let it through if the
+        count before it was under the limit, else take it back out (a refused request costs nothing)."""
+        key = self._window_key(budget.window)
+        added = budget.pending + 1
+        try:
+            shared = self.cache.incr(key, added)
+        except ValueError:  # the window's first request anywhere
+            first = self.cache.add(key, added, timeout=2 * self.duration)
+            shared = added if first else self.cache.incr(key, added)
+        budget.shared, budget.pending, budget.told_at = shared, 0, self.now
+        self.counts = (budget.previous, shared - 1)
+        if self._estimate(budget.previous, shared - 1) < self.num_requests:
+            return True
+        budget.shared = self.cache.decr(key, 1)
+        return False
+
+    def _estimate(self, previous: int, current: int) -> float:
+        return previous * self.weight + current
+
+    def _window_key(self, window: int) -> str:
+        return f"{self.key}:{window}"
+
+    def wait(self):  # type: ignore[no-untyped-def]
+        """Seconds until the estimate falls under the limit again."""
+        previous, current = getattr(self, "counts", (0, self.num_requests))
+        elapsed = (1.0 - self.weight) * self.duration
+        limit = self.num_requests
+        if current < limit and previous:
+            # The last window's share has to shrink until the room for one request opens.
+            wait = self.duration * (1 - (limit - current) / previous) - elapsed
+        else:
+            # This window alone is full: its share of the next one has to shrink.
+            wait = self.duration - elapsed + self.duration * max(1 - limit / max(current, 1), 0.0)
+        # Retry-After is in whole seconds: never tell a refused client to come back at once.
+        return max(wait, 1.0)
+
+
+class AnonThrottle(CountingThrottle, AnonRateThrottle):
+    """Requests of a client with no account, by address (``THROTTLE_ANON``)."""
+
+
+class UserThrottle(CountingThrottle, UserRateThrottle):
+    """Requests of a signed-in person (``THROTTLE_USER``)."""
+
+
+class LoginAddressThrottle(CountingThrottle):
     """Logins and registrations from one address (``THROTTLE_LOGIN_ADDRESS``): each login costs a
     password hash, the dearest thing an anonymous client can ask for."""
 
@@ -29,7 +153,7 @@ class LoginAddressThrottle(SimpleRateThrottle):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
-class LoginAccountThrottle(SimpleRateThrottle):
+class LoginAccountThrottle(CountingThrottle):
     """Logins and registrations naming one username (``THROTTLE_LOGIN_ACCOUNT``), from any number
     of addresses: guessing one person's password from many machines is still slow."""
 
@@ -45,7 +169,7 @@ class LoginAccountThrottle(SimpleRateThrottle):
         return self.cache_format % {"scope": self.scope, "ident": username.strip().lower()[:150]}
 
 
-LOGIN_THROTTLES = [AnonRateThrottle, UserRateThrottle, LoginAddressThrottle, LoginAccountThrottle]
+LOGIN_THROTTLES = [AnonThrottle, UserThrottle, LoginAddressThrottle, LoginAccountThrottle]
 
 
 class TooManyWaiting(ServiceError):

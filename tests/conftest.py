@@ -86,6 +86,7 @@ def _fresh_process_caches():
     which a running service never does (database restores call for a restart, docs/operations.md)."""
     from django.core.cache import cache
 
+    from api import limits
     from games import store
     from games.play import seeds
 
@@ -93,6 +94,7 @@ def _fresh_process_caches():
     seeds.forget_seeds()
     # Throttle counts and waiting slots live in the cache; one test's logins must not throttle the next's.
     cache.clear()
+    limits.forget_budgets()
     yield
     # A test that waited on a table started this process's listener: its LISTEN connection would
     # keep the test database from being dropped, and the next test may use another database.

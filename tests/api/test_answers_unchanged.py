@@ -37,6 +37,7 @@ from django.db import connection
 from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
+from api import limits
 from games import store
 from games.models import Table
 from tests.api.play import Game, _run_due_system_command, game_moves, person
@@ -100,6 +101,7 @@ def fixed(monkeypatch):
     # A field keeps its default callable in a cached property, read when a row is made.
     monkeypatch.setattr(Table._meta.pk, "_get_default", table_id)
     monkeypatch.setattr(SimpleRateThrottle, "allow_request", lambda self, request, view: True)
+    monkeypatch.setattr(limits.CountingThrottle, "allow_request", lambda self, request, view: True)
     # An event's hash covers its created_at (hash version 2), so the clock that stamps events is
     # fixed too: one millisecond per append from a fixed start. Nothing else reads it; the times
     # the answers show are normalised anyway.
