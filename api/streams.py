@@ -31,6 +31,7 @@ from django.http import StreamingHttpResponse
 from django.utils import translation
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.response import Response
+from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
 from api import limits, stream_rights
@@ -118,10 +119,12 @@ class _Line:
     """What one open stream keeps between wakes: its slot, its heartbeats, its rights and why it
     ended (an ``ENDS`` code) once it has."""
 
-    def __init__(self, slot: tuple[str, str], rights: Rights, language: str | None) -> None:
+    def __init__(self, slot: tuple[str, str], rights: Rights, language: str | None, *, view: bool = False) -> None:
         self.slot = slot
         self.rights = rights
         self.language = language
+        # A table stream asked with ?view=true: the seat's table view after each wake's events.
+        self.view = view
         self.beats = 0
         self.ended: str | None = None
 
@@ -195,8 +198,27 @@ def ends_described(*, table: bool) -> str:
 STREAM_RESPONSE = OpenApiResponse(
     description="text/event-stream: one message per event (`id:` its seq, `event:` its type, `data:` "
     "the caller's view of the event, as the events endpoint gives it) and a comment every "
-    "STREAM_HEARTBEAT_SECONDS. " + ends_described(table=True)
+    "STREAM_HEARTBEAT_SECONDS. With `view=true`, after the events of each wake one message `event: "
+    "table` (no `id`) whose `data` is the caller's view of the table, as `GET /tables/{id}/` answers "
+    "it, at a version no older than the last event sent: a client redraws from it without asking "
+    "again. " + ends_described(table=True)
 )
+
+VIEW_PARAMETER = OpenApiParameter(
+    "view",
+    bool,
+    required=False,
+    description="`true`: after the events of each wake, the caller's view of the table (`event: table`).",
+)
+
+
+def wants_view(request) -> bool:  # type: ignore[no-untyped-def]
+    """Whether a table stream was asked for the table's view after its events (``?view=true``)."""
+    raw = request.query_params.get("view", "false")
+    if raw not in ("true", "false"):
+        raise InvalidRequest(T("'view' is true or false."), field="view")
+    return raw == "true"
+
 
 FINISHED_RESPONSE = OpenApiResponse(
     description="The table has finished and nothing after the resume point is left to send: no stream "
@@ -208,6 +230,7 @@ class TableStreamView(_StreamView):
     @extend_schema(
         parameters=[
             OpenApiParameter("after", int, required=False),
+            VIEW_PARAMETER,
             OpenApiParameter("Last-Event-ID", str, OpenApiParameter.HEADER, required=False),
         ],
         responses={
@@ -220,6 +243,7 @@ class TableStreamView(_StreamView):
     )
     def get(self, request, table_id):
         after = resume_point(request)
+        view = wants_view(request)
         table = selectors.get_table(table_id)
         if table.status == Table.Status.FINISHED and after >= table.version:
             # A reconnect after the stream's table_finished end: nothing more will ever come.
@@ -228,7 +252,7 @@ class TableStreamView(_StreamView):
         slot = limits.take_stream_slot(request.user.pk)
         _let_go_of_connection()
         # The stream outlives the request, and its language with it: each read is said in this one.
-        line = _Line(slot, rights, translation.get_language())
+        line = _Line(slot, rights, translation.get_language(), view=view)
         return _stream(table_events(table.pk, request.user, after, line))
 
 
@@ -243,6 +267,19 @@ def _read_events(table_id: Any, user: Any, after: int, line: _Line) -> tuple[lis
     if ended is not None:
         return [], False, ended
     return say_all(events, line.language), table.status == Table.Status.FINISHED, None
+
+
+def _read_view(table_id: Any, user: Any, line: _Line) -> tuple[str | None, str | None]:
+    """The seat's table view as JSON text, written as the table's own answer writes it (DRF's
+    encoder), or why the stream must end instead. Read after the events were sent, so the events
+    wait for nothing and the view's version is never behind the last of them."""
+    table = selectors.get_table(table_id)
+    view = selectors.table_view(table, selectors.seat_of(table, user), viewer=user)
+    ended = line.rights.check()
+    if ended is not None:
+        return None, ended
+    with translation.override(line.language):
+        return json.dumps(say_all(view), cls=JSONEncoder, ensure_ascii=False, separators=(",", ":")), None
 
 
 async def table_events(table_id: Any, user: Any, after: int, line: _Line) -> AsyncIterator[str]:
@@ -268,6 +305,12 @@ async def table_events(table_id: Any, user: Any, after: int, line: _Line) -> Asy
                 after = item["seq"]
             if len(items) >= READ_LIMIT:
                 continue
+            if line.view and items:
+                view, ended = await _db(_read_view, table_id, user, line)
+                if ended is not None:
+                    yield line.end(ended)
+                    return
+                yield f"event: table\ndata: {view}\n\n"
             if finished:
                 yield line.end(stream_rights.TABLE_FINISHED)
                 return
