@@ -10,29 +10,15 @@ import json
 import pytest
 from django.test import AsyncClient
 
-from games import notify
+from tests.api import test_live
 from tests.api.play import person
 from tests.api.test_live import elsewhere, open_stream, run, token_of
 from tests.api.test_tables import act, started_pair, table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-
-@pytest.fixture(autouse=True)
-def _listener():
-    notify.shutdown()
-    yield
-    notify.shutdown()
-
-
-@pytest.fixture
-def alice(counter_game):
-    return person("alice")
-
-
-@pytest.fixture
-def bob(counter_game):
-    return person("bob")
+# The live tests' fixtures: a fresh listener for each test, two people at a counter table.
+_listener, alice, bob = test_live._listener, test_live.alice, test_live.bob
 
 
 async def until_view(stream) -> tuple[list[dict], dict]:
@@ -74,12 +60,12 @@ def test_a_stream_asked_for_views_sends_the_seats_view_after_each_wakes_events(a
 
 
 def test_view_is_true_or_false():
-    alice = person("alice")
+    carol = person("carol")
 
     async def scenario():
         return await AsyncClient().get(
             "/api/v1/tables/00000000-0000-0000-0000-000000000000/stream/?view=yes",
-            headers={"Authorization": token_of(alice)},
+            headers={"Authorization": token_of(carol)},
         )
 
     refused = run(scenario())
