@@ -10,8 +10,7 @@ import secrets
 import uuid
 from typing import Any
 
-from rest_framework.throttling import SimpleRateThrottle
-
+from api import limits
 from games.engine.presence import is_presence_action
 from games.models import Table
 
@@ -66,4 +65,4 @@ def repeat_deals(monkeypatch, tag: str) -> None:
     monkeypatch.setattr(
         Table._meta.pk, "_get_default", lambda: uuid.UUID(int=base | 0x4000_8000_0000_0000_0000 + next(tables))
     )
-    monkeypatch.setattr(SimpleRateThrottle, "allow_request", lambda self, request, view: True)
+    monkeypatch.setattr(limits.CountingThrottle, "allow_request", lambda self, request, view: True)

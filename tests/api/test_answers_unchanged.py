@@ -35,7 +35,6 @@ import knox.crypto
 import pytest
 from django.db import connection
 from rest_framework.test import APIClient
-from rest_framework.throttling import SimpleRateThrottle
 
 from api import limits
 from games import store
@@ -100,7 +99,6 @@ def fixed(monkeypatch):
     monkeypatch.setattr(knox.crypto, "generate_bytes", lambda n: secrets.token_bytes(n))
     # A field keeps its default callable in a cached property, read when a row is made.
     monkeypatch.setattr(Table._meta.pk, "_get_default", table_id)
-    monkeypatch.setattr(SimpleRateThrottle, "allow_request", lambda self, request, view: True)
     monkeypatch.setattr(limits.CountingThrottle, "allow_request", lambda self, request, view: True)
     # An event's hash covers its created_at (hash version 2), so the clock that stamps events is
     # fixed too: one millisecond per append from a fixed start. Nothing else reads it; the times

@@ -7,8 +7,8 @@ import random
 
 import pytest
 from django.core.cache import cache
-from rest_framework.throttling import SimpleRateThrottle
 
+from api import limits
 from api.schema import OPERATIONS
 from games.engine import registry
 from games.engine.contract import prefix_of
@@ -47,7 +47,7 @@ GAMES = {
 def contract_clients(monkeypatch):
     """Every client ``play`` makes checks its answers against the document; no throttling."""
     monkeypatch.setattr(play, "APIClient", ContractClient)
-    monkeypatch.setattr(SimpleRateThrottle, "allow_request", lambda self, request, view: True)
+    monkeypatch.setattr(limits.CountingThrottle, "allow_request", lambda self, request, view: True)
     cache.clear()
 
 

@@ -162,13 +162,14 @@ def test_a_database_out_of_reach_is_a_503_in_the_json_shape(monkeypatch):
 def test_the_cache_out_of_reach_is_a_503_in_the_json_shape(monkeypatch):
     """The chaos test's Redis cut answered 500s: throttles count in the shared cache, and a cache
     that cannot be reached is, like the database, worth a retry rather than a bug report."""
+    from django.core.cache import cache
     from redis.exceptions import ConnectionError as RedisConnectionError
-    from rest_framework.throttling import SimpleRateThrottle
 
-    def unreachable(self, request, view):
+    def unreachable(*args, **kwargs):
         raise RedisConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
 
-    monkeypatch.setattr(SimpleRateThrottle, "allow_request", unreachable)
+    for method in ("get", "get_many", "add", "incr", "decr", "set"):
+        monkeypatch.setattr(cache, method, unreachable)
     response = quiet(APIClient()).get("/api/v1/games/")
     assert response.status_code == 503
     assert response.json()["code"] == "service_unavailable"
