@@ -158,18 +158,33 @@ class LoginAccountThrottle(CountingThrottle):
     of addresses: guessing one person's password from many machines is still slow."""
 
     scope = "login_account"
+    field = "username"
 
     def get_cache_key(self, request, view):  # type: ignore[no-untyped-def]
         # A body that cannot be read is refused here as the view would (400/415), before any
         # password is hashed, so it need not be counted.
         data = request.data
-        username = data.get("username") if isinstance(data, dict) else None
-        if not isinstance(username, str) or not username:
+        named = data.get(self.field) if isinstance(data, dict) else None
+        if not isinstance(named, str) or not named:
             return None  # the serializer refuses it; nothing to count against
-        return self.cache_format % {"scope": self.scope, "ident": username.strip().lower()[:150]}
+        ident = (
+            f"{self.field}:{named.strip().lower()[:150]}" if self.field != "username" else named.strip().lower()[:150]
+        )
+        return self.cache_format % {"scope": self.scope, "ident": ident}
 
 
 LOGIN_THROTTLES = [AnonThrottle, UserThrottle, LoginAddressThrottle, LoginAccountThrottle]
+
+
+class ResetAddressThrottle(LoginAccountThrottle):
+    """Password reset links asked for one address (``THROTTLE_LOGIN_ACCOUNT``), from anywhere: a
+    mailbox is not flooded, and nobody tries tokens for one account from many machines."""
+
+    scope = "login_account"
+    field = "email"
+
+
+RESET_THROTTLES = [AnonThrottle, LoginAddressThrottle, ResetAddressThrottle]
 
 
 class TooManyWaiting(ServiceError):

@@ -22,6 +22,8 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("/api/v1/auth/session/", "post"): ("createSession", "auth"),
     ("/api/v1/auth/session/", "delete"): ("deleteSession", "auth"),
     ("/api/v1/auth/tokens/", "get"): ("listTokens", "auth"),
+    ("/api/v1/auth/password-reset/", "post"): ("requestPasswordReset", "auth"),
+    ("/api/v1/auth/password-reset/confirm/", "post"): ("confirmPasswordReset", "auth"),
     ("/api/v1/auth/tokens/{token_id}/", "delete"): ("revokeToken", "auth"),
     ("/api/v1/games/", "get"): ("listGames", "games"),
     ("/api/v1/tables/", "get"): ("listTables", "tables"),

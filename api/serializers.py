@@ -100,6 +100,16 @@ class TokenRequestSerializer(StrictSerializer):
     )
 
 
+class PasswordResetSerializer(StrictSerializer):
+    email = serializers.EmailField(help_text="The address the account was registered with.")
+
+
+class PasswordResetConfirmSerializer(StrictSerializer):
+    uid = serializers.CharField(max_length=64, help_text="From the mailed link: `#/reset/<uid>/<token>`.")
+    token = serializers.CharField(max_length=128, help_text="From the mailed link.")
+    new_password = serializers.CharField(write_only=True, min_length=8, max_length=128)
+
+
 class SessionLoginSerializer(StrictSerializer):
     username = serializers.CharField()
     password = serializers.CharField(write_only=True)

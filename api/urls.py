@@ -1,6 +1,6 @@
 from django.urls import path
 
-from api import auth_views, language_views, streams, views
+from api import auth_views, language_views, password_views, streams, views
 from api.audit_urls import urlpatterns as audit_urlpatterns
 from api.dispute_urls import urlpatterns as dispute_urlpatterns
 from api.ledger_urls import urlpatterns as ledger_urlpatterns
@@ -13,6 +13,12 @@ urlpatterns = [
     path("auth/tokens/", auth_views.TokensView.as_view(), name="tokens"),
     path("auth/tokens/<str:token_id>/", auth_views.TokenItemView.as_view(), name="token-item"),
     path("auth/session/", auth_views.SessionView.as_view(), name="session"),
+    path("auth/password-reset/", password_views.PasswordResetView.as_view(), name="password-reset"),
+    path(
+        "auth/password-reset/confirm/",
+        password_views.PasswordResetConfirmView.as_view(),
+        name="password-reset-confirm",
+    ),
     path("games/", views.GamesView.as_view(), name="games"),
     path("tables/", views.TablesView.as_view(), name="tables"),
     path("tables/<str:table_id>/", views.TableView.as_view(), name="table"),

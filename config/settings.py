@@ -242,6 +242,27 @@ if DEBUG:
 # Tokens (django-rest-knox): one per device, stored only as a hash, each expiring TOKEN_TTL_HOURS
 # after it was issued (30 days by default); a client logs in again for a new one.
 TOKEN_TTL_HOURS = float(os.environ.get("TOKEN_TTL_HOURS", "720"))
+
+# Mail: the password reset links (api/password_reset.py). A developer's machine prints mails to the
+# console (`make run`'s log); a server sends them through SMTP, set from the environment.
+EMAIL_BACKEND = os.environ.get(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.console.EmailBackend" if DEBUG else "django.core.mail.backends.smtp.EmailBackend",
+)
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_TIMEOUT = float(os.environ.get("EMAIL_TIMEOUT", "10"))
+# For django.core.mail.backends.filebased.EmailBackend: one file per mail in this folder.
+EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", str(DATA_DIR / "mail"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "game-ledger@localhost")
+# How long a reset link works; it also stops working once used or once the password changes.
+PASSWORD_RESET_TIMEOUT = int(os.environ.get("PASSWORD_RESET_TIMEOUT", str(2 * 3600)))
+# The web client's address as players reach it (the reset links point there); empty: the address
+# the request came to, which Django has checked against ALLOWED_HOSTS.
+PUBLIC_URL = os.environ.get("PUBLIC_URL", "").strip()
 # Named so migrations that point at the token model (api's TokenDevice) can read it.
 KNOX_TOKEN_MODEL = "knox.AuthToken"
 REST_KNOX = {

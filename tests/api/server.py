@@ -49,6 +49,9 @@ def _env(data_dir: Path) -> dict[str, str]:
         THROTTLE_USER="1000000/minute",
         THROTTLE_LOGIN_ADDRESS="1000000/minute",
         THROTTLE_LOGIN_ACCOUNT="1000000/minute",
+        # Mails (password reset links) as files a test can read.
+        EMAIL_BACKEND="django.core.mail.backends.filebased.EmailBackend",
+        EMAIL_FILE_PATH=str(data_dir / "mail"),
     )
     return env
 

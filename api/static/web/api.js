@@ -59,9 +59,9 @@ export async function signIn(username, password) {
   return post("auth/session/", { username, password });
 }
 
-export async function signUp(username, password) {
+export async function signUp(username, password, email) {
   await session();
-  await post("auth/register/", { username, password, device: "web" });
+  await post("auth/register/", { username, password, device: "web", ...(email ? { email } : {}) });
   return signIn(username, password);
 }
 

@@ -16,13 +16,17 @@ function credentialsForm(id, heading, submit, onDone) {
       t("Password"),
       el("input", { name: "password", type: "password", autocomplete: id === "signup" ? "new-password" : "current-password", required: true }),
     ),
+    id === "signup"
+      ? el("label", {}, t("Email address (optional: to reset a forgotten password)"), el("input", { name: "email", type: "email", autocomplete: "email" }))
+      : null,
     el("button", { type: "submit" }, submit),
+    id === "signin" ? el("a", { href: "#/forgot", id: "forgot-link" }, t("Forgot your password?")) : null,
   );
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     attempt(async () => {
-      const { username, password } = formValues(form);
-      await onDone(username, password);
+      const { username, password, email } = formValues(form);
+      await onDone(username, password, email);
       await refreshWho();
       // A person who chose a language before reads the page in it from now on.
       const chosen = (await api.get("me/language/")).language;

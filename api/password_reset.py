@@ -1,0 +1,105 @@
+"""A forgotten password: a link mailed to the account's address, carrying Django's own one-time
+token (it stops working once used, once the password changes, and after ``PASSWORD_RESET_TIMEOUT``),
+and a new password set from it, which ends every token and browser session the account had.
+
+Asking never says whether an address belongs to an account: the answer is the same either way."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.password_validation import validate_password
+from django.contrib.auth.tokens import default_token_generator
+from django.core.exceptions import ValidationError
+from django.core.mail import send_mail
+from django.db import transaction
+from django.utils import translation
+from django.utils.encoding import force_bytes, force_str
+from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
+from django.utils.translation import gettext, ngettext
+from knox.models import AuthToken
+
+from api.languages import codes, preference_of
+from games import notify
+from games.engine.words import T
+from games.errors import InvalidRequest
+
+log = logging.getLogger(__name__)
+
+
+def link_of(user: Any, page: str) -> str:
+    """The page's address with the reset route: ``<page>#/reset/<uid>/<token>``. In the fragment,
+    so the token never reaches a server's access log or another site's Referer."""
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    return f"{page}#/reset/{uid}/{default_token_generator.make_token(user)}"
+
+
+def _mail(user: Any, page: str, language: str) -> None:
+    hours = max(1, round(settings.PASSWORD_RESET_TIMEOUT / 3600))
+    chosen = preference_of(user)
+    with translation.override(chosen if chosen in codes() else language):
+        subject = gettext("Reset your password")
+        body = "\n\n".join(
+            [
+                gettext("Someone asked to reset the password of the account %(username)s.")
+                % {"username": user.get_username()},
+                ngettext(
+                    "If it was you, open this link within %(hours)s hour to choose a new password:",
+                    "If it was you, open this link within %(hours)s hours to choose a new password:",
+                    hours,
+                )
+                % {"hours": hours},
+                link_of(user, page),
+                gettext("If it was not you, ignore this mail: your password stays as it is."),
+            ]
+        )
+    send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [user.email])
+
+
+def send_link(*, email: str, page: str, language: str) -> None:
+    """Mail a reset link to every active account with this address and a password. A mail that
+    cannot be sent is logged, not said: the answer must not tell which addresses have accounts."""
+    accounts = get_user_model().objects.filter(email__iexact=email.strip(), is_active=True)
+    for user in accounts:
+        if not user.has_usable_password():
+            continue
+        try:
+            _mail(user, page, language)
+        except Exception:
+            log.exception("the password reset mail to account %s could not be sent", user.pk)
+
+
+def _account_of(uid: str) -> Any:
+    try:
+        pk = force_str(urlsafe_base64_decode(uid))
+        return get_user_model().objects.get(pk=pk, is_active=True)
+    except (ValueError, TypeError, OverflowError, get_user_model().DoesNotExist):
+        return None
+
+
+def reset(*, uid: str, token: str, new_password: str) -> None:
+    """Set the account's new password from a mailed link, end every token of it (their open
+    streams end within a second) and, through Django's session hash, every browser session."""
+    user = _account_of(uid)
+    if user is None or not default_token_generator.check_token(user, token):
+        raise InvalidRequest(
+            T(
+                "This reset link does not work: it was used already, it expired, or the password "
+                "changed since it was sent. Ask for a new one."
+            ),
+            code="invalid_reset_link",
+        )
+    try:
+        validate_password(new_password, user)
+    except ValidationError as refused:
+        raise InvalidRequest(
+            T("Choose another password."), fields={"new_password": [str(message) for message in refused.messages]}
+        ) from None
+    with transaction.atomic():
+        user.set_password(new_password)
+        user.save(update_fields=["password"])
+        AuthToken.objects.filter(user=user).delete()
+        notify.rights_changed(user.pk)

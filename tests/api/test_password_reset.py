@@ -1,0 +1,142 @@
+"""A forgotten password, end to end through HTTP (issue 25, item 3): the link is mailed (Django's
+test outbox catches it), opens the web client's reset page, sets a new password once, and ends
+every token and session the account had. Nobody learns from the answers which addresses have
+accounts."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core import mail
+from rest_framework.test import APIClient
+
+from api.models import LanguagePreference
+
+pytestmark = pytest.mark.django_db
+
+LINK = re.compile(r"(http://testserver/)#/reset/([^/\s]+)/([^/\s]+)")
+
+
+def register(username: str, email: str = "") -> APIClient:
+    client = APIClient()
+    answer = client.post(
+        "/api/v1/auth/register/",
+        {"username": username, "password": "first password 1", "email": email, "device": "phone"},
+        format="json",
+    )
+    assert answer.status_code == 201, answer.json()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {answer.json()['token']}")
+    return client
+
+
+def ask(email: str, **headers):
+    return APIClient().post("/api/v1/auth/password-reset/", {"email": email}, format="json", headers=headers)
+
+
+def confirm(uid: str, token: str, password: str = "second password 2"):
+    return APIClient().post(
+        "/api/v1/auth/password-reset/confirm/",
+        {"uid": uid, "token": token, "new_password": password},
+        format="json",
+    )
+
+
+def login(username: str, password: str):
+    return APIClient().post(
+        "/api/v1/auth/token/", {"username": username, "password": password, "device": "laptop"}, format="json"
+    )
+
+
+def the_link() -> tuple[str, str, str]:
+    assert len(mail.outbox) == 1
+    found = LINK.search(mail.outbox[0].body)
+    assert found, mail.outbox[0].body
+    return found.group(1), found.group(2), found.group(3)
+
+
+def test_a_mailed_link_sets_a_new_password_once_and_ends_every_token():
+    phone = register("alice", "alice@example.com")
+    asked = ask("Alice@Example.com")
+    assert asked.status_code == 202
+    assert mail.outbox[0].to == ["alice@example.com"]
+    assert "alice" in mail.outbox[0].body
+    page, uid, token = the_link()
+    assert page == "http://testserver/"
+    assert confirm(uid, token).status_code == 204
+    # The old token is revoked, the old password refused, the new one accepted.
+    assert phone.get("/api/v1/wallets/me/").status_code == 401
+    assert login("alice", "first password 1").status_code == 400
+    assert login("alice", "second password 2").status_code == 200
+    # The link worked once.
+    again = confirm(uid, token, "third password 3")
+    assert again.status_code == 400
+    assert again.json()["code"] == "invalid_reset_link"
+
+
+def test_an_unknown_address_gets_the_same_answer_and_no_mail():
+    register("alice", "alice@example.com")
+    unknown, known = ask("nobody@example.com"), ask("alice@example.com")
+    assert unknown.status_code == known.status_code == 202
+    assert unknown.json() == known.json()
+    assert len(mail.outbox) == 1
+
+
+def test_a_weak_new_password_is_refused_and_the_link_still_works():
+    register("alice", "alice@example.com")
+    ask("alice@example.com")
+    _, uid, token = the_link()
+    weak = confirm(uid, token, "alice123")
+    assert weak.status_code == 400
+    assert weak.json()["code"] == "invalid"
+    assert list(weak.json()["fields"]) == ["new_password"]
+    assert confirm(uid, token).status_code == 204
+
+
+def test_a_forged_or_foreign_link_is_refused():
+    register("alice", "alice@example.com")
+    register("bob", "bob@example.com")
+    ask("alice@example.com")
+    _, uid, token = the_link()
+    mail.outbox.clear()
+    ask("bob@example.com")
+    _, bobs_uid, _ = the_link()
+    for bad_uid, bad_token in [(bobs_uid, token), (uid, token[:-1] + "x"), ("not-base64!", token)]:
+        refused = confirm(bad_uid, bad_token)
+        assert refused.status_code == 400
+        assert refused.json()["code"] == "invalid_reset_link"
+
+
+def test_the_mail_is_in_the_persons_language_whatever_the_asker_reads():
+    register("alice", "alice@example.com")
+    LanguagePreference.objects.create(user=get_user_model().objects.get(username="alice"), language="es-mx")
+    ask("alice@example.com", **{"Accept-Language": "fa"})
+    assert "contraseña" in mail.outbox[0].subject.lower()
+    mail.outbox.clear()
+    register("bob", "bob@example.com")
+    ask("bob@example.com", **{"Accept-Language": "fa"})  # no choice of his own: the asker's language
+    assert "reset" not in mail.outbox[0].subject.lower()
+
+
+def test_the_link_is_for_the_public_address_when_one_is_set(settings):
+    settings.PUBLIC_URL = "https://cards.example/"
+    register("alice", "alice@example.com")
+    ask("alice@example.com")
+    assert "https://cards.example/#/reset/" in mail.outbox[0].body
+
+
+def test_a_session_ends_with_the_reset():
+    register("alice", "alice@example.com")
+    session = APIClient(enforce_csrf_checks=False)
+    assert (
+        session.post(
+            "/api/v1/auth/session/", {"username": "alice", "password": "first password 1"}, format="json"
+        ).status_code
+        == 200
+    )
+    assert session.get("/api/v1/auth/session/").json()["username"] == "alice"
+    ask("alice@example.com")
+    _, uid, token = the_link()
+    assert confirm(uid, token).status_code == 204
+    assert session.get("/api/v1/auth/session/").json()["username"] is None
