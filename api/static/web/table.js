@@ -428,7 +428,8 @@ export async function showTable(main, tableId) {
 
   // The last events so far, then the stream from the version shown: each message is a line and a refetch.
   const since = Math.max(0, view.version - 30);
-  const earlier = await api.get(`tables/${tableId}/events/?after=${since}`);
+  // Each event with its sentence, said by the server in the page's language (events.js).
+  const earlier = await api.get(`tables/${tableId}/events/?after=${since}&sentences=true`);
   for (const event of earlier.results) events.append(eventLine(event, contextOf(view)));
   let lastSeq = earlier.results.length ? earlier.results[earlier.results.length - 1].seq : since;
 
@@ -440,7 +441,7 @@ export async function showTable(main, tableId) {
       await attempt(reload);
     }, 50);
   };
-  const stream = new EventSource(`/api/v1/tables/${tableId}/stream/?after=${lastSeq}`, { withCredentials: true });
+  const stream = new EventSource(`/api/v1/tables/${tableId}/stream/?after=${lastSeq}&sentences=true`, { withCredentials: true });
   const onEvent = (message) => {
     let event;
     try {
