@@ -183,6 +183,11 @@ class EventsQuerySerializer(serializers.Serializer):
         help_text=f"At most this many events, 1 to {EVENTS_MAX_LIMIT}.",
     )
     wait = serializers.FloatField(min_value=0, max_value=60, required=False, default=0)
+    sentences = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="`true`: each event carries its `sentence` for players, in the request's language.",
+    )
 
 
 class SeatSerializer(serializers.Serializer):
@@ -233,6 +238,24 @@ class TableSummaryPageSerializer(serializers.Serializer):
     has_more = serializers.BooleanField()
 
 
+class SentencePartSerializer(serializers.Serializer):
+    text = serializers.CharField(required=False, help_text="Words, to show as text.")
+    cards = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="A row of card codes, to draw as cards."
+    )
+
+
+class SentenceSerializer(serializers.Serializer):
+    text = serializers.CharField(help_text="The whole sentence as plain text, each card as its code.")
+    parts = SentencePartSerializer(
+        many=True, help_text="The sentence in order: each part either `text` or a row of `cards`."
+    )
+
+
+class SentencesQuerySerializer(serializers.Serializer):
+    sentences = serializers.BooleanField(required=False, default=False)
+
+
 class EventSerializer(serializers.Serializer):
     seq = serializers.IntegerField()
     type = serializers.CharField()
@@ -244,6 +267,11 @@ class EventSerializer(serializers.Serializer):
     actor_seat = serializers.IntegerField(allow_null=True)
     created_at = serializers.DateTimeField()
     data = serializers.DictField()
+    sentence = SentenceSerializer(
+        required=False,
+        help_text="Only when asked for (`sentences=true`): the event as a sentence for players, in the "
+        "request's language, made from `data` as the caller sees it.",
+    )
 
 
 class EventsPageSerializer(serializers.Serializer):

@@ -15,6 +15,7 @@ events are sent.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import json
 import logging
@@ -34,7 +35,7 @@ from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
-from api import limits, stream_rights
+from api import limits, sentences, stream_rights
 from api import serializers as s
 from api.stream_rights import Rights
 from games import notify, selectors
@@ -119,11 +120,21 @@ class _Line:
     """What one open stream keeps between wakes: its slot, its heartbeats, its rights and why it
     ended (an ``ENDS`` code) once it has."""
 
-    def __init__(self, slot: tuple[str, str], rights: Rights, language: str | None, *, view: bool = False) -> None:
+    def __init__(
+        self,
+        slot: tuple[str, str],
+        rights: Rights,
+        language: str | None,
+        *,
+        sentences: bool = False,
+        view: bool = False,
+    ) -> None:
         self.slot = slot
         self.rights = rights
         self.language = language
-        # A table stream asked with ?view=true: the seat's table view after each wake's events.
+        # ``?sentences=true``: each event with its sentence for players (``api.sentences``).
+        self.sentences = sentences
+        # ``?view=true``: the seat's table view after each wake's events.
         self.view = view
         self.beats = 0
         self.ended: str | None = None
@@ -230,6 +241,13 @@ class TableStreamView(_StreamView):
     @extend_schema(
         parameters=[
             OpenApiParameter("after", int, required=False),
+            OpenApiParameter(
+                "sentences",
+                bool,
+                required=False,
+                description="`true`: each event carries its `sentence` for players, in the request's "
+                "language, as the events endpoint gives it with `sentences=true`.",
+            ),
             VIEW_PARAMETER,
             OpenApiParameter("Last-Event-ID", str, OpenApiParameter.HEADER, required=False),
         ],
@@ -244,6 +262,8 @@ class TableStreamView(_StreamView):
     def get(self, request, table_id):
         after = resume_point(request)
         view = wants_view(request)
+        wanted = s.SentencesQuerySerializer(data=request.query_params)
+        wanted.is_valid(raise_exception=True)
         table = selectors.get_table(table_id)
         if table.status == Table.Status.FINISHED and after >= table.version:
             # A reconnect after the stream's table_finished end: nothing more will ever come.
@@ -252,7 +272,7 @@ class TableStreamView(_StreamView):
         slot = limits.take_stream_slot(request.user.pk)
         _let_go_of_connection()
         # The stream outlives the request, and its language with it: each read is said in this one.
-        line = _Line(slot, rights, translation.get_language(), view=view)
+        line = _Line(slot, rights, translation.get_language(), sentences=wanted.validated_data["sentences"], view=view)
         return _stream(table_events(table.pk, request.user, after, line))
 
 
@@ -266,6 +286,9 @@ def _read_events(table_id: Any, user: Any, after: int, line: _Line) -> tuple[lis
     ended = line.rights.check()
     if ended is not None:
         return [], False, ended
+    if line.sentences:
+        with translation.override(line.language) if line.language else contextlib.nullcontext():
+            events = sentences.with_sentences(table, events)
     return say_all(events, line.language), table.status == Table.Status.FINISHED, None
 
 

@@ -15,7 +15,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api import limits, pagination
+from api import limits, pagination, sentences
 from api import serializers as s
 from games import idempotency, play, selectors
 from games.engine import registry
@@ -299,6 +299,7 @@ class EventsView(APIView):
         if query["wait"] and table.version <= after:
             with limits.waiting_slot(request.user.pk):
                 table = selectors.wait_for_events(table, after, query["wait"])
-        return Response(
-            selectors.events_page(table, selectors.seat_of(table, request.user), after=after, limit=query["limit"])
-        )
+        page = selectors.events_page(table, selectors.seat_of(table, request.user), after=after, limit=query["limit"])
+        if query["sentences"]:
+            page["results"] = sentences.with_sentences(table, page["results"])
+        return Response(page)

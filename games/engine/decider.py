@@ -24,6 +24,7 @@ from games.engine.audit import AuditHooks
 from games.engine.errors import IllegalAction
 from games.engine.options import Option
 from games.engine.presence import EVERYONE_HERE, Presence, is_presence_action
+from games.engine.sentences import PRESENCE, Describe
 
 # A bot: what it does from its own seat's view and legal actions, with a seeded ``random.Random``.
 Policy = Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]], random.Random], dict[str, Any]]
@@ -203,6 +204,10 @@ class Game:
     # service asks it rather than running ``decide`` to find out; ``None`` for a game without one,
     # whose ``decide`` the service runs and throws the events away.
     refusal: Callable[[Any, int | None, Mapping[str, Any], Mapping[str, Any]], IllegalAction | None] | None = None
+    # Each event type's sentence for players, from the event as the viewer is served it
+    # (``games.engine.sentences``); the presence events' by default. An event type not listed reads
+    # "<player> acts".
+    sentences: Mapping[str, Describe] = dataclasses.field(default_factory=lambda: dict(PRESENCE))
 
     def evolve(self, state: Any, event: Any) -> Any:
         """The state after one recorded event: ``fold`` in the order ``replay`` reduces with."""

@@ -1,8 +1,8 @@
 """Real table views of Euchre, Five-Card Draw and Guerra for the game modules' browser test: a
 person at seat 0 and bots elsewhere, played through ``games.play`` (the person choosing as
 the game's bot would), the person's view taken through the API at chosen moments; and the events
-API's answer to that person at the end, for every game (the widow games too), for the event
-sentences of ``api/static/web/events.js``."""
+API's answer to that person at the end, with the server's sentences, for every game (the widow
+games too), for the event lines of ``api/static/web/events.js``."""
 
 from __future__ import annotations
 
@@ -80,11 +80,12 @@ MOMENTS = {"euchre": _euchre_moment, "five_card_draw": _draw_moment, "guerra": _
 
 
 def _events(client: APIClient, table_id: str) -> list[dict[str, Any]]:
-    """Every event of the table as the events API answers seat 0, page after page."""
+    """Every event of the table as the events API answers seat 0, page after page, each with its
+    sentence (``sentences=true``, as the table page asks)."""
     events: list[dict[str, Any]] = []
     after = 0
     while True:
-        response = client.get(f"/api/v1/tables/{table_id}/events/?after={after}&limit=500")
+        response = client.get(f"/api/v1/tables/{table_id}/events/?after={after}&limit=500&sentences=true")
         assert response.status_code == 200, response.content
         page = response.json()
         events += page["results"]

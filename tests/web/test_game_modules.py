@@ -4,8 +4,9 @@ through the API at several moments (game_views.py). Each view is drawn on a page
 ``ctx``; the test checks that render() does not throw, shows the seat's own cards, never shows a
 card the view does not hold, labels every legal action and gives the fields a form needs.
 
-The event sentences (api/static/web/events.js) are checked the same way against the events API's
-answers of a played table of every game, and every event type a game has gets a sentence; Five-
+The event lines (api/static/web/events.js) are checked the same way against the events API's
+answers of a played table of every game with the server's sentences, and every event type a game
+has gets a sentence of its own, drawn as the server said it; Five-
 Card Draw's showdown(view) and the owner's commands (ownerActions) against real views.
 
 The page is served by Playwright's request routing from the static folder itself: no server,
@@ -23,9 +24,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.utils import translation
 
+from api.sentences import parts_of
 from games.engine import registry
 from games.engine.decider import event_types_by_name
+from games.engine.sentences import describe
 from ledger.units import money_shown
 from tests.conftest import require
 from tests.rules import playout_widow
@@ -97,7 +101,7 @@ window.draw = async (slug, view) => {
 // Each event's line as events.js makes it: its attributes, its text, the cards it shows.
 window.sentences = async (events) => {
   const { eventLine } = await import("/web/events.js");
-  const ctx = { you: 0, t, nt, cardElement, playerName: (seat) => "seat " + seat, currency: "MXN" };
+  const ctx = { t, cardElement, playerName: (seat) => "seat " + seat };
   return events.map((event) => {
     const line = eventLine(event, ctx);
     return {
@@ -297,7 +301,7 @@ def sample_event(game: str, cls: type, seq: int) -> dict[str, Any]:
             raise AssertionError(f"no sample for {cls.__name__}.{field.name}: {kind}")
     event = cls(**values)
     data = json.loads(json.dumps(money_shown(registry.get(game).view_event(event, 0), None)))
-    return {
+    item = {
         "seq": seq,
         "type": cls.__name__,
         "hand_no": 1,
@@ -307,6 +311,9 @@ def sample_event(game: str, cls: type, seq: int) -> dict[str, Any]:
         "created_at": "2026-01-01T00:00:00Z",
         "data": data,
     }
+    # The sentence the events API adds with sentences=true (its players by seat: no table here).
+    with translation.override("en"):
+        return {**item, "sentence": parts_of(describe(registry.get(game).sentences, item), {})}
 
 
 def events_of_every_type(game: str) -> list[dict[str, Any]]:
@@ -320,8 +327,9 @@ def events_of_every_type(game: str) -> list[dict[str, Any]]:
 
 @pytest.mark.django_db(transaction=True)
 def test_every_event_of_every_game_reads_as_a_sentence():
-    """No raw type name, no undefined, no object, no placeholder left; the cards shown are cards of
-    the event's own data (nothing invented, nothing hidden); the line keeps data-seq and data-type."""
+    """Each line is the server's sentence: its text, its cards as card elements in order. No raw
+    type name, no undefined, no object, no placeholder left; the cards shown are cards of the
+    event's own data (nothing invented, nothing hidden); the line keeps data-seq and data-type."""
     games = {game: events_of_every_type(game) for game in sorted(EVENT_TABLES)}
     with browser_page() as page:
         for game, events in games.items():
@@ -338,9 +346,13 @@ def test_every_event_of_every_game_reads_as_a_sentence():
                 assert " acts" not in words, where  # every known type has its own sentence
                 assert set(line["cards"]) <= codes_in(event["data"]), where
                 assert line["elements"] == 0, where  # text and cards only
+                # Drawn as the server said it: its text, its cards in order.
+                assert words == event["sentence"]["text"], where
+                said = [code for part in event["sentence"]["parts"] for code in part.get("cards", [])]
+                assert line["cards"] == said, where
 
 
-def test_an_unknown_event_reads_as_its_player_acting():
+def test_an_event_without_a_sentence_reads_as_its_player_acting():
     events = [
         {"seq": 7, "type": "SomethingNew", "actor": None, "actor_kind": "bot", "actor_seat": 2, "data": {"seat": 2}},
         {"seq": 8, "type": "<b>Odd</b>", "actor": "ana", "actor_kind": "user", "actor_seat": None, "data": {}},
@@ -351,6 +363,18 @@ def test_an_unknown_event_reads_as_its_player_acting():
     assert [line["text"] for line in lines] == ["#7 seat 2 acts", "#8 ana acts", "#9 Something happens at the table"]
     assert [line["type"] for line in lines] == ["SomethingNew", "<b>Odd</b>", "Nobody"]
     assert all(line["elements"] == 0 for line in lines)
+
+
+def test_a_sentence_is_drawn_as_text_and_cards_never_as_markup():
+    parts = [{"text": "<img src=x onerror=alert(1)> plays "}, {"cards": ["Qh", "Td"]}, {"text": " <b>now</b>"}]
+    sentence = {"text": "<img src=x onerror=alert(1)> plays Qh Td <b>now</b>", "parts": parts}
+    event = {"seq": 3, "type": "CardPlayed", "actor": None, "actor_seat": 1, "data": {}, "sentence": sentence}
+    with browser_page() as page:
+        (line,) = page.evaluate("(events) => window.sentences(events)", [event])
+        assert not page.errors, page.errors
+    assert line["text"] == "#3 <img src=x onerror=alert(1)> plays Qh Td <b>now</b>"
+    assert line["cards"] == ["Qh", "Td"]
+    assert line["elements"] == 0
 
 
 # --- Five-Card Draw's showdown and the owner's commands ------------------------------------------

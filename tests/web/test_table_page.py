@@ -50,9 +50,10 @@ def test_the_events_read_as_sentences(page, web_server):
     sign_in(page, player.username)
     page.goto(f"/#/tables/{table_id}")
     page.locator("#events li").first.wait_for()
-    events = player.ok("GET", f"/tables/{table_id}/events/?after=0")["results"]
+    events = player.ok("GET", f"/tables/{table_id}/events/?after=0&sentences=true")["results"]
     lines = page.locator("#events li").evaluate_all(
-        "els => els.map((e) => ({seq: e.dataset.seq, type: e.dataset.type, text: e.textContent}))"
+        "els => els.map((e) => ({seq: e.dataset.seq, type: e.dataset.type, text: e.textContent,"
+        " cards: [...e.querySelectorAll('[data-card]')].map((c) => c.dataset.card)}))"
     )
     assert lines
     by_seq = {str(event["seq"]): event for event in events}
@@ -61,6 +62,15 @@ def test_the_events_read_as_sentences(page, web_server):
         assert line["type"] == event["type"]
         words = line["text"].removeprefix(f"#{line['seq']} ")
         assert words and event["type"] not in words and "undefined" not in words, line
+        # The server's sentence, drawn: its words in order, its cards as card elements.
+        parts = event["sentence"]["parts"]
+        assert line["cards"] == [code for part in parts for code in part.get("cards", [])], line
+        at = 0
+        for part in parts:
+            if "text" in part:
+                found = words.find(part["text"], at)
+                assert found >= at, (line, part)
+                at = found + len(part["text"])
     assert not page.errors  # type: ignore[attr-defined]
 
 

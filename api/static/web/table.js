@@ -429,7 +429,8 @@ export async function showTable(main, tableId) {
   // The last events so far, then the stream from the version shown: each event is a line, and after
   // each wake's events the stream brings this seat's view of the table (`view=true`) to redraw from.
   const since = Math.max(0, view.version - 30);
-  const earlier = await api.get(`tables/${tableId}/events/?after=${since}`);
+  // Each event with its sentence, said by the server in the page's language (events.js).
+  const earlier = await api.get(`tables/${tableId}/events/?after=${since}&sentences=true`);
   for (const event of earlier.results) events.append(eventLine(event, contextOf(view)));
   let lastSeq = earlier.results.length ? earlier.results[earlier.results.length - 1].seq : since;
 
@@ -441,7 +442,7 @@ export async function showTable(main, tableId) {
       await attempt(reload);
     }, 50);
   };
-  const stream = new EventSource(`/api/v1/tables/${tableId}/stream/?after=${lastSeq}&view=true`, { withCredentials: true });
+  const stream = new EventSource(`/api/v1/tables/${tableId}/stream/?after=${lastSeq}&sentences=true&view=true`, { withCredentials: true });
   const onEvent = (message) => {
     let event;
     try {

@@ -9,7 +9,7 @@ from games.engine.decider import Game
 from games.engine.errors import InvalidOptions
 from games.engine.options import Option, validate_options
 from games.engine.words import T
-from games.rules.euchre import bot, contract
+from games.rules.euchre import bot, contract, sentences
 from games.rules.euchre.audit import EuchreAudit
 from games.rules.euchre.decide import decide
 from games.rules.euchre.events import EVENT_TYPES
@@ -151,6 +151,7 @@ DECIDER = Game(
     # A stake per player (``amount``); the winning side shares the prize.
     money="stake",
     audit=EuchreAudit(),
+    sentences=sentences.SENTENCES,
     action_types=contract.ACTIONS,
     view_type=contract.VIEW,
 )

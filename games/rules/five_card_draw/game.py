@@ -10,7 +10,7 @@ from games.engine.decider import Game
 from games.engine.errors import InvalidOptions
 from games.engine.options import Option, validate_options
 from games.engine.words import T, Text
-from games.rules.five_card_draw import bot, contract, decide, legal, settlements, view
+from games.rules.five_card_draw import bot, contract, decide, legal, sentences, settlements, view
 from games.rules.five_card_draw.audit import FiveCardDrawAudit
 from games.rules.five_card_draw.cards import WILD_CHOICES
 from games.rules.five_card_draw.events import EVENT_TYPES
@@ -387,6 +387,7 @@ DECIDER = Game(
     refused_combinations=REFUSED,
     action_fields=frozenset({"amount", "discard", "show", "chips"}),
     audit=FiveCardDrawAudit(),
+    sentences=sentences.SENTENCES,
     action_types=contract.ACTIONS,
     view_type=contract.VIEW,
 )

@@ -10,7 +10,7 @@ from games.engine.decider import Game
 from games.engine.errors import InvalidOptions
 from games.engine.options import Option, validate_options
 from games.engine.words import T
-from games.rules.guerra import bot, contract
+from games.rules.guerra import bot, contract, sentences
 from games.rules.guerra.audit import GuerraAudit
 from games.rules.guerra.cards import DECKS
 from games.rules.guerra.decide import deadline, decide
@@ -130,6 +130,7 @@ DECIDER = Game(
     # A stake per player (``amount``), not chips: the cards are what the players win and lose.
     money="stake",
     audit=GuerraAudit(),
+    sentences=sentences.SENTENCES,
     action_types=contract.ACTIONS,
     view_type=contract.VIEW,
 )

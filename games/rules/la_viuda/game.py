@@ -10,7 +10,7 @@ from games.engine.decider import Game
 from games.engine.errors import InvalidOptions
 from games.engine.options import Option, validate_options
 from games.engine.words import T
-from games.rules.la_viuda import bot, contract, decide, legal, settlements, view
+from games.rules.la_viuda import bot, contract, decide, legal, sentences, settlements, view
 from games.rules.la_viuda.audit import LaViudaAudit
 from games.rules.la_viuda.events import EVENT_TYPES
 from games.rules.la_viuda.state import Rules as TableRules
@@ -94,6 +94,7 @@ DECIDER = Game(
     chip_counts=chip_counts,
     bot=bot.choose,
     audit=LaViudaAudit(),
+    sentences=sentences.SENTENCES,
     refused_combinations=(T("chip_value above 0 without a currency"),),
     action_types=contract.ACTIONS,
     view_type=contract.VIEW,

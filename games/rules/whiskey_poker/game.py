@@ -10,7 +10,7 @@ from games.engine.decider import Game
 from games.engine.errors import InvalidOptions
 from games.engine.options import Option, validate_options
 from games.engine.words import T
-from games.rules.whiskey_poker import bot, contract, decide, legal, settlements, view
+from games.rules.whiskey_poker import bot, contract, decide, legal, sentences, settlements, view
 from games.rules.whiskey_poker.audit import WhiskeyPokerAudit
 from games.rules.whiskey_poker.events import EVENT_TYPES
 from games.rules.whiskey_poker.state import LOSER_PAYS, POINTS, POT, State, evolve
@@ -164,6 +164,7 @@ DECIDER = Game(
     owner_commands=frozenset({"end_match"}),
     refused_combinations=REFUSED,
     audit=WhiskeyPokerAudit(),
+    sentences=sentences.SENTENCES,
     action_types=contract.ACTIONS,
     view_type=contract.VIEW,
 )
