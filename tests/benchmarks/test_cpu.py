@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from tests.benchmarks.cpu import TICK, Meter, Reading, Stat, members, parse_stat, pids_ticks, snapshot, tree_ticks
-from tests.benchmarks.servers import Statement, role_url
+from tests.benchmarks.servers import OwnPostgres, Statement, postgres_bindir, role_url
+from tests.conftest import require
 
 
 def stat_line(pid: int, comm: str, ppid: int, pgrp: int, utime: int, stime: int, cutime: int, cstime: int) -> str:
@@ -131,3 +132,40 @@ def test_the_owners_statements_are_foreign_key_checks_or_the_benchmarks():
 def test_a_role_url_names_the_role_twice():
     url = role_url("postgres://postgres:secret@127.0.0.1:5433/bench_1", "worker")
     assert url == "postgres://worker@127.0.0.1:5433/bench_1?application_name=worker"
+
+
+@pytest.mark.postgres
+def test_a_cluster_of_our_own_counts_its_reaped_backends_and_each_roles_work():
+    """Backends that connect, query and go between two readings are in the cluster's CPU; their
+    statements and connections are told apart by role."""
+    try:
+        postgres_bindir()
+        found = True
+    except RuntimeError:
+        found = False
+    require(found, "PostgreSQL's server binaries (initdb)")
+    import psycopg
+
+    cluster = OwnPostgres(["web"])
+    try:
+        cluster.start()
+        meter = Meter()
+        meter.add_tree("postgres", [cluster.postmaster_pid])
+        before = meter.read()
+        cluster.reset_statements()
+        log_at = cluster.log_offset()
+        for n in range(30):
+            with psycopg.connect(cluster.url(role="web"), autocommit=True) as conn:
+                conn.execute("SELECT count(*) FROM pg_class WHERE relpages >= %s", [n]).fetchone()
+        spent = meter.read() - before
+        time.sleep(0.2)  # the last connection's log line
+        connections = cluster.connections(log_at, "postgres")
+        statements = cluster.statements("postgres")
+    finally:
+        cluster.close()
+    # Thirty backends forked, each loading its caches: well over a tick's worth, all of it reaped.
+    assert spent.seconds["postgres"] > 0.02
+    assert connections["web"] == 30
+    calls = {s.query: s.calls for s in statements if s.role == "web"}
+    assert calls == {"SELECT count(*) FROM pg_class WHERE relpages >= $1": 30}
+    assert not cluster.folder.exists()
