@@ -26,8 +26,8 @@ Environment: by default the benchmark runs a PostgreSQL cluster and a Redis serv
 postgres://postgres@127.0.0.1:5432/postgres; a database of the benchmark's own is created beside it)
 and BENCH_REDIS_URL (such as redis://127.0.0.1:6379/0; an empty db number is claimed) use servers
 already running instead: then PostgreSQL's CPU is only what the backends alive at the two readings
-of a step had spent (about half of it is missed: most backends live between two readings), and
-Redis's is not counted.
+of a step had spent, which misses nearly all of it (a backend lives for one request, between two
+readings), and Redis's is not counted.
 """
 
 from __future__ import annotations

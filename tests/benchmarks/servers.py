@@ -97,7 +97,13 @@ class OwnPostgres:
     def start(self) -> OwnPostgres:
         bindir = postgres_bindir()
         if os.geteuid() == 0:
-            owner = pwd.getpwnam("postgres")
+            try:
+                owner = pwd.getpwnam("postgres")
+            except KeyError:
+                raise RuntimeError(
+                    "PostgreSQL will not run as root and there is no postgres user to run it: "
+                    "create one, or set BENCH_POSTGRES_URL to a server already running"
+                ) from None
             os.chown(self.folder, owner.pw_uid, owner.pw_gid)
         initdb = [str(bindir / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres"]
         initdb += ["-E", "UTF8", "--locale=C.UTF-8", "--no-sync"]
