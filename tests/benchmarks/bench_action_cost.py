@@ -13,12 +13,15 @@ Whiskey Poker to 50 points as in bench_capacity.py, and La Viuda (money, 10 chip
    turns that follow, and its share of beat's sweep and of whatever else ran. The statements each
    role sent (pg_stat_statements), the commits and the connections opened (pg_stat_database, the
    server's connection log) are divided the same way.
-2. Statements per request kind, one request at a time on a quiet shape: a table GET, an events GET
-   (a page of the last 10 events), an action POST (the GETs that wait for the person's turn go to a
-   second web server, "probe", with a role of its own, so that they are not counted), and a bot turn
-   (the worker's statements while those POSTs were answered, divided by the bot commands recorded,
-   counted from the events: one command's events share their actor and time). Connections opened
-   per request come from the server's log.
+2. Statements and CPU per request kind, one request at a time on a quiet shape: a table GET, an
+   events GET (a page of the last 10 events), an action POST with the bot turns after it (the
+   benchmark watches the table row for the bots to be done, and the one GET per action that fetches
+   the person's legal actions goes to a second web server, "probe", with a role of its own, so that
+   its statements are not counted and its PostgreSQL and Redis CPU is taken off at a table GET's
+   cost), and a bot turn (the worker's statements and CPU while those POSTs were answered, divided
+   by the bot commands recorded, counted from the events: one command's events share their actor and
+   time). The idle shape's CPU (beat's sweeps, mostly), measured for 3 s first, is taken off each.
+   Connections opened per request come from the server's log.
 
     python tests/benchmarks/bench_action_cost.py [--games whiskey-poker,la-viuda] [--tables 10]
         [--period 5] [--warmup 5] [--window 30] [--requests 20] [--web-workers 3] [--statements 6]
@@ -107,6 +110,8 @@ class Kind:
     statements: list[Statement]
     connections: Counter[str]
     role: str
+    # Milliseconds of CPU per request by process (see ``cpu_of``).
+    cpu: dict[str, float] = field(default_factory=dict)
 
     def per_request(self, sender: str | None = None, kind: str | None = None) -> float:
         sender = sender or self.role
@@ -243,64 +248,128 @@ def commands_between(shape: Shape, first: int, last: int) -> Counter[str]:
     return Counter({kind: count for kind, count in rows})
 
 
-def measure_kinds(
-    services: Services, shape: Shape, web: Process, probe: Process, table: PlayedTable, count: int
-) -> dict[str, Kind]:
-    """Statements per request of each kind, one request at a time on ``table``."""
-    person = table.people[0]
-    reader = Person(person.username, person.token, [probe])
-    writer = Person(person.username, person.token, [web])
-    path = f"/api/v1/tables/{table.id}/"
-    kinds: dict[str, Kind] = {}
+class Requests:
+    """One person's requests of each kind at ``table``, one at a time; each returns how many it sent.
+    The person's turn is watched in the table row (the version, whether a bot is awaited) on a
+    connection of the benchmark's own, so that the probe's GETs are one per action."""
 
-    def table_get() -> int:
-        for _ in range(count):
-            _ok(web.request("GET", path, token=person.token), "table GET")
-        return count
+    def __init__(self, shape: Shape, web: Process, probe: Process, table: PlayedTable, count: int):
+        import psycopg
 
-    def events_get() -> int:
-        _, view = probe.request("GET", path, token=person.token)
+        person = table.people[0]
+        self.web, self.probe, self.table, self.count = web, probe, table, count
+        self.token = person.token
+        self.reader = Person(person.username, person.token, [probe])
+        self.writer = Person(person.username, person.token, [web])
+        self.path = f"/api/v1/tables/{table.id}/"
+        self.probes = Counter[str]()
+        self.rng = random.Random(7)
+        self.watch = psycopg.connect(shape.database_url, autocommit=True)
+
+    def close(self) -> None:
+        self.watch.close()
+
+    def table_get(self) -> int:
+        for _ in range(self.count):
+            _ok(self.web.request("GET", self.path, token=self.token), "table GET")
+        return self.count
+
+    def events_get(self) -> int:
+        _, view = self.probe.request("GET", self.path, token=self.token)
         after = max(0, view["version"] - 10)
-        for _ in range(count):
-            _ok(web.request("GET", f"{path}events/?after={after}", token=person.token), "events GET")
-        return count
+        for _ in range(self.count):
+            _ok(self.web.request("GET", f"{self.path}events/?after={after}", token=self.token), "events GET")
+        return self.count
 
-    rng = random.Random(7)
-
-    def action_post() -> int:
+    def action_post(self) -> int:
         sent = 0
-        for _ in range(count):
-            view = _awaited(reader, path)
+        for _ in range(self.count):
+            view = _awaited(self.reader, self.path, self.probes)
             if view is None:
                 break
-            answer = writer.act(table.id, rng.choice(moves(view["legal_actions"])), view["version"])
+            answer = self.writer.act(self.table.id, self.rng.choice(moves(view["legal_actions"])), view["version"])
             if answer.status != 200:
                 raise RuntimeError(f"action POST: {answer.status} {answer.answer}")
             sent += 1
-        _awaited(reader, path)  # the bots' turns after the last action are done
+            self.bots_done(view["version"])
         return sent
 
-    runs: list[tuple[str, str, Callable[[], int]]] = [
-        ("table GET", "web", table_get),
-        ("events GET", "web", events_get),
-        ("action POST", "web", action_post),
+    def bots_done(self, after_version: int) -> None:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            row = self.watch.execute(
+                "SELECT version, awaits_bot FROM games_table WHERE id = %s", [self.table.id]
+            ).fetchone()
+            if row is not None and row[0] > after_version and not row[1]:
+                return
+            time.sleep(0.01)
+        raise RuntimeError("the bots did not answer within 30 s")
+
+
+def measure_kinds(
+    services: Services, shape: Shape, web: Process, probe: Process, table: PlayedTable, count: int
+) -> dict[str, Kind]:
+    """Statements and CPU per request of each kind, one request at a time on ``table``."""
+    requests = Requests(shape, web, probe, table, count)
+    runs: list[tuple[str, Callable[[], int]]] = [
+        ("table GET", requests.table_get),
+        ("events GET", requests.events_get),
+        ("action POST", requests.action_post),
     ]
     own = services.postgres
     assert own is not None
-    for name, role, run in runs:
-        (first_event,) = shape.sql("SELECT coalesce(max(id), 0) FROM games_event")[0]
-        own.reset_statements()
-        log_at = own.log_offset()
-        done = run()
-        time.sleep(0.3)  # the last connections' log lines
-        statements = own.statements(shape.database_name)
-        connections = own.connections(log_at, shape.database_name)
-        kinds[name] = Kind(name, done, statements, connections, role)
-        if name == "action POST":
-            (last_event,) = shape.sql("SELECT coalesce(max(id), 0) FROM games_event")[0]
-            commands = commands_between(shape, first_event, last_event)
-            kinds["bot turn"] = Kind("bot turn", commands["bot"], statements, connections, "worker")
+    meter = services.meter(shape)
+    kinds: dict[str, Kind] = {}
+    try:
+        # What the shape spends doing nothing (beat's sweeps, mostly), taken off each part.
+        quiet = meter.read()
+        time.sleep(3)
+        idle = meter.read() - quiet
+        get_cost: dict[str, float] = {}
+        for name, run in runs:
+            (first_event,) = shape.sql("SELECT coalesce(max(id), 0) FROM games_event")[0]
+            own.reset_statements()
+            log_at = own.log_offset()
+            requests.probes.clear()
+            before = meter.read()
+            done = run()
+            spent = meter.read() - before
+            time.sleep(0.3)  # the last connections' log lines
+            statements = own.statements(shape.database_name)
+            connections = own.connections(log_at, shape.database_name)
+            cpu = cpu_of(spent, idle, done, requests.probes["GET"], get_cost)
+            get_cost = get_cost or cpu
+            kinds[name] = Kind(name, done, statements, connections, "web", cpu)
+        (last_event,) = shape.sql("SELECT coalesce(max(id), 0) FROM games_event")[0]
+    finally:
+        requests.close()
+    # The bot turns are those the last part's POSTs were followed by.
+    bots = commands_between(shape, first_event, last_event)["bot"]
+    per_bot = {"worker": spent_net(spent, idle, "worker") * 1000 / bots} if bots else {}
+    kinds["bot turn"] = Kind("bot turn", bots, statements, connections, "worker", per_bot)
     return kinds
+
+
+def spent_net(spent: Spent, idle: Spent, name: str) -> float:
+    """CPU seconds ``name`` spent, less what it spends idle over as long."""
+    return max(0.0, spent.seconds.get(name, 0.0) - idle.cores(name) * spent.wall)
+
+
+def cpu_of(spent: Spent, idle: Spent, requests: int, probe_gets: int, get_cost: dict[str, float]) -> dict[str, float]:
+    """Milliseconds of CPU per request by process, less the idle rate and less the probe's table
+    GETs at what a table GET costs PostgreSQL and Redis (the probe's own process is not counted)."""
+    if not requests:
+        return {}
+    cpu = {}
+    for name in COLUMNS:
+        if name not in spent.seconds:
+            continue
+        net = spent_net(spent, idle, name) * 1000
+        if name in ("postgres", "redis"):
+            net = max(0.0, net - probe_gets * get_cost.get(name, 0.0))
+        cpu[name] = net / requests
+    cpu["total"] = sum(cpu.values())
+    return cpu
 
 
 def _ok(answer: tuple[int, object], what: str) -> None:
@@ -308,10 +377,11 @@ def _ok(answer: tuple[int, object], what: str) -> None:
         raise RuntimeError(f"{what}: {answer[0]} {answer[1]}")
 
 
-def _awaited(reader: Person, path: str, timeout: float = 30.0) -> dict | None:
+def _awaited(reader: Person, path: str, probes: Counter[str], timeout: float = 30.0) -> dict | None:
     """The person's view once the table awaits them (None if the table stopped running)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
+        probes["GET"] += 1
         status, view = reader.request("GET", path)
         if status != 200:
             raise RuntimeError(f"GET {path}: {status} {view}")
@@ -386,21 +456,25 @@ def print_window(window: Window) -> None:
 
 
 def print_kinds(game: str, kinds: dict[str, Kind], listed: int) -> None:
-    print(f"-- {game}: statements per request, one request at a time")
+    print(f"-- {game}: statements and CPU per request, one request at a time")
+    cpu_names = ["web", "worker", "postgres", "redis", "total"]
     print(
-        f"{'request':<12} {'n':>4} {'stmts':>6} {'reads':>6} {'locks':>6} {'writes':>6} {'tx':>5} {'conns':>6} {'fk':>5}"
+        f"{'request':<12} {'n':>4} {'stmts':>6} {'reads':>6} {'locks':>6} {'writes':>6} {'tx':>5} {'conns':>6} {'fk':>5}  "
+        + " ".join(f"{name:>8}" for name in cpu_names)
     )
     for kind in kinds.values():
         conns = kind.connections[kind.role] / kind.requests if kind.requests else float("nan")
         fk = f"{kind.per_request('fk-check'):.1f}" if kind.name == "action POST" else "-"
+        cpu = " ".join(f"{kind.cpu[name]:>8.1f}" if name in kind.cpu else f"{'-':>8}" for name in cpu_names)
         print(
             f"{kind.name:<12} {kind.requests:>4} {kind.per_request():>6.1f} {kind.per_request(kind='read'):>6.1f} "
             f"{kind.per_request(kind='lock'):>6.1f} {kind.per_request(kind='write'):>6.1f} "
-            f"{kind.per_request(kind='begin/commit'):>5.1f} {conns:>6.2f} {fk:>5}"
+            f"{kind.per_request(kind='begin/commit'):>5.1f} {conns:>6.2f} {fk:>5}  {cpu}"
         )
     print(
         "   (stmts: the role's statements per request; tx: BEGIN, COMMIT, savepoints; conns: connections the "
-        "role opened; fk: foreign-key checks at commit, the action POST's with its bot turns')"
+        "role opened; fk: foreign-key checks at commit; CPU in ms per request, less the idle shape's: the "
+        "action POST's with its bot turns, the bot turn's the worker's alone)"
     )
     for kind in kinds.values():
         if not kind.requests or listed <= 0:
@@ -427,7 +501,10 @@ def result_line(windows: list[Window], kinds: dict[str, dict[str, Kind]]) -> str
             fields.append(f"{prefix}statements_per_action={sum(senders.values()):.1f}")
         if n == 0 and window.game in kinds:
             for name, kind in kinds[window.game].items():
-                fields.append(f"{name.replace(' ', '_').lower()}_statements={kind.per_request():.1f}")
+                key = name.replace(" ", "_").lower()
+                fields.append(f"{key}_statements={kind.per_request():.1f}")
+                if "total" in kind.cpu:
+                    fields.append(f"{key}_cpu_ms={kind.cpu['total']:.1f}")
         if n == 0:
             fields.append(f"load1={window.load[0]:.2f}")
     return "RESULT action_cost " + " ".join(fields)
