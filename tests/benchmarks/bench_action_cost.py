@@ -113,6 +113,11 @@ class Kind:
     # Milliseconds of CPU per request by process (see ``cpu_of``).
     cpu: dict[str, float] = field(default_factory=dict)
 
+    def exec_ms(self, plan: bool = False) -> float:
+        """Milliseconds PostgreSQL spent executing (or planning) the role's statements, per request."""
+        spent = sum(s.plan_ms if plan else s.exec_ms for s in self.statements if s.sender == self.role)
+        return spent / self.requests if self.requests else float("nan")
+
     def per_request(self, sender: str | None = None, kind: str | None = None) -> float:
         sender = sender or self.role
         calls = sum(s.calls for s in self.statements if s.sender == sender and (kind is None or s.kind == kind))
@@ -459,8 +464,8 @@ def print_kinds(game: str, kinds: dict[str, Kind], listed: int) -> None:
     print(f"-- {game}: statements and CPU per request, one request at a time")
     cpu_names = ["web", "worker", "postgres", "redis", "total"]
     print(
-        f"{'request':<12} {'n':>4} {'stmts':>6} {'reads':>6} {'locks':>6} {'writes':>6} {'tx':>5} {'conns':>6} {'fk':>5}  "
-        + " ".join(f"{name:>8}" for name in cpu_names)
+        f"{'request':<12} {'n':>4} {'stmts':>6} {'reads':>6} {'locks':>6} {'writes':>6} {'tx':>5} {'plan':>5} {'exec':>5} "
+        f"{'conns':>6} {'fk':>5}  " + " ".join(f"{name:>8}" for name in cpu_names)
     )
     for kind in kinds.values():
         conns = kind.connections[kind.role] / kind.requests if kind.requests else float("nan")
@@ -469,18 +474,19 @@ def print_kinds(game: str, kinds: dict[str, Kind], listed: int) -> None:
         print(
             f"{kind.name:<12} {kind.requests:>4} {kind.per_request():>6.1f} {kind.per_request(kind='read'):>6.1f} "
             f"{kind.per_request(kind='lock'):>6.1f} {kind.per_request(kind='write'):>6.1f} "
-            f"{kind.per_request(kind='begin/commit'):>5.1f} {conns:>6.2f} {fk:>5}  {cpu}"
+            f"{kind.per_request(kind='begin/commit'):>5.1f} {kind.exec_ms(plan=True):>5.2f} {kind.exec_ms():>5.2f} {conns:>6.2f} {fk:>5}  {cpu}"
         )
     print(
-        "   (stmts: the role's statements per request; tx: BEGIN, COMMIT, savepoints; conns: connections the "
+        "   (stmts: the role's statements per request; tx: BEGIN, COMMIT, savepoints; plan, exec: their planning and "
+        "execution time in PostgreSQL, ms; conns: connections the "
         "role opened; fk: foreign-key checks at commit; CPU in ms per request, less the idle shape's: the "
         "action POST's with its bot turns, the bot turn's the worker's alone)"
     )
     for kind in kinds.values():
         if not kind.requests or listed <= 0:
             continue
-        mine = sorted((s for s in kind.statements if s.sender == kind.role), key=lambda s: -s.calls)
-        print(f"   {kind.name}: the most sent of its {len(mine)} statements (calls and ms of execution per request)")
+        mine = sorted((s for s in kind.statements if s.sender == kind.role), key=lambda s: -s.exec_ms)
+        print(f"   {kind.name}: the longest of its {len(mine)} statements (calls and ms of execution per request)")
         for statement in mine[:listed]:
             text = " ".join(statement.query.split())
             print(f"     {statement.calls / kind.requests:5.2f} {statement.exec_ms / kind.requests:6.2f}  {text[:100]}")

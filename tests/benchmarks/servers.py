@@ -114,6 +114,7 @@ class OwnPostgres:
             "unix_socket_directories": str(self.folder),
             "shared_preload_libraries": "pg_stat_statements",
             "pg_stat_statements.max": "10000",
+            "pg_stat_statements.track_planning": "on",
             "track_io_timing": "on",
             "log_connections": "on",
             "logging_collector": "off",
@@ -165,7 +166,7 @@ class OwnPostgres:
         """Every statement sent to ``database`` since the last reset, by the role that sent it."""
         rows = self.execute(
             """
-            SELECT r.rolname, s.query, s.calls, s.rows, s.total_exec_time
+            SELECT r.rolname, s.query, s.calls, s.rows, s.total_exec_time, s.total_plan_time
             FROM pg_stat_statements s
             JOIN pg_roles r ON r.oid = s.userid
             JOIN pg_database d ON d.oid = s.dbid
@@ -173,7 +174,7 @@ class OwnPostgres:
             """,
             [database],
         )
-        return [Statement(role, query, calls, count, ms) for role, query, calls, count, ms in rows]
+        return [Statement(role, query, calls, count, ms, plan) for role, query, calls, count, ms, plan in rows]
 
     def database_counters(self, database: str) -> dict[str, int]:
         """pg_stat_database's cumulative counters for ``database``: commits, rollbacks, sessions."""
@@ -219,6 +220,7 @@ class Statement:
     calls: int
     rows: int
     exec_ms: float
+    plan_ms: float = 0.0
 
     @property
     def sender(self) -> str:
