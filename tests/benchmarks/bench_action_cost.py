@@ -197,9 +197,10 @@ def measure_window(services: Services, shape: Shape, tables: list[PlayedTable], 
         (first_event,) = shape.sql("SELECT coalesce(max(id), 0) FROM games_event")[0]
         step = Step(len(tables), load=os.getloadavg())
         sampling = sampled_postgres(shape) if own is not None else None
+        # The sampler's own query (a connection) goes before the window opens, not in it.
+        sampled = sampling.read() if sampling else None
         generator, busy = self_seconds(), machine_busy()
         before = meter.read()
-        sampled = sampling.read() if sampling else None
         load.step = step
         time.sleep(args.window)
         load.step = None
