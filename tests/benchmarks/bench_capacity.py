@@ -14,9 +14,20 @@ target, at the last step, or when the total time would pass ``--budget``.
 The load generator runs on the same machine and takes its share of the cores; the figures are what
 the machine holds with its own clients, a lower bound for a server with clients elsewhere.
 
-Environment: BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres; a database of
-the benchmark's own is created beside it), BENCH_REDIS_URL (default redis://127.0.0.1:6379/0; an
-empty db number is claimed).
+At each step the CPU of every process of the shape is counted whole (tests/benchmarks/cpu.py): the
+web server's master and workers, the worker, beat, the PostgreSQL cluster with every backend it
+forked and reaped, and Redis; divided by the person actions answered, it is the CPU one action's
+cycle costs (the GET and POST, the bot turns after, a share of the sweep), by process. The machine
+may be shared: the load average, the machine's busy cores and the load generator's own CPU are
+printed beside it. The knee is the largest step whose p99 is under the target.
+
+Environment: by default the benchmark runs a PostgreSQL cluster and a Redis server of its own
+(tests/benchmarks/servers.py), so that all their CPU is the run's. BENCH_POSTGRES_URL (such as
+postgres://postgres@127.0.0.1:5432/postgres; a database of the benchmark's own is created beside it)
+and BENCH_REDIS_URL (such as redis://127.0.0.1:6379/0; an empty db number is claimed) use servers
+already running instead: then PostgreSQL's CPU is only what the backends alive at the two readings
+of a step had spent, which misses nearly all of it (a backend lives for one request, between two
+readings), and Redis's is not counted.
 """
 
 from __future__ import annotations
@@ -35,6 +46,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from games.engine import presence  # noqa: E402
+from tests.benchmarks.cpu import Spent, machine_busy, self_seconds  # noqa: E402
+from tests.benchmarks.servers import PROCESSES, Services, benchmark_services  # noqa: E402
 from tests.production.players import Person, PlayedTable, TableSpec, register, set_up_table  # noqa: E402
 from tests.production.shape import Process, Shape  # noqa: E402
 
@@ -53,8 +66,19 @@ class Step:
     waiting: int = 0
     ticks: int = 0
     load: tuple[float, float, float] = (0.0, 0.0, 0.0)
-    # Cores the shape's own processes and database backends kept busy over the window.
+    # Cores the shape's processes, PostgreSQL and Redis kept busy over the window.
     cores: float = 0.0
+    # CPU seconds spent over the window, by process.
+    spent: Spent | None = None
+    # Cores the whole machine and the load generator kept busy over the window.
+    machine_cores: float = 0.0
+    generator_cores: float = 0.0
+    # Person actions answered when the window closed (a tick under way may still add one after).
+    counted: int = 0
+
+    def cpu_per_action(self) -> dict[str, float]:
+        """Milliseconds of CPU per person action answered in the window, by process and in total."""
+        return self.spent.per(self.counted) if self.spent else {}
 
     def quantile(self, q: float) -> float:
         ordered = sorted(self.latencies)
@@ -127,24 +151,46 @@ def main() -> None:
     args = parser.parse_args()
     steps = [int(n) for n in args.steps.split(",")]
 
-    postgres = os.environ.get("BENCH_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/postgres")
-    redis_url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
     started = time.monotonic()
+    load_before, busy_before = _load(), machine_busy()
     # Registration is anonymous and throttled per address; the benchmark registers hundreds at once.
-    with Shape.create(postgres, redis_url, prefix="bench_capacity", env={"THROTTLE_ANON": "100000/minute"}) as shape:
-        web = shape.start_web("web", workers=args.web_workers)
-        shape.start_worker("worker", concurrency=args.worker_concurrency)
-        shape.start_beat(sweep_seconds=1.0)
+    env = {"THROTTLE_ANON": "100000/minute"}
+    with (
+        benchmark_services(list(PROCESSES)) as services,
+        Shape.create(services.postgres_url, services.redis_url, prefix="bench_capacity", env=env) as shape,
+    ):
+        web = shape.start_web("web", workers=args.web_workers, env=services.env(shape, "web"))
+        shape.start_worker("worker", concurrency=args.worker_concurrency, env=services.env(shape, "worker"))
+        shape.start_beat(sweep_seconds=1.0, env=services.env(shape, "beat"))
         print(
             f"gunicorn + {args.web_workers} uvicorn workers, 1 Celery worker ({args.worker_concurrency} threads), beat; "
-            f"{os.cpu_count()} cores; load average before: {_load()}"
+            f"{services.describe()}; {os.cpu_count()} cores; load average before: {_load_text(load_before)}"
         )
-        results = ramp(shape, web, args, steps, started)
-    report(results)
+        results = ramp(shape, services, web, args, steps, started)
+    busy_after = machine_busy()
+    wall = busy_after[1] - busy_before[1]
+    run = Run(
+        seconds=time.monotonic() - started,
+        load_before=load_before,
+        load_after=_load(),
+        machine_cores=(busy_after[0] - busy_before[0]) / wall * (os.cpu_count() or 1) if wall else 0.0,
+    )
+    report(results, run)
 
 
-def ramp(shape: Shape, web: Process, args, steps: list[int], started: float) -> list[Step]:
+@dataclass
+class Run:
+    """The whole run, setup included: how long, and how busy the machine was."""
+
+    seconds: float
+    load_before: tuple[float, float, float]
+    load_after: tuple[float, float, float]
+    machine_cores: float
+
+
+def ramp(shape: Shape, services: Services, web: Process, args, steps: list[int], started: float) -> list[Step]:
     load = Load(args.period)
+    meter = services.meter(shape)
     tables: list[PlayedTable] = []
     results: list[Step] = []
     try:
@@ -161,11 +207,15 @@ def ramp(shape: Shape, web: Process, args, steps: list[int], started: float) -> 
                 load.add(table)
             time.sleep(args.warmup)
             step = Step(count, load=_load())
-            cpu = shape.cpu_seconds()
+            before, generator, busy = meter.read(), self_seconds(), machine_busy()
             load.step = step
             time.sleep(args.window)
             load.step = None
-            step.cores = (shape.cpu_seconds() - cpu) / args.window
+            step.spent = meter.read() - before
+            step.counted = len(step.latencies)
+            step.generator_cores = (self_seconds() - generator) / step.spent.wall
+            step.machine_cores = (machine_busy()[0] - busy[0]) / step.spent.wall
+            step.cores = step.spent.cores()
             results.append(step)
             print(_line(step), flush=True)
             if shape.dead():
@@ -183,6 +233,18 @@ def _load() -> tuple[float, float, float]:
     return os.getloadavg()
 
 
+def _load_text(load: tuple[float, float, float]) -> str:
+    return " ".join(f"{value:.2f}" for value in load)
+
+
+CPU_COLUMNS = ("web", "worker", "beat", "postgres", "redis", "total")
+
+
+def _cpu_text(step: Step) -> str:
+    per = step.cpu_per_action()
+    return " ".join(f"{name} {per[name]:.1f}" for name in CPU_COLUMNS if name in per)
+
+
 def _line(step: Step) -> str:
     if not step.latencies:
         return f"{step.tables:>5} tables: no action measured ({step.errors} errors)"
@@ -191,23 +253,36 @@ def _line(step: Step) -> str:
         f"p95 {step.quantile(0.95) * 1000:6.1f} ms  p99 {step.quantile(0.99) * 1000:6.1f} ms  "
         f"mean {statistics.mean(step.latencies) * 1000:6.1f} ms  "
         f"bots behind {step.waiting}/{step.ticks}  409 {step.conflicts}  errors {step.errors}  "
-        f"shape {step.cores:.2f} cores  load {step.load[0]:.1f}"
+        f"shape {step.cores:.2f} cores (machine {step.machine_cores:.2f}, load generator {step.generator_cores:.2f})  "
+        f"load {step.load[0]:.1f}\n"
+        f"{'':>13}CPU ms per person action: {_cpu_text(step)}"
     )
 
 
-def report(results: list[Step]) -> None:
+def report(results: list[Step], run: Run) -> None:
     held = [step.tables for step in results if step.latencies and step.quantile(0.99) < TARGET_P99]
     print()
-    print(f"{'tables':>6} {'actions':>8} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'cores':>6}  under 250 ms")
+    names = [name for name in CPU_COLUMNS if any(name in step.cpu_per_action() for step in results)]
+    print(
+        f"{'tables':>6} {'actions':>8} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'cores':>6} {'machine':>7}  "
+        + " ".join(f"{name:>8}" for name in names)
+        + "  under 250 ms   (CPU ms per person action by process)"
+    )
     for step in results:
         p99 = step.quantile(0.99)
+        per = step.cpu_per_action()
         print(
             f"{step.tables:>6} {len(step.latencies):>8} {step.quantile(0.5) * 1000:>8.1f} "
-            f"{step.quantile(0.95) * 1000:>8.1f} {p99 * 1000:>8.1f} {step.cores:>6.2f}  "
-            f"{'yes' if p99 < TARGET_P99 else 'NO'}"
+            f"{step.quantile(0.95) * 1000:>8.1f} {p99 * 1000:>8.1f} {step.cores:>6.2f} {step.machine_cores:>7.2f}  "
+            + " ".join(f"{per.get(name, float('nan')):>8.1f}" for name in names)
+            + f"  {'yes' if p99 < TARGET_P99 else 'NO'}"
         )
-    largest = max(held) if held else 0
-    print(f"largest step with the person's action p99 under 250 ms: {largest} tables")
+    knee = max(held) if held else 0
+    print(f"the knee: {knee} tables, the largest step with the person's action p99 under 250 ms")
+    print(
+        f"the run: {run.seconds:.0f} s; load average {_load_text(run.load_before)} before, "
+        f"{_load_text(run.load_after)} after; the machine's cores busy {run.machine_cores:.2f} on average"
+    )
     # The machine is often shared: what the shape itself burns per table says what two cores of
     # its own would hold, as a ceiling (latency grows before the cores are full).
     busiest = max(results, key=lambda step: step.tables, default=None)
@@ -217,7 +292,11 @@ def report(results: list[Step]) -> None:
             f"the shape used {per_table * 1000:.1f} ms of CPU per second per table at {busiest.tables} tables: "
             f"two cores of its own would be full at about {2 / per_table:.0f} tables"
         )
-    print(f"RESULT capacity_tables={largest} cpu_per_table_ms_per_s={per_table * 1000:.1f}")
+    per_action = busiest.cpu_per_action() if busiest else {}
+    fields = [f"capacity_tables={knee}", f"knee_tables={knee}", f"cpu_per_table_ms_per_s={per_table * 1000:.1f}"]
+    fields += [f"{name}_ms_per_action={per_action[name]:.1f}" for name in names if name in per_action]
+    fields += [f"load1_after={run.load_after[0]:.2f}", f"machine_cores={run.machine_cores:.2f}"]
+    print("RESULT " + " ".join(fields))
 
 
 if __name__ == "__main__":

@@ -364,7 +364,9 @@ class Shape:
 
     def cpu_seconds(self) -> float:
         """CPU time used so far by the shape: its process groups (gunicorn's workers included) and
-        the PostgreSQL backends connected to its database; Redis, shared and light, is left out."""
+        the PostgreSQL backends connected to its database; Redis, shared and light, is left out.
+        Backends born and reaped between two calls (most of PostgreSQL's CPU, a connection living
+        for one request) are missed: tests/benchmarks/cpu.py counts a server of a run's own whole."""
         groups = {process.pid for process in self.processes.values()}
         backends = {
             pid for (pid,) in self.sql("SELECT pid FROM pg_stat_activity WHERE datname = %s", [self.database_name])
