@@ -181,8 +181,8 @@ class TableView(APIView):
         """The table as the caller sees it, with an ``ETag`` of its version (and of the seating and
         the caller's seat, which change without a version before the start): ``If-None-Match``
         with it answers 304 without a body, before the state is loaded."""
-        table = selectors.get_table(table_id)
-        seat = selectors.seat_of(table, request.user)
+        table = selectors.table_to_view(table_id)
+        seat = selectors.seat_among_rows(table, request.user)
         tag = _table_etag(table, table.version, seat)
         if _matches(request.headers.get("If-None-Match"), tag):
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers=_cache_headers(tag))
@@ -300,5 +300,7 @@ class EventsView(APIView):
             with limits.waiting_slot(request.user.pk):
                 table = selectors.wait_for_events(table, after, query["wait"])
         return Response(
-            selectors.events_page(table, selectors.seat_of(table, request.user), after=after, limit=query["limit"])
+            selectors.events_page(
+                table, selectors.seat_among_rows(table, request.user), after=after, limit=query["limit"]
+            )
         )
