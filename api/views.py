@@ -295,12 +295,12 @@ class EventsView(APIView):
         ``version`` is never behind the events carried."""
         query = parsed(s.EventsQuerySerializer, request.query_params)
         after = query["cursor"] if query.get("cursor") is not None else query["after"]
-        table = selectors.get_table(table_id)
+        limit = query["limit"]
+        # One statement: the table and its events after the cursor, with its version.
+        table, rows = selectors.table_and_events(table_id, after=after, limit=limit + 1)
         if query["wait"] and table.version <= after:
             with limits.waiting_slot(request.user.pk):
                 table = selectors.wait_for_events(table, after, query["wait"])
-        return Response(
-            selectors.events_page(
-                table, selectors.seat_among_rows(table, request.user), after=after, limit=query["limit"]
-            )
-        )
+            table, rows = selectors.table_and_events(table.pk, after=after, limit=limit + 1)
+        seat = selectors.seat_among_rows(table, request.user)
+        return Response(selectors.events_page(table, seat, after=after, limit=limit, read=(table, rows)))

@@ -227,24 +227,46 @@ def _event_items(table: Table, seat: int | None, rows: list[tuple[Any, ...]]) ->
     ]
 
 
-def events_page(table: Table, seat: int | None, *, after: int, limit: int) -> dict[str, Any]:
-    """A page of the caller's events after ``after``: at most ``limit`` of them, whether more
-    follow (``has_more``, and ``next_cursor`` to ask for them), and the table's ``version``. The
-    version is read in the same statement as the events (the table's row joined to them), so it is
-    never behind the last event carried (a version read before them could be, when a command
-    commits in between)."""
+# The columns of a table the events GET needs (the rest is left deferred): read with each event.
+EVENTS_TABLE_FIELDS = frozenset({"id", "game", "currency", "version"})
+
+
+def table_and_events(table_id, *, after: int, limit: int) -> tuple[Table, list[tuple[Any, ...]]]:
+    """The table (its id, game, currency and version) and its stored events after ``after``, at
+    most ``limit`` (rows of ``EVENT_FIELDS``), in one statement: the table's row left-joined to
+    those events. The version is read with the events, so it is never behind the last of them (a
+    version read before them could be, when a command commits in between)."""
+    names = [f.attname for f in Table._meta.concrete_fields if f.attname in EVENTS_TABLE_FIELDS]
     rows = list(
-        Table.objects.filter(pk=table.pk)
+        Table.objects.filter(pk=table_uuid(table_id))
         .annotate(tail=FilteredRelation("events", condition=Q(events__seq__gt=after)))
         .order_by("tail__seq")
-        .values_list("version", *(f"tail__{name}" for name in EVENT_FIELDS))[: limit + 1]
+        .values_list(*names, *(f"tail__{name}" for name in EVENT_FIELDS))[:limit]
     )
-    # No row: the table is gone. A row without an event (seq NULL): none after ``after``.
-    current = rows[0][0] if rows else 0
-    events = _event_items(table, seat, [row[1:] for row in rows if row[1] is not None])
+    if not rows:
+        raise NotFound(T("There is no table {table}.", table=str(table_id)))
+    table = Table.from_db(connection.alias, names, rows[0][: len(names)])
+    # A row without an event (seq NULL): there is none after ``after``.
+    return table, [row[len(names) :] for row in rows if row[len(names)] is not None]
+
+
+def events_page(
+    table: Table,
+    seat: int | None,
+    *,
+    after: int,
+    limit: int,
+    read: tuple[Table, list[tuple[Any, ...]]] | None = None,
+) -> dict[str, Any]:
+    """A page of the caller's events after ``after``: at most ``limit`` of them, whether more
+    follow (``has_more``, and ``next_cursor`` to ask for them), and the table's ``version``, read
+    with the events (``table_and_events``), so never behind the last event carried. ``read`` is
+    what ``table_and_events`` gave for ``limit + 1`` events, if the caller has asked it already."""
+    current, rows = read if read is not None else table_and_events(table.pk, after=after, limit=limit + 1)
+    events = _event_items(table, seat, rows)
     more = len(events) > limit
     events = events[:limit]
-    version = max(current, events[-1]["seq"] if events else 0)
+    version = max(current.version, events[-1]["seq"] if events else 0)
     return {
         "version": version,
         "results": events,

@@ -7,7 +7,7 @@ then reads the table (with its owner and its newest hand seeds), then its seats,
 state from the process's cache: three statements in all with a token. An ``If-None-Match`` that
 matches costs the same and loads no state. Without the cached state (a process that did not serve
 the table's last command), the latest snapshot and the events after it are read too. The events
-GET reads the table, its seats, then the events with the table's version in one statement.
+GET reads the table with its version and its events in one statement, then its seats.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ WHO = {"token": 1, "session": 2}
 TABLE_GET = 2
 TABLE_GET_UNCACHED = 4
 TABLE_NOT_MODIFIED = 2
-EVENTS_GET = 3
+EVENTS_GET = 2
 
 
 @pytest.fixture(autouse=True)
@@ -177,7 +177,7 @@ def test_a_table_get_reads_the_table_its_seats_and_the_person_once(seated_table,
 
 @pytest.mark.parametrize("seated_table", list(GAMES), indirect=True)
 @pytest.mark.parametrize("auth", ["token", "session"])
-def test_an_events_get_reads_the_table_its_seats_and_the_events_with_the_version(seated_table, auth):
+def test_an_events_get_reads_the_table_with_its_events_then_its_seats(seated_table, auth):
     """Guards the events GET's statements (who asks, then at most ``EVENTS_GET``), the first page
     and a page after the last event (none carried, the version still said)."""
     table_id, owner = seated_table
