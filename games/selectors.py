@@ -3,6 +3,7 @@ through the game's ``view`` and ``view_event``."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.conf import settings
@@ -33,15 +34,20 @@ def table_to_view(table_id) -> Table:
     """``get_table`` for ``table_view``: in the same statement its owner and its two newest hand
     seeds (each one's number and commitment), among which ``table_view`` finds the next hand's
     commitment: a command seeds the hand it deals and the one after."""
+    return _one_table(_tables_to_view(), table_id)
+
+
+@functools.cache
+def _tables_to_view() -> QuerySet[Table]:
+    # Built once: annotating anew on every read costs more than the statements it saves.
     newest = HandSeed.objects.filter(table=OuterRef("pk")).order_by("-hand_no")
-    tables = Table.objects.select_related("owner").annotate(
+    return Table.objects.select_related("owner").annotate(
         **{
             f"{SEEDS_READ}{place}_{name}": Subquery(newest.values(name)[place : place + 1])
             for place in range(2)
             for name in ("hand_no", "commitment")
         }
     )
-    return _one_table(tables, table_id)
 
 
 def _one_table(tables: QuerySet[Table], table_id) -> Table:
