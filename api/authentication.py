@@ -63,7 +63,8 @@ class TokenAuthentication(KnoxTokenAuthentication):
             raise exceptions.AuthenticationFailed(REFUSED) from None
 
     def _credentials(self, key: str):  # type: ignore[no-untyped-def]
-        # knox 5.1's authenticate_credentials, with the one statement above for its two reads.
+        # knox 5.1's authenticate_credentials, its two reads (the token with its person, then all the
+        # person's tokens) made one. tests/api/test_auth_tokens.py names the knox it was read from.
         model = get_token_model()
         now = timezone.now()
         others_expired = model.objects.filter(user=OuterRef("user"), expiry__lt=now).exclude(digest=OuterRef("digest"))

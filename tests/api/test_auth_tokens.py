@@ -263,3 +263,11 @@ def test_a_token_request_reads_the_token_once_with_the_language_preference(alice
     statements = [query["sql"] for query in queries.captured_queries]
     assert len([sql for sql in statements if 'FROM "knox_authtoken"' in sql]) == 1, statements
     assert not [sql for sql in statements if 'FROM "api_languagepreference"' in sql], statements
+
+
+def test_the_token_check_follows_the_knox_it_was_read_from():
+    """api/authentication.py's TokenAuthentication repeats knox 5.1's ``authenticate_credentials``
+    (with one statement for its two reads): another knox needs its knox/auth.py read again first."""
+    from importlib.metadata import version
+
+    assert version("django-rest-knox") == "5.1.0"
