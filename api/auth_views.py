@@ -21,7 +21,7 @@ from rest_framework.views import APIView
 
 from api import limits
 from api import serializers as s
-from api.authentication import SessionAuthentication
+from api.authentication import SESSION_BACKEND, SessionAuthentication
 from api.models import TokenDevice
 from games import notify
 from games.engine.words import T
@@ -226,7 +226,8 @@ class SessionView(APIView):
         data = s.SessionLoginSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         user = _check_password(request, data.validated_data["username"], data.validated_data["password"])
-        login(request._request, user)
+        # The session loads its person through SessionBackend: with their language, one statement.
+        login(request._request, user, backend=SESSION_BACKEND)
         return self._answer(request, user)
 
     @extend_schema(request=None, responses={204: None, 403: s.ErrorSerializer}, tags=["auth"])

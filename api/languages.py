@@ -59,10 +59,21 @@ def preference_of(user: Any) -> str | None:
     return LanguagePreference.objects.filter(user=user).values_list("language", flat=True).first()
 
 
+def known_preference_of(user: Any) -> str | None:
+    """``preference_of``, from the person's ``language_preference`` when it was read with them
+    (``select_related``, as the authentication classes read the person): no statement of its own."""
+    # ``__class__``, not ``type()``: a session's person comes wrapped in Django's lazy object.
+    relation = getattr(user.__class__, "language_preference", None)
+    if relation is not None and relation.is_cached(user):
+        chosen = getattr(user, "language_preference", None)  # None: read, and there is none
+        return chosen.language if chosen is not None else None
+    return preference_of(user)
+
+
 def prefer(authenticated: tuple[Any, Any] | None) -> tuple[Any, Any] | None:
     """An authentication's result, passed on, with the person's preference made the language."""
     if authenticated is not None:
-        language = preference_of(authenticated[0])
+        language = known_preference_of(authenticated[0])
         if language and language in codes():
             translation.activate(language)
     return authenticated

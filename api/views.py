@@ -181,8 +181,8 @@ class TableView(APIView):
         """The table as the caller sees it, with an ``ETag`` of its version (and of the seating and
         the caller's seat, which change without a version before the start): ``If-None-Match``
         with it answers 304 without a body, before the state is loaded."""
-        table = selectors.get_table(table_id)
-        seat = selectors.seat_of(table, request.user)
+        table = selectors.table_to_view(table_id)
+        seat = selectors.seat_among_rows(table, request.user)
         tag = _table_etag(table, table.version, seat)
         if _matches(request.headers.get("If-None-Match"), tag):
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers=_cache_headers(tag))
@@ -295,11 +295,15 @@ class EventsView(APIView):
         ``version`` is never behind the events carried."""
         query = parsed(s.EventsQuerySerializer, request.query_params)
         after = query["cursor"] if query.get("cursor") is not None else query["after"]
-        table = selectors.get_table(table_id)
+        limit = query["limit"]
+        # One statement: the table and its events after the cursor, with its version.
+        table, rows = selectors.table_and_events(table_id, after=after, limit=limit + 1)
         if query["wait"] and table.version <= after:
             with limits.waiting_slot(request.user.pk):
                 table = selectors.wait_for_events(table, after, query["wait"])
-        page = selectors.events_page(table, selectors.seat_of(table, request.user), after=after, limit=query["limit"])
+            table, rows = selectors.table_and_events(table.pk, after=after, limit=limit + 1)
+        seat = selectors.seat_among_rows(table, request.user)
+        page = selectors.events_page(table, seat, after=after, limit=limit, read=(table, rows))
         if query["sentences"]:
             page["results"] = sentences.with_sentences(table, page["results"])
         return Response(page)

@@ -203,6 +203,13 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 
+# Passwords are Django's (ModelBackend); a session opened at auth/session/ loads its person with
+# their language preference in one statement (api/authentication.py's SessionBackend, named by it).
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    "api.authentication.SessionBackend",
+]
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # First, so a request without credentials is answered 401 with WWW-Authenticate: Token.

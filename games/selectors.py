@@ -3,11 +3,12 @@ through the game's ``view`` and ``view_event``."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import Count, Min, Q, QuerySet
+from django.db.models import Count, FilteredRelation, Min, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from games import actors, notify, store
@@ -26,8 +27,32 @@ from ledger.units import money_shown
 
 
 def get_table(table_id) -> Table:
+    return _one_table(Table.objects.all(), table_id)
+
+
+def table_to_view(table_id) -> Table:
+    """``get_table`` for ``table_view``: in the same statement its owner and its two newest hand
+    seeds (each one's number and commitment), among which ``table_view`` finds the next hand's
+    commitment: a command seeds the hand it deals and the one after."""
+    return _one_table(_tables_to_view(), table_id)
+
+
+@functools.cache
+def _tables_to_view() -> QuerySet[Table]:
+    # Built once: annotating anew on every read costs more than the statements it saves.
+    newest = HandSeed.objects.filter(table=OuterRef("pk")).order_by("-hand_no")
+    return Table.objects.select_related("owner").annotate(
+        **{
+            f"{SEEDS_READ}{place}_{name}": Subquery(newest.values(name)[place : place + 1])
+            for place in range(2)
+            for name in ("hand_no", "commitment")
+        }
+    )
+
+
+def _one_table(tables: QuerySet[Table], table_id) -> Table:
     try:
-        return Table.objects.get(pk=table_uuid(table_id))
+        return tables.get(pk=table_uuid(table_id))
     except Table.DoesNotExist:
         raise NotFound(T("There is no table {table}.", table=str(table_id))) from None
 
@@ -46,6 +71,14 @@ def seat_of(table: Table, user) -> int | None:
     if user is None or not user.is_authenticated:
         return None
     return Seat.objects.filter(table=table, user=user).values_list("number", flat=True).first()
+
+
+def seat_among_rows(table: Table, user) -> int | None:
+    """``seat_of``, found among ``seat_rows``: no statement of its own where the seats are read
+    anyway (a table's view and its events name every seat's player)."""
+    if user is None or not user.is_authenticated:
+        return None
+    return next((seat.number for seat in seat_rows(table) if seat.user_id == user.pk), None)
 
 
 def seat_rows(table: Table) -> list[Seat]:
@@ -127,7 +160,7 @@ def table_view(
     next_hand = decider.hand_no(state) + 1
     upcoming = next_commitment
     if upcoming is None:
-        upcoming = HandSeed.objects.filter(table=table, hand_no=next_hand).values_list("commitment", flat=True).first()
+        upcoming = _commitment(table, next_hand, version)
     return {
         "id": str(table.pk),
         "game": table.game,
@@ -150,16 +183,39 @@ def table_view(
     }
 
 
+# The prefix of the seeds ``table_to_view`` reads with a table's row.
+SEEDS_READ = "newest_seed_"
+
+
+def _commitment(table: Table, hand_no: int, version: int) -> str | None:
+    """The commitment of hand ``hand_no``'s seed, if it has one yet. ``table_to_view`` read the
+    table's two newest seeds with its row: while the state answered is the row's (``version``), the
+    hand's seed is one of them, or comes after the newest (then there is none yet). Otherwise, and
+    for an older hand, it is read."""
+    read = table.__dict__
+    if f"{SEEDS_READ}0_hand_no" in read and version == table.version:
+        newest = read[f"{SEEDS_READ}0_hand_no"]
+        if newest is None or hand_no > newest:
+            return None
+        for place in range(2):
+            if read[f"{SEEDS_READ}{place}_hand_no"] == hand_no:
+                return read[f"{SEEDS_READ}{place}_commitment"]
+    return HandSeed.objects.filter(table=table, hand_no=hand_no).values_list("commitment", flat=True).first()
+
+
+# What the caller's view of an event is made from, of each stored event.
+EVENT_FIELDS = ("seq", "type", "data", "secret", "actor", "hand_no", "created_at")
+
+
 def events_view(table: Table, seat: int | None, *, after: int = 0, limit: int = 500) -> list[dict[str, Any]]:
     """The caller's view of the events after ``after`` (at most ``limit``): each through the game's
     ``view_event``."""
+    return _event_items(table, seat, list(store.events_after(table, after, limit=limit).values_list(*EVENT_FIELDS)))
+
+
+def _event_items(table: Table, seat: int | None, rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
     decider = registry.get(table.game)
     types = event_types_by_name(decider)
-    rows = list(
-        store.events_after(table, after, limit=limit).values_list(
-            "seq", "type", "data", "secret", "actor", "hand_no", "created_at"
-        )
-    )
     who = actors.describe(table, {row[4] for row in rows}, seat_rows(table))
     return [
         _event_item(
@@ -177,16 +233,46 @@ def events_view(table: Table, seat: int | None, *, after: int = 0, limit: int = 
     ]
 
 
-def events_page(table: Table, seat: int | None, *, after: int, limit: int) -> dict[str, Any]:
+# The columns of a table the events GET needs (the rest is left deferred): read with each event.
+EVENTS_TABLE_FIELDS = frozenset({"id", "game", "currency", "version"})
+
+
+def table_and_events(table_id, *, after: int, limit: int) -> tuple[Table, list[tuple[Any, ...]]]:
+    """The table (its id, game, currency and version) and its stored events after ``after``, at
+    most ``limit`` (rows of ``EVENT_FIELDS``), in one statement: the table's row left-joined to
+    those events. The version is read with the events, so it is never behind the last of them (a
+    version read before them could be, when a command commits in between)."""
+    names = [f.attname for f in Table._meta.concrete_fields if f.attname in EVENTS_TABLE_FIELDS]
+    rows = list(
+        Table.objects.filter(pk=table_uuid(table_id))
+        .annotate(tail=FilteredRelation("events", condition=Q(events__seq__gt=after)))
+        .order_by("tail__seq")
+        .values_list(*names, *(f"tail__{name}" for name in EVENT_FIELDS))[:limit]
+    )
+    if not rows:
+        raise NotFound(T("There is no table {table}.", table=str(table_id)))
+    table = Table.from_db(connection.alias, names, rows[0][: len(names)])
+    # A row without an event (seq NULL): there is none after ``after``.
+    return table, [row[len(names) :] for row in rows if row[len(names)] is not None]
+
+
+def events_page(
+    table: Table,
+    seat: int | None,
+    *,
+    after: int,
+    limit: int,
+    read: tuple[Table, list[tuple[Any, ...]]] | None = None,
+) -> dict[str, Any]:
     """A page of the caller's events after ``after``: at most ``limit`` of them, whether more
-    follow (``has_more``, and ``next_cursor`` to ask for them), and the table's ``version``. The
-    version is read after the events, so it is never behind the last event carried (a version
-    read first could be, when a command commits in between)."""
-    events = events_view(table, seat, after=after, limit=limit + 1)
+    follow (``has_more``, and ``next_cursor`` to ask for them), and the table's ``version``, read
+    with the events (``table_and_events``), so never behind the last event carried. ``read`` is
+    what ``table_and_events`` gave for ``limit + 1`` events, if the caller has asked it already."""
+    current, rows = read if read is not None else table_and_events(table.pk, after=after, limit=limit + 1)
+    events = _event_items(table, seat, rows)
     more = len(events) > limit
     events = events[:limit]
-    current = Table.objects.filter(pk=table.pk).values_list("version", flat=True).first() or 0
-    version = max(current, events[-1]["seq"] if events else 0)
+    version = max(current.version, events[-1]["seq"] if events else 0)
     return {
         "version": version,
         "results": events,

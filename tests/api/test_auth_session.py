@@ -111,3 +111,51 @@ def test_session_logins_are_throttled_with_retry_after_in_the_error_shape(alice,
     assert right.status_code == 429
     # Asking who one is costs no password hash and is not a login.
     assert client.get("/api/v1/auth/session/").status_code == 200
+
+
+def test_a_session_reads_its_person_once_with_the_language_preference(alice):
+    """A session opened at auth/session/ loads its person with their language preference in one
+    statement (issue 24), and the preference still wins over ``Accept-Language``."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from api.models import LanguagePreference
+
+    client = browser()
+    logged_in(client)
+    LanguagePreference.objects.create(user=alice, language="fa")
+    with CaptureQueriesContext(connection) as queries:
+        answer = client.get("/api/v1/tables/", HTTP_ACCEPT_LANGUAGE="es-MX")
+    assert answer.status_code == 200 and answer["Content-Language"] == "fa"
+    statements = [query["sql"] for query in queries.captured_queries]
+    assert len([sql for sql in statements if 'FROM "auth_user"' in sql]) == 1, statements
+    assert not [sql for sql in statements if 'FROM "api_languagepreference"' in sql], statements
+    LanguagePreference.objects.filter(user=alice).delete()
+    assert client.get("/api/v1/tables/", HTTP_ACCEPT_LANGUAGE="es-MX")["Content-Language"] == "es-mx"
+
+
+def test_a_session_of_a_person_made_inactive_is_nobody(alice):
+    """As Django's ModelBackend has it: the session authenticates nobody once its person is inactive."""
+    client = browser()
+    logged_in(client)
+    assert client.get("/api/v1/tables/").status_code == 200
+    get_user_model().objects.filter(pk=alice.pk).update(is_active=False)
+    assert client.get("/api/v1/tables/").status_code == 401
+    assert client.get("/api/v1/auth/session/").json()["username"] is None
+
+
+def test_a_session_opened_before_its_backend_loads_its_person_as_before(alice):
+    """Sessions that name Django's ModelBackend (opened before, or by the admin's login) still
+    authenticate: ModelBackend stays first in AUTHENTICATION_BACKENDS."""
+    client = browser()
+    client.force_login(alice, backend="django.contrib.auth.backends.ModelBackend")
+    assert client.get("/api/v1/auth/session/").json()["username"] == "alice"
+    assert client.get("/api/v1/tables/").status_code == 200
+
+
+def test_a_password_change_ends_the_session(alice):
+    client = browser()
+    logged_in(client)
+    alice.set_password("another long passphrase")
+    alice.save()
+    assert client.get("/api/v1/tables/").status_code == 401

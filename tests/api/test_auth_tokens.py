@@ -178,3 +178,96 @@ def test_beat_purges_expired_tokens_and_their_devices_only(alice, settings):
     assert list(TokenDevice.objects.values_list("name", flat=True)) == ["fresh"]
     assert with_token(fresh["token"]).get("/api/v1/tables/").status_code == 200
     assert tasks.purge_expired_tokens() == 0
+
+
+def test_presenting_a_token_deletes_the_persons_other_expired_tokens_with_knoxs_signal(alice):
+    """The one statement that reads the token also tells whether the person holds expired tokens
+    besides it; knox's cleanup then deletes them (and says ``token_expired`` for each), as before."""
+    from knox.signals import token_expired
+
+    old, fresh = login("old").json(), login("fresh").json()
+    AuthToken.objects.filter(digest__startswith=old["id"]).update(expiry=timezone.now() - timedelta(seconds=1))
+    said = []
+
+    def heard(sender, username, source, **kwargs):
+        said.append((username, source))
+
+    token_expired.connect(heard)
+    try:
+        assert with_token(fresh["token"]).get("/api/v1/tables/").status_code == 200
+    finally:
+        token_expired.disconnect(heard)
+    assert said == [("alice", "other_token")]
+    assert not AuthToken.objects.filter(digest__startswith=old["id"]).exists()
+    assert AuthToken.objects.filter(digest__startswith=fresh["id"]).exists()
+
+
+def test_an_expired_token_presented_is_deleted_and_said_expired(alice):
+    from knox.signals import token_expired
+
+    old = login("old").json()
+    AuthToken.objects.filter(digest__startswith=old["id"]).update(expiry=timezone.now() - timedelta(seconds=1))
+    said = []
+
+    def heard(sender, username, source, **kwargs):
+        said.append((username, source))
+
+    token_expired.connect(heard)
+    try:
+        assert with_token(old["token"]).get("/api/v1/tables/").status_code == 401
+    finally:
+        token_expired.disconnect(heard)
+    assert said == [("alice", "auth_token")]
+    assert not AuthToken.objects.filter(digest__startswith=old["id"]).exists()
+
+
+def test_an_inactive_persons_token_is_refused_in_knoxs_words(alice):
+    token = login().json()["token"]
+    get_user_model().objects.filter(pk=alice.pk).update(is_active=False)
+    refused = with_token(token).get("/api/v1/tables/")
+    assert refused.status_code == 401
+    assert refused.json()["code"] == "authentication_failed"
+    assert refused.json()["detail"] == "User inactive or deleted."
+
+
+def test_auto_refresh_renews_the_expiry_only_past_the_min_refresh_interval(alice, settings):
+    """knox's AUTO_REFRESH, kept: a token presented gets a new expiry a TTL from now, written only
+    when that moves it by more than MIN_REFRESH_INTERVAL seconds."""
+    settings.REST_KNOX = {**settings.REST_KNOX, "AUTO_REFRESH": True, "MIN_REFRESH_INTERVAL": 600}
+    ttl = settings.REST_KNOX["TOKEN_TTL"]
+    body = login().json()
+    row = AuthToken.objects.filter(digest__startswith=body["id"])
+    near = timezone.now() + ttl - timedelta(seconds=300)
+    row.update(expiry=near)
+    assert with_token(body["token"]).get("/api/v1/tables/").status_code == 200
+    assert row.get().expiry == near  # moved by about 300 s: not written
+    far = timezone.now() + ttl - timedelta(hours=1)
+    row.update(expiry=far)
+    assert with_token(body["token"]).get("/api/v1/tables/").status_code == 200
+    renewed = row.get().expiry
+    assert abs((renewed - (timezone.now() + ttl)).total_seconds()) < 60
+
+
+def test_a_token_request_reads_the_token_once_with_the_language_preference(alice):
+    """One statement reads the token, the person and their language preference (issue 24)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from api.models import LanguagePreference
+
+    token = login().json()["token"]
+    LanguagePreference.objects.create(user=alice, language="es-mx")
+    with CaptureQueriesContext(connection) as queries:
+        answer = with_token(token).get("/api/v1/tables/", HTTP_ACCEPT_LANGUAGE="fa")
+    assert answer.status_code == 200 and answer["Content-Language"] == "es-mx"
+    statements = [query["sql"] for query in queries.captured_queries]
+    assert len([sql for sql in statements if 'FROM "knox_authtoken"' in sql]) == 1, statements
+    assert not [sql for sql in statements if 'FROM "api_languagepreference"' in sql], statements
+
+
+def test_the_token_check_follows_the_knox_it_was_read_from():
+    """api/authentication.py's TokenAuthentication repeats knox 5.1's ``authenticate_credentials``
+    (with one statement for its two reads): another knox needs its knox/auth.py read again first."""
+    from importlib.metadata import version
+
+    assert version("django-rest-knox") == "5.1.0"
