@@ -8,10 +8,13 @@ request (a new backend pid each time) and a Redis connection per thread."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import threading
 import uuid
+from collections.abc import Iterator
+from typing import Any
 
 import psycopg
 import pytest
@@ -26,15 +29,15 @@ from tests.fixtures_tasks import wait_until
 POOL_MAX = 3
 
 
-@pytest.fixture
-def small_pool(postgres_tx):
-    """The default database's pool made anew with at most ``POOL_MAX`` connections (put back after)."""
+@contextlib.contextmanager
+def _remade_pool(**changes: Any) -> Iterator[ConnectionPool]:
+    """The default database's pool made anew with ``changes`` to its options (put back after)."""
     options = connection.settings_dict["OPTIONS"]
     configured = options.get("pool")
     require(bool(configured), "the connection pool (DATABASE_POOL on, PostgreSQL)")
     connection.close()
     connection.close_pool()
-    options["pool"] = {**configured, "min_size": 1, "max_size": POOL_MAX, "timeout": 3}
+    options["pool"] = {**configured, **changes}
     try:
         yield connection.pool
     finally:
@@ -43,7 +46,19 @@ def small_pool(postgres_tx):
         options["pool"] = configured
 
 
-def _get(path: str) -> tuple[int, bytes]:
+@pytest.fixture
+def small_pool(postgres_tx):
+    """At most ``POOL_MAX`` connections."""
+    with _remade_pool(min_size=1, max_size=POOL_MAX, timeout=3) as pool:
+        yield pool
+
+
+def _get_api(path: str) -> tuple[int, bytes]:
+    """``GET path`` with a token that is no one's: authenticating it reads the database."""
+    return _get(path, [(b"authorization", b"Token " + b"0" * 64)])
+
+
+def _get(path: str, headers: list[tuple[bytes, bytes]] | None = None) -> tuple[int, bytes]:
     """``GET path`` through config.asgi (a thread of its own for the request's synchronous part)."""
     from config.asgi import application
 
@@ -57,7 +72,7 @@ def _get(path: str) -> tuple[int, bytes]:
         "raw_path": path.encode(),
         "root_path": "",
         "query_string": b"",
-        "headers": [(b"host", b"127.0.0.1")],
+        "headers": [(b"host", b"127.0.0.1"), *(headers or [])],
         "client": ("127.0.0.1", 40000),
         "server": ("127.0.0.1", 8000),
     }
@@ -173,6 +188,19 @@ def test_connections_the_database_dropped_are_not_lent(small_pool, settings):
         wait_until(gone, timeout=10, what="the terminated backends to exit")
     after = {_backend()["pid"] for _ in range(POOL_MAX + 2)}
     assert after.isdisjoint(killed)
+
+
+@pytest.mark.postgres
+def test_a_request_that_finds_no_free_connection_is_answered_503(postgres_tx):
+    """Every connection taken: the request waits DATABASE_POOL_TIMEOUT, then is told the database
+    could not be reached, as when it is down; it never hangs."""
+    with _remade_pool(min_size=1, max_size=1, timeout=0.5):
+        connection.ensure_connection()  # this thread holds the pool's only connection
+        status, body = _get_api("/api/v1/auth/tokens/")
+        connection.close()
+        assert status == 503, body[:500]
+        assert json.loads(body)["code"] == "service_unavailable"
+        assert _get_api("/api/v1/auth/tokens/")[0] == 401  # given back, the next request gets it
 
 
 @pytest.fixture
