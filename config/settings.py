@@ -150,11 +150,15 @@ def _pool_options() -> dict:
         "max_size": int(os.environ.get("DATABASE_POOL_MAX_SIZE", "10")),
         # A request that finds every connection taken waits this long, then fails as an unreachable
         # database does (503 service_unavailable), never hangs.
-        "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT", "10")),
+        "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT", "5")),
         # Connections above min_size idle this long are closed; any connection this old is replaced
         # when it is given back (so a failover or a role's new settings reach every connection).
         "max_idle": float(os.environ.get("DATABASE_POOL_MAX_IDLE", "300")),
         "max_lifetime": float(os.environ.get("DATABASE_POOL_MAX_LIFETIME", "1800")),
+        # While the database is unreachable, each missing connection is tried again with a growing
+        # delay, given up after this long; the next request that needs one tries at once. Short, so
+        # that after an outage a process reconnects within seconds, not after the last long delay.
+        "reconnect_timeout": float(os.environ.get("DATABASE_POOL_RECONNECT_TIMEOUT", "5")),
         # How psycopg_pool's log lines name it.
         "name": "default",
     }
@@ -179,6 +183,8 @@ def _database() -> dict:
             # with persistent connections, so CONN_MAX_AGE does not apply.
             config["CONN_MAX_AGE"] = 0
             config.setdefault("OPTIONS", {})["pool"] = _pool_options()
+            # Django's backend, its pool checking every idle connection once one is found dead.
+            config["ENGINE"] = "config.postgresql"
         return config
     # SQLite is shared by the web process and the worker: WAL lets readers run beside the one
     # writer, and the busy timeout makes a writer wait instead of failing with "database is locked".
