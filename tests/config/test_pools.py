@@ -200,6 +200,45 @@ def test_connections_the_database_dropped_are_not_lent(postgres_tx, settings):
 
 
 @pytest.mark.postgres
+def test_a_pool_reconnects_within_seconds_of_the_databases_return(postgres):
+    """The database unreachable for 8 s (its connections reset, new ones refused, through a proxy)
+    while requests keep asking for connections: once it is back, one is had within 2 s.
+    psycopg_pool's own retries, doubling for minutes (reconnect_timeout 300 s), made the next try
+    seconds after the return."""
+    from tests.production.proxy import Proxy
+
+    configured = connection.settings_dict["OPTIONS"].get("pool")
+    require(bool(configured), "the connection pool (DATABASE_POOL on, PostgreSQL)")
+    params = notify._postgres_params()
+    with Proxy(params.get("host") or "127.0.0.1", int(params.get("port") or 5432)) as proxy:
+        pool = Pool(
+            kwargs={**params, "host": proxy.host, "port": proxy.port, "autocommit": True},
+            min_size=2,
+            max_size=2,
+            timeout=5,
+            reconnect_timeout=configured["reconnect_timeout"],
+            check=ConnectionPool.check_connection,
+            open=True,
+        )
+        try:
+            pool.wait(10)
+            proxy.cut("reset")
+            outage_ends = time.monotonic() + 8
+            while time.monotonic() < outage_ends:
+                # Requests keep coming meanwhile, and fail: the pool tries to reconnect for them.
+                wait = min(1.0, max(0.1, outage_ends - time.monotonic()))
+                with pytest.raises(psycopg.OperationalError), pool.connection(timeout=wait) as conn:
+                    conn.execute("SELECT 1")
+            proxy.restore()
+            started = time.monotonic()
+            with pool.connection(timeout=5) as conn:
+                assert conn.execute("SELECT 1").fetchone() == (1,)
+            assert time.monotonic() - started < 2
+        finally:
+            pool.close()
+
+
+@pytest.mark.postgres
 def test_a_request_that_finds_no_free_connection_is_answered_503(postgres_tx):
     """Every connection taken: the request waits DATABASE_POOL_TIMEOUT, then is told the database
     could not be reached, as when it is down; it never hangs."""
