@@ -202,7 +202,8 @@ def test_connections_the_database_dropped_are_not_lent(postgres_tx, settings):
 @pytest.mark.postgres
 def test_a_pool_reconnects_within_seconds_of_the_databases_return(postgres):
     """The database unreachable for 8 s (its connections reset, new ones refused, through a proxy)
-    while requests keep asking for connections: once it is back, one is had within 2 s.
+    while requests keep asking for connections: once it is back, one is had within 4 s (one retry
+    step of 2 s, and a loaded machine).
     psycopg_pool's own retries, doubling for minutes (reconnect_timeout 300 s), made the next try
     seconds after the return."""
     from tests.production.proxy import Proxy
@@ -233,7 +234,7 @@ def test_a_pool_reconnects_within_seconds_of_the_databases_return(postgres):
             started = time.monotonic()
             with pool.connection(timeout=5) as conn:
                 assert conn.execute("SELECT 1").fetchone() == (1,)
-            assert time.monotonic() - started < 2
+            assert time.monotonic() - started < 4
         finally:
             pool.close()
 
