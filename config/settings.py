@@ -139,7 +139,7 @@ TEMPLATES = [
 # or a task borrows one and gives it back when Django closes it (at the end of the request, before
 # and after each task, after each stream read), so a process opens a handful of connections at
 # start instead of one per request or task (6 to 7 ms of the server's CPU each). Sized per process
-# (docs/operations.md, "Database connections"); DATABASE_POOL=false goes back to a connection of
+# (docs/operations.md, "Database and Redis connections"); DATABASE_POOL=false goes back to a connection of
 # its own for each request or task (CONN_MAX_AGE then applies).
 DATABASE_POOL = env_bool("DATABASE_POOL", True)
 
@@ -171,9 +171,9 @@ def _database() -> dict:
         # own (ASGI), so a connection kept past its request is never reused: it lingers, idle, until
         # garbage collection, and a busy server runs PostgreSQL out of connections. Hence no
         # persistent connections by default; the worker, whose threads live on, may set CONN_MAX_AGE.
-        # Health checks: a kept connection is checked before each request reuses it, and a pool
-        # checks each connection before lending it (ConnectionPool.check_connection), so the first
-        # request after the database restarted gets a new connection instead of a 500 on the dead one.
+        # Health checks: a kept connection is checked before each request reuses it, and the pool
+        # checks each connection before lending it (config/postgresql/), so the first request after
+        # the database restarted gets a new connection instead of a 500 on the dead one.
         config = dj_database_url.parse(
             url, conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")), conn_health_checks=True
         )
@@ -219,6 +219,7 @@ def _forget_pools_in_child() -> None:
 
 
 os.register_at_fork(after_in_child=_forget_pools_in_child)
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
