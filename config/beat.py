@@ -37,9 +37,11 @@ class Scheduler(PersistentScheduler):
 def run_in_beat(task: Any, args: Any = (), kwargs: Any = None) -> None:
     """Run ``task``'s body here and now; an error is logged and the next tick tries again.
 
-    Beat's database connection lives as long as beat: one the database dropped (an outage, a
-    restart) is closed before the run and after it, as a worker does around each task, so the next
-    run connects afresh instead of failing on a dead socket."""
+    Beat's connection is given back before the run and after it, as a worker does around each
+    task: with the pool (PostgreSQL) it returns to beat's pool, which checks it before lending it
+    again, so a run after an outage or a restart gets a live connection instead of a dead socket;
+    without one (SQLite, ``DATABASE_POOL=false``) it is closed unless ``CONN_MAX_AGE`` keeps it and
+    it still works."""
     close_old_connections()
     try:
         task(*(args or ()), **(kwargs or {}))

@@ -9,6 +9,7 @@ local filesystem, so ``make run`` needs no server at all.
 from __future__ import annotations
 
 import os
+import sys
 from datetime import timedelta
 from pathlib import Path
 
@@ -134,19 +135,56 @@ TEMPLATES = [
 ]
 
 
+# PostgreSQL connections come from a pool in each process (Django's own, psycopg_pool): a request
+# or a task borrows one and gives it back when Django closes it (at the end of the request, before
+# and after each task, after each stream read), so a process opens a handful of connections at
+# start instead of one per request or task (6 to 7 ms of the server's CPU each). Sized per process
+# (docs/operations.md, "Database and Redis connections"); DATABASE_POOL=false goes back to a connection of
+# its own for each request or task (CONN_MAX_AGE then applies).
+DATABASE_POOL = env_bool("DATABASE_POOL", True)
+
+
+def _pool_options() -> dict:
+    return {
+        "min_size": int(os.environ.get("DATABASE_POOL_MIN_SIZE", "2")),
+        "max_size": int(os.environ.get("DATABASE_POOL_MAX_SIZE", "10")),
+        # A request that finds every connection taken waits this long, then fails as an unreachable
+        # database does (503 service_unavailable), never hangs.
+        "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT", "5")),
+        # Connections above min_size idle this long are closed; any connection this old is replaced
+        # when it is given back (so a failover or a role's new settings reach every connection).
+        "max_idle": float(os.environ.get("DATABASE_POOL_MAX_IDLE", "300")),
+        "max_lifetime": float(os.environ.get("DATABASE_POOL_MAX_LIFETIME", "1800")),
+        # While the database is unreachable, each missing connection is tried again with a growing
+        # delay, given up after this long; the next request that needs one tries at once. Short, so
+        # that after an outage a process reconnects within seconds, not after the last long delay.
+        "reconnect_timeout": float(os.environ.get("DATABASE_POOL_RECONNECT_TIMEOUT", "5")),
+        # How psycopg_pool's log lines name it.
+        "name": "default",
+    }
+
+
 def _database() -> dict:
     url = os.environ.get("DATABASE_URL", "").strip()
     if url:
-        # The web process serves each request of a sync view on a thread of its own (ASGI), so a
-        # connection kept past its request is never reused: it lingers, idle, until garbage
-        # collection, and a busy server runs PostgreSQL out of connections. Hence no persistent
-        # connections by default; the worker, whose threads live on, may set CONN_MAX_AGE.
-        # A kept connection is checked before each request reuses it, so the first request after
+        # Without the pool: the web process serves each request of a sync view on a thread of its
+        # own (ASGI), so a connection kept past its request is never reused: it lingers, idle, until
+        # garbage collection, and a busy server runs PostgreSQL out of connections. Hence no
+        # persistent connections by default; the worker, whose threads live on, may set CONN_MAX_AGE.
+        # Health checks: a kept connection is checked before each request reuses it, and the pool
+        # checks each connection before lending it (config/postgresql/), so the first request after
         # the database restarted gets a new connection instead of a 500 on the dead one.
         config = dj_database_url.parse(
             url, conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")), conn_health_checks=True
         )
         config.setdefault("TEST", {})
+        if config["ENGINE"] == "django.db.backends.postgresql" and DATABASE_POOL:
+            # A pooled connection goes back to the pool when Django closes it; Django refuses a pool
+            # with persistent connections, so CONN_MAX_AGE does not apply.
+            config["CONN_MAX_AGE"] = 0
+            config.setdefault("OPTIONS", {})["pool"] = _pool_options()
+            # Django's backend, its pool checking every idle connection once one is found dead.
+            config["ENGINE"] = "config.postgresql"
         return config
     # SQLite is shared by the web process and the worker: WAL lets readers run beside the one
     # writer, and the busy timeout makes a writer wait instead of failing with "database is locked".
@@ -166,9 +204,22 @@ def _database() -> dict:
 
 
 DATABASES = {"default": _database()}
-# A worker process started by the tests points at the test database by name.
+# A worker process started by the tests points at the test database by name (its pool, made on
+# first use from these settings, too).
 if os.environ.get("DJANGO_DB_NAME"):
     DATABASES["default"]["NAME"] = os.environ["DJANGO_DB_NAME"]
+
+
+def _forget_pools_in_child() -> None:
+    """A forked process (gunicorn with --preload, a prefork worker) makes pools of its own: the
+    parent's hold the parent's sockets and their threads did not survive the fork."""
+    backend = sys.modules.get("django.db.backends.postgresql.base")
+    if backend is not None:
+        backend.DatabaseWrapper._connection_pools.clear()
+
+
+os.register_at_fork(after_in_child=_forget_pools_in_child)
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -327,7 +378,9 @@ CACHES = {
 }
 if os.environ.get("CACHE_URL", "").startswith("redis"):
     CACHES["default"] = {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        # Django's RedisCache with one client per process rather than one per thread, that is
+        # per request (config/cache.py).
+        "BACKEND": "config.cache.RedisCache",
         "LOCATION": os.environ["CACHE_URL"],
     }
 
@@ -446,10 +499,12 @@ STREAM_HEARTBEAT_SECONDS = float(os.environ.get("STREAM_HEARTBEAT_SECONDS", "15"
 STREAM_RETRY_MS = int(os.environ.get("STREAM_RETRY_MS", "3000"))
 STREAMS_MAX_PER_USER = int(os.environ.get("STREAMS_MAX_PER_USER", "8"))
 DEADLINE_WARNING_SECONDS = float(os.environ.get("DEADLINE_WARNING_SECONDS", "10"))
-# Streams read events on this many threads per web process, each keeping its database connection
-# (off: a connection per read, closed after it; the tests, whose database is dropped at the end).
+# Streams read events on this many threads per web process. Without a pool each keeps its database
+# connection (off: a connection per read, closed after it; the tests, whose database is dropped at
+# the end); with the pool each read borrows a connection and gives it back, so the reading threads
+# hold none while the streams are idle.
 STREAM_READ_THREADS = int(os.environ.get("STREAM_READ_THREADS", "4"))
-STREAM_KEEP_CONNECTIONS = env_bool("STREAM_KEEP_CONNECTIONS", True)
+STREAM_KEEP_CONNECTIONS = env_bool("STREAM_KEEP_CONNECTIONS", "pool" not in DATABASES["default"].get("OPTIONS", {}))
 # Request bodies: larger ones are refused 413 before they are read (Django's own limit, 2.5 MiB by
 # default; api/errors.py answers it); deeper JSON or longer numbers are refused before they are
 # built (api/parsers.py).

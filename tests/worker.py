@@ -26,6 +26,18 @@ from tests.games import counter  # noqa: E402
 registry.register(counter.DECIDER)
 
 
+@app.task(name="tests.worker.backend_pid")
+def backend_pid(path: str) -> None:
+    """Append the PostgreSQL backend that ran this task to ``path`` (tests/config/test_pools.py)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    with open(path, "a") as out:
+        out.write(f"{pid}\n")
+
+
 @worker_ready.connect
 def _ready(**_kwargs) -> None:
     pathlib.Path(os.environ["WORKER_READY_FILE"]).touch()

@@ -284,7 +284,11 @@ def test_the_long_poll_returns_as_soon_as_another_thread_appends(alice, bob):
     live = notify.hub()
 
     def poll():
-        answers.append(bob.get(f"/api/v1/tables/{table_id}/events/?after={version}&wait=20"))
+        try:
+            answers.append(bob.get(f"/api/v1/tables/{table_id}/events/?after={version}&wait=20"))
+        finally:
+            # The test client leaves the request's connection open; a pooled one would stay taken.
+            connection.close()
 
     poller = threading.Thread(target=poll)
     poller.start()
