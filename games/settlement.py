@@ -276,20 +276,25 @@ def post_movements(
     table: Table, seats: Sequence[Seat], rows: Sequence[Event], movements: Sequence[Sequence[Movement]]
 ) -> None:
     """Post each event's movements as one balanced ledger transaction keyed by the event, in the
-    command's transaction, so an event and its money are written together or not at all."""
+    command's transaction, so an event and its money are written together or not at all; the
+    command's transactions together (``ledger.post_many``)."""
     by_number = {seat.number: seat for seat in seats}
+    entries = []
     for row, moves in zip(rows, movements, strict=True):
         if not moves:
             continue
         postings = postings_of(table, moves, by_number)
         if not postings:
             continue
-        ledger.post(
-            key=f"event:{table.pk}:{row.seq}",
-            postings=postings,
-            kind=row.type,
-            memo="; ".join(m.memo for m in moves if m.memo)[:200],
-            reference=f"event:{table.pk}:{row.seq}",
-            table_id=table.pk,
-            hand_no=row.hand_no or None,
+        entries.append(
+            ledger.Entry(
+                key=f"event:{table.pk}:{row.seq}",
+                postings=postings,
+                kind=row.type,
+                memo="; ".join(m.memo for m in moves if m.memo)[:200],
+                reference=f"event:{table.pk}:{row.seq}",
+                table_id=table.pk,
+                hand_no=row.hand_no or None,
+            )
         )
+    ledger.post_many(entries)

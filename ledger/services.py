@@ -9,6 +9,7 @@ from __future__ import annotations
 import uuid
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 __all__ = [
+    "Entry",
     "PostingLine",
     "Problem",
     "Report",
@@ -48,6 +50,7 @@ __all__ = [
     "approve_deposit",
     "deposit",
     "post",
+    "post_many",
     "reconcile",
     "register_checker",
     "reverse",
@@ -71,19 +74,7 @@ def account(*, key: str) -> Account:
     Race-safe: two callers creating the same account meet at the unique key; the loser's insert
     fails inside a savepoint and it reads the winner's row.
     """
-    spec = keys.parse_key(key)
-    found, _ = Account.objects.get_or_create(
-        key=spec.key,
-        defaults={
-            "kind": spec.kind,
-            "unit": spec.unit,
-            "user_id": spec.user_id,
-            "table_id": spec.table_id,
-            "seat": spec.seat,
-            "allow_negative": spec.allow_negative,
-        },
-    )
-    return found
+    return _get_or_create(key)[0]
 
 
 def wallet(*, user: User, currency: str) -> Account:
@@ -119,6 +110,99 @@ def post(
         table_id=table_id,
         hand_no=hand_no,
         created_by=created_by,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One transaction of ``post_many``: ``post``'s arguments."""
+
+    key: str
+    postings: Sequence[PostingLine]
+    kind: str
+    memo: str = ""
+    reference: str = ""
+    table_id: uuid.UUID | None = None
+    hand_no: int | None = None
+
+
+def post_many(entries: Sequence[Entry]) -> None:
+    """Record several balanced transactions, in order, as ``post`` would one after the other, in
+    the caller's transaction (a command's events and their money commit together): the same rows,
+    the same refusals, in a few statements for all of them: the accounts locked, the keys looked
+    up, the transactions, their postings, the balances. A key already used is left to ``post``
+    (all of them then go one by one)."""
+    checked: list[_Lines] = []
+    for entry in entries:
+        try:
+            _entry_shape(entry)
+            checked.append(_checked(entry.postings))
+        except ServiceError:
+            # What ``post`` one by one would have recorded before refusing this one.
+            if checked:
+                post_many(entries[: len(checked)])
+            raise
+    if not entries:
+        return
+    with db_transaction.atomic(savepoint=False):
+        by_key = _lock_accounts(sorted({line[0] for lines in checked for line in lines}))
+        keys_used = [entry.key for entry in entries]
+        if Transaction.objects.filter(idempotency_key__in=keys_used).exists() or len(set(keys_used)) < len(keys_used):
+            for entry in entries:
+                post(
+                    key=entry.key,
+                    postings=entry.postings,
+                    kind=entry.kind,
+                    memo=entry.memo,
+                    reference=entry.reference,
+                    table_id=entry.table_id,
+                    hand_no=entry.hand_no,
+                )
+            return
+        by_id = {acc.pk: acc for acc in by_key.values()}
+        balances = {pk: acc.balance for pk, acc in by_id.items()}
+        changed: dict[int, int] = defaultdict(int)
+        for lines in checked:
+            _refuse_other_units(lines, by_key)
+            deltas = _deltas(lines, by_key)
+            _refuse_overdrafts(deltas, {pk: _at(by_id[pk], balances[pk]) for pk in deltas})
+            for pk, delta in deltas.items():
+                balances[pk] += delta
+                changed[pk] += delta
+        made = Transaction.objects.bulk_create(
+            Transaction(
+                idempotency_key=entry.key,
+                kind=entry.kind,
+                memo=entry.memo[:500],
+                reference=entry.reference[:200],
+                table_id=entry.table_id,
+                hand_no=entry.hand_no,
+            )
+            for entry in entries
+        )
+        Posting.objects.bulk_create(
+            Posting(transaction=txn, account=by_key[account_key], unit=unit, amount=amount)
+            for txn, lines in zip(made, checked, strict=True)
+            for account_key, _, unit, amount in lines
+        )
+        moved = {pk: delta for pk, delta in changed.items() if delta}
+        if moved:
+            _move_balances(moved)
+        for acc in by_key.values():
+            acc.balance = balances[acc.pk]
+
+
+def _entry_shape(entry: Entry) -> None:
+    if not entry.key or len(entry.key) > 200:
+        raise InvalidRequest(T("An idempotency key of 1 to 200 characters is required."))
+    if not entry.kind or len(entry.kind) > 32:
+        raise InvalidRequest(T("A transaction kind of 1 to 32 characters is required."))
+
+
+def _at(acc: Account, balance: int) -> Account:
+    """The locked account as it stands after the transactions before this one (for a refusal)."""
+    return Account(
+        pk=acc.pk, key=acc.key, kind=acc.kind, unit=acc.unit, allow_negative=acc.allow_negative, balance=balance
     )
 
 
@@ -347,21 +431,48 @@ def _insert(
 
 def _locked_accounts(lines: _Lines) -> tuple[dict[str, Account], dict[int, Account]]:
     """Every account the lines touch, by key (made if new), and the same accounts locked, by id."""
-    given = {account_key: obj for account_key, obj, _, _ in lines if obj is not None}
-    wanted = sorted({line[0] for line in lines})
-    lookup = [k for k in wanted if k not in given]
-    found = {acc.key: acc for acc in _accounts("key", lookup, "")} if lookup else {}
-    # New accounts are created in key order: two posts inserting the same new keys in opposite
-    # orders would each wait on the other's uncommitted insert (deadlock).
-    by_key = {k: given.get(k) or found.get(k) or account(key=k) for k in wanted}
+    by_key = _lock_accounts(sorted({line[0] for line in lines}))
+    return by_key, {acc.pk: acc for acc in by_key.values()}
 
-    # Lock every touched account, always in id order: two transactions moving money between
-    # the same accounts in opposite directions would otherwise each hold one lock and wait for
-    # the other (deadlock). Under the lock, the balance we check is the balance we update, so
-    # concurrent withdrawals cannot both spend the same money.
-    ids = sorted({acc.pk for acc in by_key.values()})
-    locked = {acc.pk: acc for acc in _accounts("id", ids, f" ORDER BY a.id{lock_clause()}")}
-    return by_key, locked
+
+def _lock_accounts(wanted: list[str]) -> dict[str, Account]:
+    """The accounts of the keys ``wanted`` (sorted), locked, by key; those that are new are made.
+
+    The ones that exist are read and locked in one statement, always in id order: two transactions
+    moving money between the same accounts in opposite directions would otherwise each hold one lock
+    and wait for the other (deadlock). Under the lock, the balance we check is the balance we
+    update, so concurrent withdrawals cannot both spend the same money. New accounts are made after
+    that, in key order (two posts inserting the same new keys in opposite orders would each wait on
+    the other's uncommitted insert); a new row is this transaction's own until it commits. One that
+    another transaction made meanwhile is locked once found."""
+    by_key = {acc.key: acc for acc in _accounts("key", wanted, f" ORDER BY a.id{lock_clause()}")}
+    raced = []
+    for account_key in wanted:
+        if account_key in by_key:
+            continue
+        made, created = _get_or_create(account_key)
+        if created:
+            by_key[account_key] = made
+        else:
+            raced.append(made.pk)
+    if raced:
+        by_key.update((acc.key, acc) for acc in _accounts("id", sorted(raced), f" ORDER BY a.id{lock_clause()}"))
+    return by_key
+
+
+def _get_or_create(key: str) -> tuple[Account, bool]:
+    spec = keys.parse_key(key)
+    return Account.objects.get_or_create(
+        key=spec.key,
+        defaults={
+            "kind": spec.kind,
+            "unit": spec.unit,
+            "user_id": spec.user_id,
+            "table_id": spec.table_id,
+            "seat": spec.seat,
+            "allow_negative": spec.allow_negative,
+        },
+    )
 
 
 def _refuse_other_units(lines: _Lines, by_key: dict[str, Account]) -> None:
