@@ -20,7 +20,7 @@ from typing import Any
 
 from celery import current_app
 from django.conf import settings
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from games import telemetry
@@ -85,6 +85,58 @@ def schedule(task_name: str, table_id: Any, *args: Any, countdown: float | None 
         due_at=timezone.now() + timedelta(seconds=countdown or 0),
     )
     transaction.on_commit(lambda: publish_after_commit(row))
+
+
+def schedule_with(
+    task_name: str, table_id: Any, *args: Any, countdown: float | None = None
+) -> tuple[str, dict[str, Any], str, Callable[[Any], None]] | None:
+    """``schedule``'s row as a statement of the caller's, in its transaction (``None`` for a
+    countdown ``schedule`` would not store): ``(sql, params, returned column, then)``. ``{p}``
+    prefixes the parameters and ``{h0}`` is where the row is taken from (``games.store.Rider``);
+    ``then(row id)`` is called once it is written, and publishes the row after the commit."""
+    if countdown is not None and countdown > settings.MAX_TASK_COUNTDOWN:
+        return None
+    task_args = [str(table_id), *args]
+    headers = telemetry.task_headers(countdown, telemetry.current_request_id())
+    now = timezone.now()
+    row = OutboxMessage(
+        task=task_name,
+        args=task_args,
+        headers=headers,
+        key=task_key(task_name, task_args),
+        due_at=now + timedelta(seconds=countdown or 0),
+        created_at=now,
+        published_at=None,
+        attempts=0,
+    )
+    sql, params = _insert_sql(row)
+
+    def then(pk: Any) -> None:
+        row.pk = pk
+        row._state.adding = False
+        transaction.on_commit(lambda: publish_after_commit(row))
+
+    return sql, params, "id", then
+
+
+_WRITTEN = ("task", "args", "headers", "key", "due_at", "created_at", "published_at", "attempts")
+
+
+def _insert_sql(row: OutboxMessage) -> tuple[str, dict[str, Any]]:
+    """The INSERT of ``row`` taking its one row from ``{h0}``, and its parameters."""
+    fields = [OutboxMessage._meta.get_field(name) for name in _WRITTEN]
+    qn = connection.ops.quote_name
+    postgres = connection.vendor == "postgresql"
+    casts = {"JSONField": "::jsonb", "DateTimeField": "::timestamptz", "PositiveIntegerField": "::integer"}
+    values = ", ".join(
+        f"%({{p}}{field.name})s{casts.get(field.get_internal_type(), '::text') if postgres else ''}" for field in fields
+    )
+    sql = (
+        f"INSERT INTO {qn(OutboxMessage._meta.db_table)} ({', '.join(qn(field.column) for field in fields)}) "
+        f"SELECT {values} {{h0}} RETURNING {qn(OutboxMessage._meta.pk.column)}"
+    )
+    params = {field.name: field.get_db_prep_save(getattr(row, field.attname), connection) for field in fields}
+    return sql, params
 
 
 def publish_after_commit(row: OutboxMessage) -> None:

@@ -24,7 +24,7 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 from uuid import UUID
 
@@ -153,6 +153,21 @@ class Recorded:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class Rider:
+    """A statement that rides along with an append, written once the version has moved: on
+    PostgreSQL a part of the append's one statement (so it costs no round trip of its own),
+    elsewhere a statement of its own after it. ``sql`` names its parameters ``%({p}name)s`` and
+    reads ``{h0}`` where it takes its one row from the moved version (``FROM h0``, or nothing);
+    with ``returning``, the column its statement returns (``RETURNING id``), whose value is handed
+    to ``then`` once the append is done."""
+
+    sql: str
+    params: Mapping[str, Any]
+    returning: str | None = None
+    then: Callable[[Any], None] | None = None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class ChainProblem:
     """One way a table's stored history differs from what was recorded."""
 
@@ -171,7 +186,12 @@ def _table_id(table: Table | UUID | str) -> Any:
 
 
 def append(
-    *, table: Table, expected_version: int, records: Sequence[NewEvent], also: Mapping[str, Any] | None = None
+    *,
+    table: Table,
+    expected_version: int,
+    records: Sequence[NewEvent],
+    also: Mapping[str, Any] | None = None,
+    riders: Sequence[Rider] = (),
 ) -> list[Recorded]:
     """Record one command's events after ``expected_version``, or raise ``Conflict``.
 
@@ -186,7 +206,8 @@ def append(
 
     ``also`` sets other fields of the table row (``{field name: value}``) in the same compare-and-set,
     so that a command's other changes to the row (its next deadline) cost no statement of their
-    own; they are set on ``table`` too.
+    own; they are set on ``table`` too. ``riders`` are written with it (``Rider``): the command's
+    other rows that need nothing the append returns (its tasks in the outbox, its notice).
     """
     if not connection.in_atomic_block:
         raise RuntimeError("append() must run inside transaction.atomic(), with the command's other writes.")
@@ -198,7 +219,7 @@ def append(
     ]
     write = _append_postgres if connection.vendor == "postgresql" and records else _append_portable
     try:
-        events = write(table.pk, expected_version, records, bodies, _row_changes(also), now)
+        events = write(table.pk, expected_version, records, bodies, _row_changes(also), now, riders)
     except IntegrityError as error:
         # Someone wrote this table without its lock; the unique (table, seq) stopped them. The
         # transaction is unusable now (PostgreSQL aborted it), so tell Django it must roll back;
@@ -213,7 +234,32 @@ def append(
     table.version = expected_version + len(records)
     for name, value in (also or {}).items():
         setattr(table, name, value)
-    return events
+    for rider, value in zip(riders, events.rider_values if isinstance(events, _Appended) else (), strict=False):
+        if rider.then is not None:
+            rider.then(value)
+    return list(events)
+
+
+class _Appended(list):
+    """The recorded events, and what each rider returned."""
+
+    rider_values: tuple[Any, ...] = ()
+
+
+def _rider_params(riders: Sequence[Rider]) -> dict[str, Any]:
+    return {f"r{i}_{name}": value for i, rider in enumerate(riders) for name, value in rider.params.items()}
+
+
+def _run_riders_apart(cursor, riders: Sequence[Rider]) -> tuple[Any, ...]:
+    """The riders as statements of their own (the portable append, or one with no events)."""
+    values = []
+    for i, rider in enumerate(riders):
+        params = {f"r{i}_{name}": value for name, value in rider.params.items()}
+        cursor.execute(rider.sql.format(p=f"r{i}_", h0=""), params)
+        # Every rider's statement yields rows (a RETURNING clause, a SELECT): read to its end.
+        rows = cursor.fetchall()
+        values.append(rows[0][0] if rider.returning and rows else None)
+    return tuple(values)
 
 
 def _moved_on(table: Table, expected_version: int) -> Conflict:
@@ -260,6 +306,7 @@ def _append_postgres(
     bodies: list[str],
     changes: tuple[tuple[str, ...], list[Any]],
     now: Any,
+    riders: Sequence[Rider] = (),
 ) -> list[Recorded] | None:
     # Each event travels once, as the canonical body it is hashed from; the database takes its
     # columns from that body, so nothing else needs encoding here.
@@ -267,15 +314,17 @@ def _append_postgres(
     params.update(zip(_body_names(len(records)), bodies))
     columns, values = changes
     params.update((f"c{i}", value) for i, value in enumerate(values))
-    sql = _postgres_append_sql(len(records), columns)
+    params.update(_rider_params(riders))
+    sql = _postgres_append_sql(len(records), columns, tuple((r.sql, r.returning) for r in riders))
     rows = _run_append(sql, params)
     if len(rows) > 1:
         rows.sort(key=lambda row: row[1])
     if not rows:
         return None
-    events = []
+    events = _Appended()
+    events.rider_values = tuple(rows[0][4:])
     prev_hash = rows[0][2]
-    for (pk, seq, stored_prev, stored_hash), record, body in zip(rows, records, bodies, strict=True):
+    for (pk, seq, stored_prev, stored_hash, *_), record, body in zip(rows, records, bodies, strict=True):
         # The database hashed what Python would: check it, so the two definitions never drift.
         if stored_prev != prev_hash or stored_hash != _sha256(prev_hash, body):
             transaction.set_rollback(True)
@@ -319,6 +368,7 @@ def _append_portable(
     bodies: list[str],
     changes: tuple[tuple[str, ...], list[Any]],
     now: Any,
+    riders: Sequence[Rider] = (),
 ) -> list[Recorded] | None:
     db_table_id = Table._meta.pk.get_db_prep_value(table_id, connection)
     table, event = Table._meta.db_table, Event._meta.db_table
@@ -331,8 +381,10 @@ def _append_portable(
         head = cursor.fetchone()
         if head is None:
             return None
+        appended = _Appended()
+        appended.rider_values = _run_riders_apart(cursor, riders)
         if not records:
-            return []
+            return appended
         prev_hash = head[0] or GENESIS
         chain, params = [], []
         for seq, record, body in zip(range(version + 1, version + len(records) + 1), records, bodies, strict=True):
@@ -344,10 +396,11 @@ def _append_portable(
             prev_hash = digest
         values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"] * len(records))
         cursor.execute(f"INSERT INTO {event} ({_EVENT_COLUMNS}) VALUES {values} RETURNING id", params)
-        return [
+        appended.extend(
             _recorded(pk, table_id, seq, record, now, prev, digest)
             for (seq, record, prev, digest), (pk,) in zip(chain, cursor.fetchall(), strict=True)
-        ]
+        )
+        return appended
 
 
 _ONLY_WHEN_ASKED = 2**31 - 1
@@ -360,10 +413,12 @@ def _body_names(n: int) -> tuple[str, ...]:
 
 
 @functools.cache
-def _postgres_append_sql(n: int, columns: tuple[str, ...] = ()) -> str:
+def _postgres_append_sql(n: int, columns: tuple[str, ...] = (), riders: tuple[tuple[str, str | None], ...] = ()) -> str:
     """One statement appending ``n`` events: h0 moves the version (compare-and-set, row lock) and
     yields the chain head; h1..hn hash each event's canonical body onto the one before it, and the
-    event's columns are read from that same body."""
+    event's columns are read from that same body; r0.. are the riders (``Rider``), each taking its
+    row from h0 (so nothing is written when the version has moved on) and returning its value with
+    every event's row."""
     table, event = Table._meta.db_table, Event._meta.db_table
     hashes = [
         f"h0 AS (UPDATE {table} SET version = %(to)s{_set_clause(columns, lambda i: f'%(c{i})s')} "
@@ -383,9 +438,12 @@ def _postgres_append_sql(n: int, columns: tuple[str, ...] = ()) -> str:
         f"FROM h{i - 1}, h{i}"
         for i in range(1, n + 1)
     ]
+    hashes += [f"r{i} AS MATERIALIZED ({sql.format(p=f'r{i}_', h0='FROM h0')})" for i, (sql, _) in enumerate(riders)]
+    # A rider that returns nothing is still named, or PostgreSQL would not run a plain SELECT.
+    returned = "".join(f", (SELECT {value or 'count(*)'} FROM r{i})" for i, (_, value) in enumerate(riders))
     return (
         f"WITH {', '.join(hashes)} INSERT INTO {event} ({_EVENT_COLUMNS}) "
-        f"{' UNION ALL '.join(selects)} RETURNING id, seq, prev_hash, hash"
+        f"{' UNION ALL '.join(selects)} RETURNING id, seq, prev_hash, hash{returned}"
     )
 
 

@@ -18,15 +18,16 @@ from games.play import unit
 from games.play.execute import SYSTEM, Outcome, execute
 
 
-def _running_at(table_id, expected_version: int) -> Table | None:
-    """The table under its lock, if it still runs at ``expected_version``."""
+def _running_at(table_id, expected_version: int) -> unit.Locked | None:
+    """The table under its lock, loaded, if it still runs at ``expected_version``."""
     try:
-        table = unit.lock(table_id)
+        locked = unit.open_table(table_id)
     except NotFound:
         return None
+    table = locked.table
     if table.version != expected_version or table.status != Table.Status.RUNNING:
         return None
-    return table
+    return locked
 
 
 def run_system_command(
@@ -35,29 +36,26 @@ def run_system_command(
     """A command from the worker (a bot's move, a timeout). ``None`` when the table has moved on
     since the task was scheduled."""
     with transaction.atomic():
-        table = _running_at(table_id, expected_version)
-        if table is None:
+        locked = _running_at(table_id, expected_version)
+        if locked is None:
             return None
-        return execute(unit.load(table), dict(command), expected_version=expected_version, actor=actor)
+        return execute(locked, dict(command), expected_version=expected_version, actor=actor)
 
 
 def play_bot_turn(*, table_id, expected_version: int) -> Outcome | None:
-    """Let the first bot the game waits for choose from its own view and act. The choice is made
-    before the lock, from a read of the table; the command then runs only at that same version."""
-    table = Table.objects.filter(pk=table_id).first()
-    if table is None or table.version != expected_version or table.status != Table.Status.RUNNING:
-        return None
-    seen = unit.load(table)
-    if seen.version != expected_version:
-        return None
-    waiting = [seat for seat in seen.decider.to_act(seen.state) if seat in seen.bots]
-    if not waiting:
-        return None
-    seat = waiting[0]
-    action = choose_for(seen, seat)
-    return run_system_command(
-        table_id=table_id, command={**action, "seat": seat}, expected_version=seen.version, actor=f"bot:{seat}"
-    )
+    """Let the first bot the game waits for choose from its own view and act, under the table's
+    lock: the table is read once, at the version the turn was scheduled for, and the bot's choice
+    and its command both start from that one read."""
+    with transaction.atomic():
+        seen = _running_at(table_id, expected_version)
+        if seen is None or seen.version != expected_version:
+            return None
+        waiting = [seat for seat in seen.decider.to_act(seen.state) if seat in seen.bots]
+        if not waiting:
+            return None
+        seat = waiting[0]
+        action = choose_for(seen, seat)
+        return execute(seen, {**action, "seat": seat}, expected_version=expected_version, actor=f"bot:{seat}")
 
 
 def choose_for(seen: unit.Locked, seat: int) -> dict[str, Any]:
@@ -79,9 +77,10 @@ def expire_deadline(*, table_id, expected_version: int) -> Outcome | None:
     version the deadline belongs to and the deadline has passed."""
     with transaction.atomic():
         try:
-            table = unit.lock(table_id)
+            locked = unit.open_table(table_id)
         except NotFound:
             return None
+        table = locked.table
         if (
             table.deadline_version != expected_version
             or table.version != expected_version
@@ -90,7 +89,7 @@ def expire_deadline(*, table_id, expected_version: int) -> Outcome | None:
         ):
             return None
         command = dict(table.deadline_command)
-        return execute(unit.load(table), command, expected_version=expected_version, actor=SYSTEM)
+        return execute(locked, command, expected_version=expected_version, actor=SYSTEM)
 
 
 def sweep_deadlines(*, limit: int = 100) -> int:
