@@ -10,11 +10,13 @@ commit never fails the request that committed: errors are logged and the row wai
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import json
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -114,9 +116,57 @@ def schedule_with(
     def then(pk: Any) -> None:
         row.pk = pk
         row._state.adding = False
-        transaction.on_commit(lambda: publish_after_commit(row))
+        held = _holding.get()
+        if held is not None and held[0] == task_name:
+            kept = held[1]
+            transaction.on_commit(lambda: kept.append(row))
+        else:
+            transaction.on_commit(lambda: publish_after_commit(row))
 
     return sql, params, "id", then
+
+
+# Set by ``holding``: the task whose rows are kept, not published, and where they are kept.
+_holding: contextvars.ContextVar[tuple[str, list[OutboxMessage]] | None] = contextvars.ContextVar(
+    "scheduling_holding", default=None
+)
+
+
+@contextlib.contextmanager
+def holding(task_name: str) -> Iterator[list[OutboxMessage]]:
+    """Within it, the rows of ``task_name`` that ``schedule_with`` stores are not published once
+    their transaction commits: they are kept in the list yielded, still pending, for the caller,
+    who means to do that task itself (``consumed_with``) or else publishes them
+    (``publish_after_commit``). A process that dies meanwhile leaves them to the relay."""
+    kept: list[OutboxMessage] = []
+    token = _holding.set((task_name, kept))
+    try:
+        yield kept
+    finally:
+        _holding.reset(token)
+
+
+def consumed_with(rows: Iterable[OutboxMessage]) -> tuple[str, dict[str, Any], None, None] | None:
+    """Held rows (``holding``) whose task the caller did itself, marked done in its transaction
+    as a statement of the caller's (``games.store.Rider``; ``None`` for no rows): they are never
+    published, the relay leaves them and the purge takes them in time."""
+    ids = [row.pk for row in rows]
+    if not ids:
+        return None
+    qn = connection.ops.quote_name
+    cast = "::integer" if connection.vendor == "postgresql" else ""
+    field = OutboxMessage._meta.get_field("published_at")
+    params: dict[str, Any] = {"now": field.get_db_prep_save(timezone.now(), connection)}
+    params.update({f"i{n}": pk for n, pk in enumerate(ids)})
+    listed = ", ".join(f"%({{p}}i{n})s{cast}" for n in range(len(ids)))
+    now = "%({p}now)s" + ("::timestamptz" if cast else "")
+    pk = qn(OutboxMessage._meta.pk.column)
+    sql = (
+        f"UPDATE {qn(OutboxMessage._meta.db_table)} SET {qn(field.column)} = {now} {{h0}} "
+        f"WHERE {qn(OutboxMessage._meta.db_table)}.{pk} IN ({listed}) AND {qn(field.column)} IS NULL "
+        f"RETURNING {qn(OutboxMessage._meta.db_table)}.{pk}"
+    )
+    return sql, params, None, None
 
 
 _WRITTEN = ("task", "args", "headers", "key", "due_at", "created_at", "published_at", "attempts")

@@ -8,6 +8,7 @@ Who may send what is checked before (``gate``, ``worker``); this module takes th
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -62,17 +63,19 @@ def execute(
     expected_version: int,
     actor: str,
     offered: list[dict[str, Any]] | None = None,
+    riders: Sequence[store.Rider] = (),
 ) -> Outcome:
     """Decide, append and settle one command (and the system commands it makes due) in the
     caller's transaction, on the table ``locked`` holds under its lock. ``offered``: what the
     caller is offered (``gate``), which a refusal lists instead of the game's own list (that is of
-    the seat's moves alone: it knows neither the owner's commands nor that the bot plays a seat)."""
+    the seat's moves alone: it knows neither the owner's commands nor that the bot plays a seat).
+    ``riders``: the caller's own rows to write with the events (``store.Rider``)."""
     table = locked.table
     if table.version != expected_version:
         raise _stale(table, expected_version)
     decided = _decide_chain(locked, command, actor, offered)
     after = locked.moved(decided.state, locked.version + len(decided.records))
-    rows = _append(locked, after, decided, started=command.get("type") == "start")
+    rows = _append(locked, after, decided, started=command.get("type") == "start", riders=riders)
     # Counted once committed: a command rolled back (a refused chain, a lost race) never happened.
     game, appended = table.game, len(rows)
     transaction.on_commit(lambda: telemetry.count_command(game, actor, appended))
@@ -164,7 +167,9 @@ def _decide_chain(
     return decided
 
 
-def _append(locked: Locked, after: Locked, decided: _Decided, *, started: bool) -> list[Any]:
+def _append(
+    locked: Locked, after: Locked, decided: _Decided, *, started: bool, riders: Sequence[store.Rider] = ()
+) -> list[Any]:
     """Write the events with the table's next row in one compare-and-set, with the command's tasks
     in the outbox and its notice riding along (``_riders``), post their movements and keep the new
     state for the next command."""
@@ -172,12 +177,12 @@ def _append(locked: Locked, after: Locked, decided: _Decided, *, started: bool) 
     try:
         # The next deadline and status ride along with the version's compare-and-set.
         changes, due = _next_row(after)
-        riders = _riders(after, changes, due, started=started)
+        riding = [*_riders(after, changes, due, started=started), *riders]
         seeds = recorded_with(table, decided.records)
         if seeds is not None:
-            riders.append(seeds)
+            riding.append(seeds)
         rows = store.append(
-            table=table, expected_version=locked.version, records=decided.records, also=changes, riders=riders
+            table=table, expected_version=locked.version, records=decided.records, also=changes, riders=riding
         )
     except IntegrityError:
         raise Conflict(

@@ -4,18 +4,22 @@ by the table's version: a late or repeated task finds the table moved on and doe
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
-from games import telemetry
-from games.engine import presence
-from games.errors import NotFound
+from games import scheduling, store, telemetry
+from games.engine import presence, registry
+from games.errors import Conflict, NotFound
 from games.models import Table
 from games.play import unit
 from games.play.execute import SYSTEM, Outcome, execute
+
+PLAY_BOT = "games.tasks.play_bot"
+# A task plays at most this many bots' turns in a row; the next task goes on from there.
+MOST_BOT_MOVES_IN_A_ROW = 20
 
 
 def _running_at(table_id, expected_version: int) -> unit.Locked | None:
@@ -46,6 +50,58 @@ def play_bot_turn(*, table_id, expected_version: int) -> Outcome | None:
     """Let the first bot the game waits for choose from its own view and act, under the table's
     lock: the table is read once, at the version the turn was scheduled for, and the bot's choice
     and its command both start from that one read."""
+    return _bot_move(table_id, expected_version, (), chained=False)
+
+
+def play_bot_turns(*, table_id, expected_version: int, most: int = MOST_BOT_MOVES_IN_A_ROW) -> int:
+    """The bots' turns from ``expected_version`` on, while bots' seats are awaited one after another,
+    at most ``most`` of them: how many were played. Each is its own command (``play_bot_turn``): its
+    own transaction, events, outbox row and notice. The bot turn each one stores is kept back
+    (``scheduling.holding``) and, if the next one is played here, marked done in that next
+    command's own transaction; the table is read again under its lock for each, since a person may
+    have acted in between. Once no bot is awaited, or the table moved on, or ``most`` were played,
+    the last one kept is published as it would have been; if the process dies meanwhile, it is
+    still pending and the outbox relay publishes it, so the table goes on as after a single turn."""
+    played, version = 0, expected_version
+    held: list[Any] = []
+    try:
+        while played < most:
+            with scheduling.holding(PLAY_BOT) as kept:
+                try:
+                    outcome = _bot_move(table_id, version, held, chained=played > 0)
+                except Conflict:
+                    if not played:
+                        raise
+                    break
+            if outcome is None:
+                break
+            played += 1
+            # Committed: the turns held before are done; those this one stored are held now.
+            held = kept
+            if not held or not _a_bots_seat_next(outcome):
+                break
+            version = outcome.table.version
+    finally:
+        for row in held:
+            scheduling.publish_after_commit(row)
+    return played
+
+
+def _a_bots_seat_next(outcome: Outcome) -> bool:
+    """Whether the first seat the table now waits for that the bot plays is a bot's own seat (as
+    ``_bot_move`` will find it, read again under the lock), from what the command left."""
+    seats = outcome.table.__dict__.get("_seat_rows") or []
+    decider = registry.get(outcome.table.game)
+    played = {s.number for s in seats if s.bot} | set(decider.played_by_bot(outcome.state))
+    waiting = [seat for seat in decider.to_act(outcome.state) if seat in played]
+    return bool(waiting) and any(s.number == waiting[0] and s.bot for s in seats)
+
+
+def _bot_move(table_id, expected_version: int, done: Sequence[Any], *, chained: bool) -> Outcome | None:
+    """A bot's turn (``play_bot_turn``); ``done``: held outbox rows of bot turns this command plays
+    instead, marked done with it. ``chained``: right after another bot's turn in the same task,
+    played only at a bot's own seat: the seat of a person who sat out is the table's bot's to play
+    too, but its person may sit in at any moment, so that turn goes through the outbox as ever."""
     with transaction.atomic():
         seen = _running_at(table_id, expected_version)
         if seen is None or seen.version != expected_version:
@@ -54,8 +110,17 @@ def play_bot_turn(*, table_id, expected_version: int) -> Outcome | None:
         if not waiting:
             return None
         seat = waiting[0]
+        if chained and not next(s for s in seen.seats if s.number == seat).bot:
+            return None
         action = choose_for(seen, seat)
-        return execute(seen, {**action, "seat": seat}, expected_version=expected_version, actor=f"bot:{seat}")
+        consumed = scheduling.consumed_with(done)
+        return execute(
+            seen,
+            {**action, "seat": seat},
+            expected_version=expected_version,
+            actor=f"bot:{seat}",
+            riders=[store.Rider(*consumed)] if consumed is not None else (),
+        )
 
 
 def choose_for(seen: unit.Locked, seat: int) -> dict[str, Any]:
