@@ -106,7 +106,13 @@ def _related(fk: ForeignKey[Any, Any]) -> type[Model]:
 
 @functools.cache
 def _tree_layout(
-    parent: type[Model], parent_related: str, child: type[Model], child_fk: str, child_related: str, vendor: str
+    parent: type[Model],
+    parent_related: str,
+    child: type[Model],
+    child_fk: str,
+    child_related: str,
+    vendor: str,
+    inner: bool = False,
 ) -> tuple[str, Converters, list[tuple[type[Model], list[str], ForeignKey[Any, Any] | None]]]:
     """The SELECT of ``parent`` (a) with its ``parent_related`` row (b), each of its ``child`` rows
     (c, by ``child_fk``) and each child's ``child_related`` row (d), and how to split a row."""
@@ -137,7 +143,8 @@ def _tree_layout(
     sql = (
         f"SELECT {', '.join(columns)} FROM {qn(parent._meta.db_table)} a "
         f"LEFT OUTER JOIN {qn(b_model._meta.db_table)} b ON b.{qn(b_model._meta.pk.column)} = a.{qn(parent_fk.column)} "
-        f"LEFT OUTER JOIN {qn(child._meta.db_table)} c ON c.{qn(child_parent.column)} = a.{qn(parent._meta.pk.column)} "
+        f"{'INNER' if inner else 'LEFT OUTER'} JOIN {qn(child._meta.db_table)} c "
+        f"ON c.{qn(child_parent.column)} = a.{qn(parent._meta.pk.column)} "
         f"LEFT OUTER JOIN {qn(d_model._meta.db_table)} d ON d.{qn(d_model._meta.pk.column)} = c.{qn(child_rel.column)} "
         "WHERE "
     )
@@ -152,13 +159,19 @@ def select_tree(
     child_related: str,
     where: str,
     params: list[Any],
+    *,
+    inner: bool = False,
 ) -> tuple[Any, list[Any]] | None:
     """One row of ``parent`` (``where`` picks it; ``a`` is its table, and ``where`` may end in
     ORDER BY of the children, ``c``, and ``lock_clause()``) with its ``parent_related`` row cached
     on it, and its ``child`` rows (those whose ``child_fk`` is the parent), each with its
     ``child_related`` row cached: in one statement, the instances ``select_rows`` would give.
+    ``inner``: only a parent with children is found (its children may then be locked too,
+    ``FOR UPDATE OF a, c``, which PostgreSQL refuses on the nullable side of an outer join).
     ``None`` when no parent matches."""
-    sql, converters, splits = _tree_layout(parent, parent_related, child, child_fk, child_related, connection.vendor)
+    sql, converters, splits = _tree_layout(
+        parent, parent_related, child, child_fk, child_related, connection.vendor, inner
+    )
     with connection.cursor() as cursor:
         cursor.execute(sql + where, params)
         fetched = cursor.fetchall()

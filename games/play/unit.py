@@ -85,12 +85,20 @@ def load(table: Table, seats: list[Seat] | None = None) -> Locked:
 
 def open_table(table_id) -> Locked:
     """The table ``table_id`` under its lock, loaded: the row with its owner and its seats with
-    their users in one statement (only the table's row is locked); ``NotFound`` if there is no
-    such table."""
+    their users in one statement; ``NotFound`` if there is no such table.
+
+    The seats' rows are locked with the table's: a statement that waited for the table's lock
+    then reads the seats as the writer it waited for left them (a client seed set meanwhile), as
+    PostgreSQL reads again only the rows it locks. A table without seats (none taken yet) is read
+    the way ``lock`` and ``load`` read it."""
     key = Table._meta.pk.get_db_prep_value(table_uuid(table_id), connection)
-    found = select_tree(Table, "owner", Seat, "table", "user", f"a.id = %s ORDER BY c.number{lock_clause()}", [key])
+    features = connection.features
+    clause = " FOR UPDATE OF a, c" if features.has_select_for_update_of else lock_clause()
+    found = select_tree(
+        Table, "owner", Seat, "table", "user", f"a.id = %s ORDER BY c.number{clause}", [key], inner=True
+    )
     if found is None:
-        raise NotFound(T("There is no table {table}.", table=str(table_id)))
+        return load(lock(table_id))
     table, seats = found
     return load(table, seats)
 

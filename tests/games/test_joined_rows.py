@@ -73,3 +73,41 @@ def test_a_table_without_seats_opens_with_none(counter_table):
     assert locked.seats == () and locked.table.pk == counter_table.pk
     with pytest.raises(NotFound), transaction.atomic():
         unit.open_table(uuid.uuid4())
+
+
+def test_a_command_that_waited_for_the_lock_reads_the_seats_as_the_writer_left_them(
+    postgres_tx, counter_game, transactional_db
+):
+    """A client seed set while a command waits for the table's lock is the one the command reads
+    (PostgreSQL reads again, after the wait, only the rows a statement locks)."""
+    import threading
+    import time
+
+    from django.db import connections
+
+    from tests.games.play import make_table
+
+    table = make_table("counter", seats=2)
+    person = get_user_model().objects.create_user(username="seeded")
+    Seat.objects.create(table=table, number=0, user=person, client_seed="old")
+    Seat.objects.create(table=table, number=1, bot="counter")
+    locked, read = threading.Event(), {}
+
+    def reader() -> None:
+        try:
+            locked.wait(10)
+            with transaction.atomic():
+                read["seed"] = unit.open_table(table.pk).seats[0].client_seed
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=reader)
+    thread.start()
+    with transaction.atomic():
+        unit.lock(table.pk)
+        locked.set()
+        time.sleep(0.5)  # the reader's statement is waiting for the lock now
+        Seat.objects.filter(table=table, number=0).update(client_seed="new")
+    thread.join(20)
+    assert not thread.is_alive()
+    assert read == {"seed": "new"}
