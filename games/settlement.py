@@ -13,7 +13,7 @@ from games.engine.decider import Movement
 from games.engine.words import T
 from games.errors import InsufficientFunds, InvalidRequest, ServiceError
 from games.models import Event, Seat, Table
-from ledger import keys, selectors, units
+from ledger import batch, keys, selectors, units
 from ledger import services as ledger
 
 CHIP = "CHIP"
@@ -277,7 +277,7 @@ def post_movements(
 ) -> None:
     """Post each event's movements as one balanced ledger transaction keyed by the event, in the
     command's transaction, so an event and its money are written together or not at all; the
-    command's transactions together (``ledger.post_many``)."""
+    command's transactions together (``ledger.batch.post_many``)."""
     by_number = {seat.number: seat for seat in seats}
     entries = []
     for row, moves in zip(rows, movements, strict=True):
@@ -287,7 +287,7 @@ def post_movements(
         if not postings:
             continue
         entries.append(
-            ledger.Entry(
+            batch.Entry(
                 key=f"event:{table.pk}:{row.seq}",
                 postings=postings,
                 kind=row.type,
@@ -297,4 +297,4 @@ def post_movements(
                 hand_no=row.hand_no or None,
             )
         )
-    ledger.post_many(entries)
+    batch.post_many(entries)

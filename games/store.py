@@ -22,9 +22,7 @@ import datetime as dt
 import functools
 import hashlib
 import json
-import threading
-from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 from uuid import UUID
 
@@ -40,9 +38,14 @@ from games.engine.fold import ReplayFailed, Step, fold
 from games.engine.words import T
 from games.errors import Conflict
 from games.models import Event, Snapshot, Table
+from games.riders import Appended, Rider, rider_params, run_apart
+
+# The state cache lives in games.states; its names stay reachable here, where loads use it.
+from games.states import CACHE_SIZE as CACHE_SIZE
+from games.states import _cached, remember
+from games.states import forget as forget
 
 GENESIS = "0" * 64
-CACHE_SIZE = 2048
 
 
 _canonical_encode = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
@@ -153,21 +156,6 @@ class Recorded:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class Rider:
-    """A statement that rides along with an append, written once the version has moved: on
-    PostgreSQL a part of the append's one statement (so it costs no round trip of its own),
-    elsewhere a statement of its own after it. ``sql`` names its parameters ``%({p}name)s`` and
-    reads ``{h0}`` where it takes its one row from the moved version (``FROM h0``, or nothing);
-    with ``returning``, the column its statement returns (``RETURNING id``), whose value is handed
-    to ``then`` once the append is done."""
-
-    sql: str
-    params: Mapping[str, Any]
-    returning: str | None = None
-    then: Callable[[Any], None] | None = None
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
 class ChainProblem:
     """One way a table's stored history differs from what was recorded."""
 
@@ -234,32 +222,10 @@ def append(
     table.version = expected_version + len(records)
     for name, value in (also or {}).items():
         setattr(table, name, value)
-    for rider, value in zip(riders, events.rider_values if isinstance(events, _Appended) else (), strict=False):
+    for rider, value in zip(riders, events.rider_values if isinstance(events, Appended) else (), strict=False):
         if rider.then is not None:
             rider.then(value)
     return list(events)
-
-
-class _Appended(list):
-    """The recorded events, and what each rider returned."""
-
-    rider_values: tuple[Any, ...] = ()
-
-
-def _rider_params(riders: Sequence[Rider]) -> dict[str, Any]:
-    return {f"r{i}_{name}": value for i, rider in enumerate(riders) for name, value in rider.params.items()}
-
-
-def _run_riders_apart(cursor, riders: Sequence[Rider]) -> tuple[Any, ...]:
-    """The riders as statements of their own (the portable append, or one with no events)."""
-    values = []
-    for i, rider in enumerate(riders):
-        params = {f"r{i}_{name}": value for name, value in rider.params.items()}
-        cursor.execute(rider.sql.format(p=f"r{i}_", h0=""), params)
-        # Every rider's statement yields rows (a RETURNING clause, a SELECT): read to its end.
-        rows = cursor.fetchall()
-        values.append(rows[0][0] if rider.returning and rows else None)
-    return tuple(values)
 
 
 def _moved_on(table: Table, expected_version: int) -> Conflict:
@@ -314,14 +280,14 @@ def _append_postgres(
     params.update(zip(_body_names(len(records)), bodies))
     columns, values = changes
     params.update((f"c{i}", value) for i, value in enumerate(values))
-    params.update(_rider_params(riders))
+    params.update(rider_params(riders))
     sql = _postgres_append_sql(len(records), columns, tuple((r.sql, r.returning) for r in riders))
     rows = _run_append(sql, params)
     if len(rows) > 1:
         rows.sort(key=lambda row: row[1])
     if not rows:
         return None
-    events = _Appended()
+    events = Appended()
     events.rider_values = tuple(rows[0][4:])
     prev_hash = rows[0][2]
     for (pk, seq, stored_prev, stored_hash, *_), record, body in zip(rows, records, bodies, strict=True):
@@ -381,8 +347,8 @@ def _append_portable(
         head = cursor.fetchone()
         if head is None:
             return None
-        appended = _Appended()
-        appended.rider_values = _run_riders_apart(cursor, riders)
+        appended = Appended()
+        appended.rider_values = run_apart(cursor, riders)
         if not records:
             return appended
         prev_hash = head[0] or GENESIS
@@ -454,44 +420,6 @@ def _recorded(pk: Any, table_id: Any, seq: int, record: NewEvent, now: Any, prev
 
 
 # --- reading ------------------------------------------------------------------------------
-
-_cache: OrderedDict[tuple[Any, str], tuple[int, Any]] = OrderedDict()
-_cache_lock = threading.Lock()
-
-
-def remember(table: Table | UUID | str, decider: Decider, version: int, state: Any) -> None:
-    """Offer the state of ``table`` at ``version`` to the in-process cache once the current
-    transaction commits (never a state a rollback would undo). States are immutable, so sharing
-    them between threads is safe."""
-    key = (_table_id(table), decider.slug)
-
-    def store() -> None:
-        with _cache_lock:
-            known = _cache.get(key)
-            if known is None or known[0] < version:
-                _cache[key] = (version, state)
-            _cache.move_to_end(key)
-            while len(_cache) > CACHE_SIZE:
-                _cache.popitem(last=False)
-
-    transaction.on_commit(store)
-
-
-def forget(table: Table | UUID | str | None = None) -> None:
-    """Drop cached states: of one table, or all of them (after restoring a database, say)."""
-    with _cache_lock:
-        if table is None:
-            _cache.clear()
-            return
-        table_id = _table_id(table)
-        for key in [key for key in _cache if key[0] == table_id]:
-            del _cache[key]
-
-
-def _cached(table_id: Any, decider: Decider) -> tuple[int, Any] | None:
-    with _cache_lock:
-        return _cache.get((table_id, decider.slug))
-
 
 # The columns of a stored event, in the order of ``Recorded``'s fields.
 RECORDED_FIELDS = tuple(field.name for field in dataclasses.fields(Recorded))

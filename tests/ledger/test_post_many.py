@@ -8,14 +8,14 @@ import uuid
 import pytest
 from django.db import transaction
 
-from ledger import keys, services
+from ledger import batch, keys, services
 from ledger.errors import InsufficientFunds, UnbalancedTransaction
 from ledger.models import Account, Posting, Transaction
 
 CHIP = "CHIP"
 
 
-def entries(table: uuid.UUID, wallet: str) -> list[services.Entry]:
+def entries(table: uuid.UUID, wallet: str) -> list[batch.Entry]:
     bank, seat0, seat1, pot = (
         keys.bank_key(table),
         keys.seat_key(table, 0),
@@ -23,12 +23,10 @@ def entries(table: uuid.UUID, wallet: str) -> list[services.Entry]:
         keys.pot_key(table),
     )
     return [
-        services.Entry(f"event:{table}:1", [(bank, CHIP, -10), (seat0, CHIP, 10)], "buy_in", "one", "r1", table, 1),
-        services.Entry(
-            f"event:{table}:2", [(seat0, CHIP, -4), (pot, CHIP, 4), (bank, CHIP, -3), (seat1, CHIP, 3)], "bet"
-        ),
-        services.Entry(f"event:{table}:3", [(pot, CHIP, -4), (seat1, CHIP, 4)], "win", hand_no=1),
-        services.Entry(f"event:{table}:4", [("house:cash:MXN", "MXN", -500), (wallet, "MXN", 500)], "deposit"),
+        batch.Entry(f"event:{table}:1", [(bank, CHIP, -10), (seat0, CHIP, 10)], "buy_in", "one", "r1", table, 1),
+        batch.Entry(f"event:{table}:2", [(seat0, CHIP, -4), (pot, CHIP, 4), (bank, CHIP, -3), (seat1, CHIP, 3)], "bet"),
+        batch.Entry(f"event:{table}:3", [(pot, CHIP, -4), (seat1, CHIP, 4)], "win", hand_no=1),
+        batch.Entry(f"event:{table}:4", [("house:cash:MXN", "MXN", -500), (wallet, "MXN", 500)], "deposit"),
     ]
 
 
@@ -63,26 +61,26 @@ def test_the_same_rows_and_balances_as_posting_one_by_one(alice, django_assert_m
     Account.objects.filter(key="house:cash:MXN").update(balance=0)
     with transaction.atomic():
         # Its accounts are new: made one by one, then the transactions in a few statements.
-        services.post_many(entries(many, wallet))
+        batch.post_many(entries(many, wallet))
     assert [row[1:] for row in recorded(one)] == [row[1:] for row in recorded(many)]
     assert {k: v for k, v in balances().items()} == by_one
     pot, seat = keys.pot_key(many), keys.seat_key(many, 1)
     more = [
-        services.Entry(f"event:{many}:{seq}", [(seat, CHIP, -1), (pot, CHIP, 1)], "bet", hand_no=2) for seq in (5, 6, 7)
+        batch.Entry(f"event:{many}:{seq}", [(seat, CHIP, -1), (pot, CHIP, 1)], "bet", hand_no=2) for seq in (5, 6, 7)
     ]
     with transaction.atomic(), django_assert_max_num_queries(5):
         # Accounts that exist: locked in one statement; then the keys, the transactions, their
         # postings and the balances, one statement each however many transactions.
-        services.post_many(more)
+        batch.post_many(more)
     assert Account.objects.get(key=seat).balance == 7 - 3
 
 
 def test_an_overdraft_is_refused_as_post_refuses_it(alice):
     table = uuid.uuid4()
     wallet = keys.wallet_key(alice.pk, "MXN")
-    spend = services.Entry(f"event:{table}:9", [(wallet, "MXN", -600), ("house:cash:MXN", "MXN", 600)], "spend")
+    spend = batch.Entry(f"event:{table}:9", [(wallet, "MXN", -600), ("house:cash:MXN", "MXN", 600)], "spend")
     with pytest.raises(InsufficientFunds) as refused, transaction.atomic():
-        services.post_many([*entries(table, wallet), spend])
+        batch.post_many([*entries(table, wallet), spend])
     # The balance it names is the one after the transactions before it in the batch.
     assert refused.value.extra["balance"] == "5.00"
     assert not Transaction.objects.exists() and not Posting.objects.exists()
@@ -90,16 +88,16 @@ def test_an_overdraft_is_refused_as_post_refuses_it(alice):
 
 def test_a_malformed_entry_is_refused_after_those_before_it(alice):
     table = uuid.uuid4()
-    bad = services.Entry(f"event:{table}:5", [(keys.pot_key(table), CHIP, 5)], "bad")
+    bad = batch.Entry(f"event:{table}:5", [(keys.pot_key(table), CHIP, 5)], "bad")
     with pytest.raises(UnbalancedTransaction):
-        services.post_many([*entries(table, keys.wallet_key(alice.pk, "MXN"))[:2], bad])
+        batch.post_many([*entries(table, keys.wallet_key(alice.pk, "MXN"))[:2], bad])
     assert Transaction.objects.count() == 2
 
 
 def test_a_key_already_used_is_answered_as_post_answers_it(alice):
     table = uuid.uuid4()
     first = entries(table, keys.wallet_key(alice.pk, "MXN"))
-    services.post_many(first[:2])
-    services.post_many(first)  # the first two are repeats with the same postings
+    batch.post_many(first[:2])
+    batch.post_many(first)  # the first two are repeats with the same postings
     assert Transaction.objects.count() == 4
     assert Account.objects.get(key=keys.seat_key(table, 1)).balance == 7
