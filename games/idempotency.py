@@ -120,15 +120,16 @@ def _store(
     command with it."""
     stored = json.loads(json.dumps(response, default=str))
     try:
-        with transaction.atomic():
-            CommandRecord.objects.create(
-                key=key,
-                user=user,
-                table=table,
-                request_hash=request_hash,
-                status_code=status_code,
-                response=stored,
-            )
+        # No savepoint of its own: a collision refuses the whole command, whose transaction (or the
+        # savepoint ``once`` runs it in) is then rolled back, so nothing after it reads this one.
+        CommandRecord.objects.create(
+            key=key,
+            user=user,
+            table=table,
+            request_hash=request_hash,
+            status_code=status_code,
+            response=stored,
+        )
     except IntegrityError:
         raise Conflict(
             T("This Idempotency-Key is being used by another request right now; use a new key for a new request."),

@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
+import contextvars
 import json
 import logging
 import os
@@ -36,6 +37,7 @@ import threading
 import time
 import uuid
 from collections import deque
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -61,21 +63,46 @@ def table_moved(
     to_act_users: list[int],
     seated_users: list[int],
     started: bool = False,
+    version: int | None = None,
+    status: str | None = None,
+    deadline_at: Any = None,
 ) -> None:
-    """Publish, in the current transaction, that ``table`` is now at ``table.version``."""
+    """Publish, in the current transaction, that ``table`` is now at ``table.version`` (or at
+    ``version``, with ``status`` and ``deadline_at``: those of a command about to be written)."""
+    status = table.status if status is None else status
     publish(
         {
             "k": "table",
             "table": str(table.pk),
-            "v": table.version,
-            "status": table.status,
-            "deadline": rfc3339(table.deadline_at),
+            "v": table.version if version is None else version,
+            "status": status,
+            "deadline": rfc3339(table.deadline_at if version is None else deadline_at),
             "to_act": sorted(set(to_act_users)),
             "seated": sorted(set(seated_users)),
             "started": started,
-            "ended": table.status == "finished",
+            "ended": status == "finished",
         }
     )
+
+
+# Set by ``riding``: where ``publish`` leaves its ``pg_notify`` for the caller's own statement.
+_riding: contextvars.ContextVar[list[tuple[str, dict[str, Any]]] | None] = contextvars.ContextVar(
+    "notify_riding", default=None
+)
+
+
+@contextlib.contextmanager
+def riding() -> Iterator[list[tuple[str, dict[str, Any]]]]:
+    """Within it, ``publish`` on PostgreSQL runs no statement: it leaves its ``pg_notify`` in the
+    list yielded, as ``(sql, params)`` (``{p}`` prefixes the parameters, ``{h0}`` is where the
+    row is taken from; ``games.store.Rider``), for the caller to make part of its own statement in
+    the same transaction. Elsewhere nothing changes (the notice goes after the commit)."""
+    statements: list[tuple[str, dict[str, Any]]] = []
+    token = _riding.set(statements)
+    try:
+        yield statements
+    finally:
+        _riding.reset(token)
 
 
 def payout_decided(payout: Any) -> None:
@@ -119,16 +146,27 @@ def rights_changed(user_id: int) -> None:
 def publish(notice: dict[str, Any]) -> None:
     """Send ``notice`` to every web process once the current transaction commits (at once outside
     one)."""
+    payload = _payload(notice)
+    if connection.vendor == "postgresql":
+        riding = _riding.get()
+        if riding is not None:
+            riding.append(
+                ("SELECT pg_notify(%({p}channel)s, %({p}payload)s) {h0}", {"channel": CHANNEL, "payload": payload})
+            )
+            return
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, payload])
+        return
+    transaction.on_commit(lambda: send_datagrams(payload.encode()))
+
+
+def _payload(notice: dict[str, Any]) -> str:
     payload = json.dumps(notice, separators=(",", ":"))
     if len(payload) > MAX_PAYLOAD:
         # Only the user lists can grow; without them a waiter still reads the table again.
         notice = {**notice, "to_act": [], "seated": [], "truncated": True}
         payload = json.dumps(notice, separators=(",", ":"))
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, payload])
-        return
-    transaction.on_commit(lambda: send_datagrams(payload.encode()))
+    return payload
 
 
 def socket_folder() -> Path:

@@ -10,17 +10,19 @@ commit never fails the request that committed: errors are logged and the row wai
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import json
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from datetime import timedelta
 from typing import Any
 
 from celery import current_app
 from django.conf import settings
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from games import telemetry
@@ -85,6 +87,106 @@ def schedule(task_name: str, table_id: Any, *args: Any, countdown: float | None 
         due_at=timezone.now() + timedelta(seconds=countdown or 0),
     )
     transaction.on_commit(lambda: publish_after_commit(row))
+
+
+def schedule_with(
+    task_name: str, table_id: Any, *args: Any, countdown: float | None = None
+) -> tuple[str, dict[str, Any], str, Callable[[Any], None]] | None:
+    """``schedule``'s row as a statement of the caller's, in its transaction (``None`` for a
+    countdown ``schedule`` would not store): ``(sql, params, returned column, then)``. ``{p}``
+    prefixes the parameters and ``{h0}`` is where the row is taken from (``games.store.Rider``);
+    ``then(row id)`` is called once it is written, and publishes the row after the commit."""
+    if countdown is not None and countdown > settings.MAX_TASK_COUNTDOWN:
+        return None
+    task_args = [str(table_id), *args]
+    headers = telemetry.task_headers(countdown, telemetry.current_request_id())
+    now = timezone.now()
+    row = OutboxMessage(
+        task=task_name,
+        args=task_args,
+        headers=headers,
+        key=task_key(task_name, task_args),
+        due_at=now + timedelta(seconds=countdown or 0),
+        created_at=now,
+        published_at=None,
+        attempts=0,
+    )
+    sql, params = _insert_sql(row)
+
+    def then(pk: Any) -> None:
+        row.pk = pk
+        row._state.adding = False
+        held = _holding.get()
+        if held is not None and held[0] == task_name:
+            kept = held[1]
+            transaction.on_commit(lambda: kept.append(row))
+        else:
+            transaction.on_commit(lambda: publish_after_commit(row))
+
+    return sql, params, "id", then
+
+
+# Set by ``holding``: the task whose rows are kept, not published, and where they are kept.
+_holding: contextvars.ContextVar[tuple[str, list[OutboxMessage]] | None] = contextvars.ContextVar(
+    "scheduling_holding", default=None
+)
+
+
+@contextlib.contextmanager
+def holding(task_name: str) -> Iterator[list[OutboxMessage]]:
+    """Within it, the rows of ``task_name`` that ``schedule_with`` stores are not published once
+    their transaction commits: they are kept in the list yielded, still pending, for the caller,
+    who means to do that task itself (``consumed_with``) or else publishes them
+    (``publish_after_commit``). A process that dies meanwhile leaves them to the relay."""
+    kept: list[OutboxMessage] = []
+    token = _holding.set((task_name, kept))
+    try:
+        yield kept
+    finally:
+        _holding.reset(token)
+
+
+def consumed_with(rows: Iterable[OutboxMessage]) -> tuple[str, dict[str, Any], None, None] | None:
+    """Held rows (``holding``) whose task the caller did itself, marked done in its transaction
+    as a statement of the caller's (``games.store.Rider``; ``None`` for no rows): they are never
+    published, the relay leaves them and the purge takes them in time."""
+    ids = [row.pk for row in rows]
+    if not ids:
+        return None
+    qn = connection.ops.quote_name
+    cast = "::integer" if connection.vendor == "postgresql" else ""
+    field = OutboxMessage._meta.get_field("published_at")
+    params: dict[str, Any] = {"now": field.get_db_prep_save(timezone.now(), connection)}
+    params.update({f"i{n}": pk for n, pk in enumerate(ids)})
+    listed = ", ".join(f"%({{p}}i{n})s{cast}" for n in range(len(ids)))
+    now = "%({p}now)s" + ("::timestamptz" if cast else "")
+    pk = qn(OutboxMessage._meta.pk.column)
+    sql = (
+        f"UPDATE {qn(OutboxMessage._meta.db_table)} SET {qn(field.column)} = {now} {{h0}} "
+        f"WHERE {qn(OutboxMessage._meta.db_table)}.{pk} IN ({listed}) AND {qn(field.column)} IS NULL "
+        f"RETURNING {qn(OutboxMessage._meta.db_table)}.{pk}"
+    )
+    return sql, params, None, None
+
+
+_WRITTEN = ("task", "args", "headers", "key", "due_at", "created_at", "published_at", "attempts")
+
+
+def _insert_sql(row: OutboxMessage) -> tuple[str, dict[str, Any]]:
+    """The INSERT of ``row`` taking its one row from ``{h0}``, and its parameters."""
+    fields = [OutboxMessage._meta.get_field(name) for name in _WRITTEN]
+    qn = connection.ops.quote_name
+    postgres = connection.vendor == "postgresql"
+    casts = {"JSONField": "::jsonb", "DateTimeField": "::timestamptz", "PositiveIntegerField": "::integer"}
+    values = ", ".join(
+        f"%({{p}}{field.name})s{casts.get(field.get_internal_type(), '::text') if postgres else ''}" for field in fields
+    )
+    sql = (
+        f"INSERT INTO {qn(OutboxMessage._meta.db_table)} ({', '.join(qn(field.column) for field in fields)}) "
+        f"SELECT {values} {{h0}} RETURNING {qn(OutboxMessage._meta.pk.column)}"
+    )
+    params = {field.name: field.get_db_prep_save(getattr(row, field.attname), connection) for field in fields}
+    return sql, params
 
 
 def publish_after_commit(row: OutboxMessage) -> None:

@@ -13,7 +13,7 @@ from games.engine.decider import Movement
 from games.engine.words import T
 from games.errors import InsufficientFunds, InvalidRequest, ServiceError
 from games.models import Event, Seat, Table
-from ledger import keys, selectors, units
+from ledger import batch, keys, selectors, units
 from ledger import services as ledger
 
 CHIP = "CHIP"
@@ -276,20 +276,25 @@ def post_movements(
     table: Table, seats: Sequence[Seat], rows: Sequence[Event], movements: Sequence[Sequence[Movement]]
 ) -> None:
     """Post each event's movements as one balanced ledger transaction keyed by the event, in the
-    command's transaction, so an event and its money are written together or not at all."""
+    command's transaction, so an event and its money are written together or not at all; the
+    command's transactions together (``ledger.batch.post_many``)."""
     by_number = {seat.number: seat for seat in seats}
+    entries = []
     for row, moves in zip(rows, movements, strict=True):
         if not moves:
             continue
         postings = postings_of(table, moves, by_number)
         if not postings:
             continue
-        ledger.post(
-            key=f"event:{table.pk}:{row.seq}",
-            postings=postings,
-            kind=row.type,
-            memo="; ".join(m.memo for m in moves if m.memo)[:200],
-            reference=f"event:{table.pk}:{row.seq}",
-            table_id=table.pk,
-            hand_no=row.hand_no or None,
+        entries.append(
+            batch.Entry(
+                key=f"event:{table.pk}:{row.seq}",
+                postings=postings,
+                kind=row.type,
+                memo="; ".join(m.memo for m in moves if m.memo)[:200],
+                reference=f"event:{table.pk}:{row.seq}",
+                table_id=table.pk,
+                hand_no=row.hand_no or None,
+            )
         )
+    batch.post_many(entries)

@@ -22,8 +22,6 @@ import datetime as dt
 import functools
 import hashlib
 import json
-import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 from uuid import UUID
@@ -40,9 +38,14 @@ from games.engine.fold import ReplayFailed, Step, fold
 from games.engine.words import T
 from games.errors import Conflict
 from games.models import Event, Snapshot, Table
+from games.riders import Appended, Rider, rider_params, run_apart
+
+# The state cache lives in games.states; its names stay reachable here, where loads use it.
+from games.states import CACHE_SIZE as CACHE_SIZE
+from games.states import _cached, remember
+from games.states import forget as forget
 
 GENESIS = "0" * 64
-CACHE_SIZE = 2048
 
 
 _canonical_encode = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
@@ -171,7 +174,12 @@ def _table_id(table: Table | UUID | str) -> Any:
 
 
 def append(
-    *, table: Table, expected_version: int, records: Sequence[NewEvent], also: Mapping[str, Any] | None = None
+    *,
+    table: Table,
+    expected_version: int,
+    records: Sequence[NewEvent],
+    also: Mapping[str, Any] | None = None,
+    riders: Sequence[Rider] = (),
 ) -> list[Recorded]:
     """Record one command's events after ``expected_version``, or raise ``Conflict``.
 
@@ -186,7 +194,8 @@ def append(
 
     ``also`` sets other fields of the table row (``{field name: value}``) in the same compare-and-set,
     so that a command's other changes to the row (its next deadline) cost no statement of their
-    own; they are set on ``table`` too.
+    own; they are set on ``table`` too. ``riders`` are written with it (``Rider``): the command's
+    other rows that need nothing the append returns (its tasks in the outbox, its notice).
     """
     if not connection.in_atomic_block:
         raise RuntimeError("append() must run inside transaction.atomic(), with the command's other writes.")
@@ -198,7 +207,7 @@ def append(
     ]
     write = _append_postgres if connection.vendor == "postgresql" and records else _append_portable
     try:
-        events = write(table.pk, expected_version, records, bodies, _row_changes(also), now)
+        events = write(table.pk, expected_version, records, bodies, _row_changes(also), now, riders)
     except IntegrityError as error:
         # Someone wrote this table without its lock; the unique (table, seq) stopped them. The
         # transaction is unusable now (PostgreSQL aborted it), so tell Django it must roll back;
@@ -213,7 +222,10 @@ def append(
     table.version = expected_version + len(records)
     for name, value in (also or {}).items():
         setattr(table, name, value)
-    return events
+    for rider, value in zip(riders, events.rider_values if isinstance(events, Appended) else (), strict=False):
+        if rider.then is not None:
+            rider.then(value)
+    return list(events)
 
 
 def _moved_on(table: Table, expected_version: int) -> Conflict:
@@ -260,6 +272,7 @@ def _append_postgres(
     bodies: list[str],
     changes: tuple[tuple[str, ...], list[Any]],
     now: Any,
+    riders: Sequence[Rider] = (),
 ) -> list[Recorded] | None:
     # Each event travels once, as the canonical body it is hashed from; the database takes its
     # columns from that body, so nothing else needs encoding here.
@@ -267,15 +280,17 @@ def _append_postgres(
     params.update(zip(_body_names(len(records)), bodies))
     columns, values = changes
     params.update((f"c{i}", value) for i, value in enumerate(values))
-    sql = _postgres_append_sql(len(records), columns)
+    params.update(rider_params(riders))
+    sql = _postgres_append_sql(len(records), columns, tuple((r.sql, r.returning) for r in riders))
     rows = _run_append(sql, params)
     if len(rows) > 1:
         rows.sort(key=lambda row: row[1])
     if not rows:
         return None
-    events = []
+    events = Appended()
+    events.rider_values = tuple(rows[0][4:])
     prev_hash = rows[0][2]
-    for (pk, seq, stored_prev, stored_hash), record, body in zip(rows, records, bodies, strict=True):
+    for (pk, seq, stored_prev, stored_hash, *_), record, body in zip(rows, records, bodies, strict=True):
         # The database hashed what Python would: check it, so the two definitions never drift.
         if stored_prev != prev_hash or stored_hash != _sha256(prev_hash, body):
             transaction.set_rollback(True)
@@ -319,6 +334,7 @@ def _append_portable(
     bodies: list[str],
     changes: tuple[tuple[str, ...], list[Any]],
     now: Any,
+    riders: Sequence[Rider] = (),
 ) -> list[Recorded] | None:
     db_table_id = Table._meta.pk.get_db_prep_value(table_id, connection)
     table, event = Table._meta.db_table, Event._meta.db_table
@@ -331,8 +347,10 @@ def _append_portable(
         head = cursor.fetchone()
         if head is None:
             return None
+        appended = Appended()
+        appended.rider_values = run_apart(cursor, riders)
         if not records:
-            return []
+            return appended
         prev_hash = head[0] or GENESIS
         chain, params = [], []
         for seq, record, body in zip(range(version + 1, version + len(records) + 1), records, bodies, strict=True):
@@ -344,10 +362,11 @@ def _append_portable(
             prev_hash = digest
         values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"] * len(records))
         cursor.execute(f"INSERT INTO {event} ({_EVENT_COLUMNS}) VALUES {values} RETURNING id", params)
-        return [
+        appended.extend(
             _recorded(pk, table_id, seq, record, now, prev, digest)
             for (seq, record, prev, digest), (pk,) in zip(chain, cursor.fetchall(), strict=True)
-        ]
+        )
+        return appended
 
 
 _ONLY_WHEN_ASKED = 2**31 - 1
@@ -360,10 +379,12 @@ def _body_names(n: int) -> tuple[str, ...]:
 
 
 @functools.cache
-def _postgres_append_sql(n: int, columns: tuple[str, ...] = ()) -> str:
+def _postgres_append_sql(n: int, columns: tuple[str, ...] = (), riders: tuple[tuple[str, str | None], ...] = ()) -> str:
     """One statement appending ``n`` events: h0 moves the version (compare-and-set, row lock) and
     yields the chain head; h1..hn hash each event's canonical body onto the one before it, and the
-    event's columns are read from that same body."""
+    event's columns are read from that same body; r0.. are the riders (``Rider``), each taking its
+    row from h0 (so nothing is written when the version has moved on) and returning its value with
+    every event's row."""
     table, event = Table._meta.db_table, Event._meta.db_table
     hashes = [
         f"h0 AS (UPDATE {table} SET version = %(to)s{_set_clause(columns, lambda i: f'%(c{i})s')} "
@@ -383,9 +404,12 @@ def _postgres_append_sql(n: int, columns: tuple[str, ...] = ()) -> str:
         f"FROM h{i - 1}, h{i}"
         for i in range(1, n + 1)
     ]
+    hashes += [f"r{i} AS MATERIALIZED ({sql.format(p=f'r{i}_', h0='FROM h0')})" for i, (sql, _) in enumerate(riders)]
+    # A rider that returns nothing is still named, or PostgreSQL would not run a plain SELECT.
+    returned = "".join(f", (SELECT {value or 'count(*)'} FROM r{i})" for i, (_, value) in enumerate(riders))
     return (
         f"WITH {', '.join(hashes)} INSERT INTO {event} ({_EVENT_COLUMNS}) "
-        f"{' UNION ALL '.join(selects)} RETURNING id, seq, prev_hash, hash"
+        f"{' UNION ALL '.join(selects)} RETURNING id, seq, prev_hash, hash{returned}"
     )
 
 
@@ -396,44 +420,6 @@ def _recorded(pk: Any, table_id: Any, seq: int, record: NewEvent, now: Any, prev
 
 
 # --- reading ------------------------------------------------------------------------------
-
-_cache: OrderedDict[tuple[Any, str], tuple[int, Any]] = OrderedDict()
-_cache_lock = threading.Lock()
-
-
-def remember(table: Table | UUID | str, decider: Decider, version: int, state: Any) -> None:
-    """Offer the state of ``table`` at ``version`` to the in-process cache once the current
-    transaction commits (never a state a rollback would undo). States are immutable, so sharing
-    them between threads is safe."""
-    key = (_table_id(table), decider.slug)
-
-    def store() -> None:
-        with _cache_lock:
-            known = _cache.get(key)
-            if known is None or known[0] < version:
-                _cache[key] = (version, state)
-            _cache.move_to_end(key)
-            while len(_cache) > CACHE_SIZE:
-                _cache.popitem(last=False)
-
-    transaction.on_commit(store)
-
-
-def forget(table: Table | UUID | str | None = None) -> None:
-    """Drop cached states: of one table, or all of them (after restoring a database, say)."""
-    with _cache_lock:
-        if table is None:
-            _cache.clear()
-            return
-        table_id = _table_id(table)
-        for key in [key for key in _cache if key[0] == table_id]:
-            del _cache[key]
-
-
-def _cached(table_id: Any, decider: Decider) -> tuple[int, Any] | None:
-    with _cache_lock:
-        return _cache.get((table_id, decider.slug))
-
 
 # The columns of a stored event, in the order of ``Recorded``'s fields.
 RECORDED_FIELDS = tuple(field.name for field in dataclasses.fields(Recorded))

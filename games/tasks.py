@@ -25,9 +25,10 @@ _DB_RETRY = {
 
 @shared_task(acks_late=True, **_DB_RETRY)
 def play_bot(table_id: str, expected_version: int) -> bool:
-    """A bot's turn at ``expected_version``; does nothing if the table has moved on."""
+    """A bot's turn at ``expected_version``, and the bots' turns right after it (``play_bot_turns``);
+    does nothing if the table has moved on."""
     try:
-        played = play.play_bot_turn(table_id=table_id, expected_version=expected_version) is not None
+        played = play.play_bot_turns(table_id=table_id, expected_version=expected_version) > 0
     except Conflict:
         played = False
     log.info("bot turn at table %s version %s: %s", table_id, expected_version, "played" if played else "moved on")

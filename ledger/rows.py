@@ -89,3 +89,116 @@ def select_rows(model: type[Model], where: str, params: list[Any], *, related: s
             )
         found.append(instance)
     return found
+
+
+def _foreign_key(model: type[Model], name: str) -> ForeignKey[Any, Any]:
+    relation = model._meta.get_field(name)
+    if not isinstance(relation, ForeignKey) or not isinstance(relation.related_model, type):
+        raise TypeError(f"{model.__name__}.{name} is not a foreign key to a model")
+    return relation
+
+
+def _related(fk: ForeignKey[Any, Any]) -> type[Model]:
+    related = fk.related_model
+    assert isinstance(related, type) and issubclass(related, Model)
+    return related
+
+
+@functools.cache
+def _tree_layout(
+    parent: type[Model],
+    parent_related: str,
+    child: type[Model],
+    child_fk: str,
+    child_related: str,
+    vendor: str,
+    inner: bool = False,
+) -> tuple[str, Converters, list[tuple[type[Model], list[str], ForeignKey[Any, Any] | None]]]:
+    """The SELECT of ``parent`` (a) with its ``parent_related`` row (b), each of its ``child`` rows
+    (c, by ``child_fk``) and each child's ``child_related`` row (d), and how to split a row."""
+    qn = connection.ops.quote_name
+    parent_fk, child_parent, child_rel = (
+        _foreign_key(parent, parent_related),
+        _foreign_key(child, child_fk),
+        _foreign_key(child, child_related),
+    )
+    b_model, d_model = _related(parent_fk), _related(child_rel)
+    parts: list[tuple[str, type[Model], ForeignKey[Any, Any] | None]] = [
+        ("a", parent, None),
+        ("b", b_model, parent_fk),
+        ("c", child, None),
+        ("d", d_model, child_rel),
+    ]
+    columns: list[str] = []
+    converters: Converters = []
+    splits: list[tuple[type[Model], list[str], ForeignKey[Any, Any] | None]] = []
+    for alias, model, fk in parts:
+        names = []
+        for field in model._meta.concrete_fields:
+            col = field.get_col(alias)
+            columns.append(f"{alias}.{qn(field.column)}")
+            converters.append((col, connection.ops.get_db_converters(col) + col.get_db_converters(connection)))
+            names.append(field.attname)
+        splits.append((model, names, fk))
+    sql = (
+        f"SELECT {', '.join(columns)} FROM {qn(parent._meta.db_table)} a "
+        f"LEFT OUTER JOIN {qn(b_model._meta.db_table)} b ON b.{qn(b_model._meta.pk.column)} = a.{qn(parent_fk.column)} "
+        f"{'INNER' if inner else 'LEFT OUTER'} JOIN {qn(child._meta.db_table)} c "
+        f"ON c.{qn(child_parent.column)} = a.{qn(parent._meta.pk.column)} "
+        f"LEFT OUTER JOIN {qn(d_model._meta.db_table)} d ON d.{qn(d_model._meta.pk.column)} = c.{qn(child_rel.column)} "
+        "WHERE "
+    )
+    return sql, converters, splits
+
+
+def select_tree(
+    parent: type[Model],
+    parent_related: str,
+    child: type[Model],
+    child_fk: str,
+    child_related: str,
+    where: str,
+    params: list[Any],
+    *,
+    inner: bool = False,
+) -> tuple[Any, list[Any]] | None:
+    """One row of ``parent`` (``where`` picks it; ``a`` is its table, and ``where`` may end in
+    ORDER BY of the children, ``c``, and ``lock_clause()``) with its ``parent_related`` row cached
+    on it, and its ``child`` rows (those whose ``child_fk`` is the parent), each with its
+    ``child_related`` row cached: in one statement, the instances ``select_rows`` would give.
+    ``inner``: only a parent with children is found (its children may then be locked too,
+    ``FOR UPDATE OF a, c``, which PostgreSQL refuses on the nullable side of an outer join).
+    ``None`` when no parent matches."""
+    sql, converters, splits = _tree_layout(
+        parent, parent_related, child, child_fk, child_related, connection.vendor, inner
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql + where, params)
+        fetched = cursor.fetchall()
+    if not fetched:
+        return None
+    alias = connection.alias
+    bounds, start = [], 0
+    for _model, names, _ in splits:
+        bounds.append((start, start + len(names)))
+        start += len(names)
+    found: Any = None
+    children: list[Any] = []
+    for row in fetched:
+        values = list(row)
+        for i, (col, steps) in enumerate(converters):
+            for step in steps:
+                values[i] = step(values[i], col, connection)
+        made = []
+        for (model, names, _), (lo, hi) in zip(splits, bounds, strict=True):
+            part = values[lo:hi]
+            pk_at = names.index(model._meta.pk.attname)
+            made.append(None if part[pk_at] is None else model.from_db(alias, names, part))
+        a, b, c, d = made
+        if found is None:
+            found = a
+            splits[1][2].set_cached_value(found, b)  # type: ignore[union-attr]
+        if c is not None:
+            splits[3][2].set_cached_value(c, d)  # type: ignore[union-attr]
+            children.append(c)
+    return found, children

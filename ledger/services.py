@@ -1,4 +1,5 @@
-"""The only writers of the books. Each public function is one database transaction.
+"""The only writers of the books (with ``ledger.batch``, built on the same steps). Each public
+function is one database transaction.
 
 ``post`` is the single door: it checks balance, locks, refuses overdrafts, and makes a repeated
 idempotency key return the transaction it already made.
@@ -71,19 +72,7 @@ def account(*, key: str) -> Account:
     Race-safe: two callers creating the same account meet at the unique key; the loser's insert
     fails inside a savepoint and it reads the winner's row.
     """
-    spec = keys.parse_key(key)
-    found, _ = Account.objects.get_or_create(
-        key=spec.key,
-        defaults={
-            "kind": spec.kind,
-            "unit": spec.unit,
-            "user_id": spec.user_id,
-            "table_id": spec.table_id,
-            "seat": spec.seat,
-            "allow_negative": spec.allow_negative,
-        },
-    )
-    return found
+    return _get_or_create(key)[0]
 
 
 def wallet(*, user: User, currency: str) -> Account:
@@ -347,21 +336,48 @@ def _insert(
 
 def _locked_accounts(lines: _Lines) -> tuple[dict[str, Account], dict[int, Account]]:
     """Every account the lines touch, by key (made if new), and the same accounts locked, by id."""
-    given = {account_key: obj for account_key, obj, _, _ in lines if obj is not None}
-    wanted = sorted({line[0] for line in lines})
-    lookup = [k for k in wanted if k not in given]
-    found = {acc.key: acc for acc in _accounts("key", lookup, "")} if lookup else {}
-    # New accounts are created in key order: two posts inserting the same new keys in opposite
-    # orders would each wait on the other's uncommitted insert (deadlock).
-    by_key = {k: given.get(k) or found.get(k) or account(key=k) for k in wanted}
+    by_key = _lock_accounts(sorted({line[0] for line in lines}))
+    return by_key, {acc.pk: acc for acc in by_key.values()}
 
-    # Lock every touched account, always in id order: two transactions moving money between
-    # the same accounts in opposite directions would otherwise each hold one lock and wait for
-    # the other (deadlock). Under the lock, the balance we check is the balance we update, so
-    # concurrent withdrawals cannot both spend the same money.
-    ids = sorted({acc.pk for acc in by_key.values()})
-    locked = {acc.pk: acc for acc in _accounts("id", ids, f" ORDER BY a.id{lock_clause()}")}
-    return by_key, locked
+
+def _lock_accounts(wanted: list[str]) -> dict[str, Account]:
+    """The accounts of the keys ``wanted`` (sorted), locked, by key; those that are new are made.
+
+    The ones that exist are read and locked in one statement, always in id order: two transactions
+    moving money between the same accounts in opposite directions would otherwise each hold one lock
+    and wait for the other (deadlock). Under the lock, the balance we check is the balance we
+    update, so concurrent withdrawals cannot both spend the same money. New accounts are made after
+    that, in key order (two posts inserting the same new keys in opposite orders would each wait on
+    the other's uncommitted insert); a new row is this transaction's own until it commits. One that
+    another transaction made meanwhile is locked once found."""
+    by_key = {acc.key: acc for acc in _accounts("key", wanted, f" ORDER BY a.id{lock_clause()}")}
+    raced = []
+    for account_key in wanted:
+        if account_key in by_key:
+            continue
+        made, created = _get_or_create(account_key)
+        if created:
+            by_key[account_key] = made
+        else:
+            raced.append(made.pk)
+    if raced:
+        by_key.update((acc.key, acc) for acc in _accounts("id", sorted(raced), f" ORDER BY a.id{lock_clause()}"))
+    return by_key
+
+
+def _get_or_create(key: str) -> tuple[Account, bool]:
+    spec = keys.parse_key(key)
+    return Account.objects.get_or_create(
+        key=spec.key,
+        defaults={
+            "kind": spec.kind,
+            "unit": spec.unit,
+            "user_id": spec.user_id,
+            "table_id": spec.table_id,
+            "seat": spec.seat,
+            "allow_negative": spec.allow_negative,
+        },
+    )
 
 
 def _refuse_other_units(lines: _Lines, by_key: dict[str, Account]) -> None:

@@ -24,6 +24,7 @@ from games.play.worker import (
     choose_for,
     expire_deadline,
     play_bot_turn,
+    play_bot_turns,
     run_system_command,
     sweep_deadlines,
 )
@@ -39,6 +40,7 @@ __all__ = [
     "join_table",
     "leave_table",
     "play_bot_turn",
+    "play_bot_turns",
     "remove_seat",
     "run_system_command",
     "set_client_seed",

@@ -8,6 +8,7 @@ Who may send what is checked before (``gate``, ``worker``); this module takes th
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -22,8 +23,8 @@ from games.engine.decider import Context
 from games.engine.errors import IllegalAction
 from games.engine.words import T
 from games.errors import Conflict, Illegal
-from games.models import HandSeed, Table
-from games.play.seeds import hand_seeds
+from games.models import Table
+from games.play.seeds import hand_seeds, recorded_with
 from games.play.unit import Locked
 
 SYSTEM = "system"
@@ -62,18 +63,19 @@ def execute(
     expected_version: int,
     actor: str,
     offered: list[dict[str, Any]] | None = None,
+    riders: Sequence[store.Rider] = (),
 ) -> Outcome:
     """Decide, append and settle one command (and the system commands it makes due) in the
     caller's transaction, on the table ``locked`` holds under its lock. ``offered``: what the
     caller is offered (``gate``), which a refusal lists instead of the game's own list (that is of
-    the seat's moves alone: it knows neither the owner's commands nor that the bot plays a seat)."""
+    the seat's moves alone: it knows neither the owner's commands nor that the bot plays a seat).
+    ``riders``: the caller's own rows to write with the events (``store.Rider``)."""
     table = locked.table
     if table.version != expected_version:
         raise _stale(table, expected_version)
     decided = _decide_chain(locked, command, actor, offered)
     after = locked.moved(decided.state, locked.version + len(decided.records))
-    rows, due = _append(locked, after, decided)
-    _after(after, due, started=command.get("type") == "start")
+    rows = _append(locked, after, decided, started=command.get("type") == "start", riders=riders)
     # Counted once committed: a command rolled back (a refused chain, a lost race) never happened.
     game, appended = table.game, len(rows)
     transaction.on_commit(lambda: telemetry.count_command(game, actor, appended))
@@ -94,9 +96,7 @@ def refuse_if_illegal(locked: Locked, command: dict[str, Any], offered: list[dic
     non-refused command would cause thrown away."""
     judge = locked.decider.refusal
     if judge is not None:
-        refused = judge(
-            locked.state, command.get("seat"), command, settlement.context_extra(locked.table, locked.seats)
-        )
+        refused = judge(locked.state, command.get("seat"), command, locked.extra())
         if refused is not None:
             raise _illegal(locked.table, refused, offered)
         return
@@ -135,7 +135,7 @@ def _context(locked: Locked, state) -> Context:
         server_seed=seeds[next_hand][0],
         client_seed=fairness.hand_client_seed([seat_seeds.get(n) for n in range(table.seats)]),
         next_commitment=seeds[next_hand + 1][1],
-        extra=settlement.context_extra(table, locked.seats),
+        extra=locked.extra(),
     )
 
 
@@ -167,28 +167,38 @@ def _decide_chain(
     return decided
 
 
-def _append(locked: Locked, after: Locked, decided: _Decided) -> tuple[list[Any], tuple[float, Any] | None]:
-    """Write the events with the table's next row in one compare-and-set, post their movements and
-    keep the new state for the next command; with the game's deadline, if any."""
+def _append(
+    locked: Locked, after: Locked, decided: _Decided, *, started: bool, riders: Sequence[store.Rider] = ()
+) -> list[Any]:
+    """Write the events with the table's next row in one compare-and-set, with the command's tasks
+    in the outbox and its notice riding along (``_riders``), post their movements and keep the new
+    state for the next command."""
     table = locked.table
     try:
         # The next deadline and status ride along with the version's compare-and-set.
         changes, due = _next_row(after)
-        rows = store.append(table=table, expected_version=locked.version, records=decided.records, also=changes)
+        riding = [*_riders(after, changes, due, started=started), *riders]
+        seeds = recorded_with(table, decided.records)
+        if seeds is not None:
+            riding.append(seeds)
+        rows = store.append(
+            table=table, expected_version=locked.version, records=decided.records, also=changes, riders=riding
+        )
     except IntegrityError:
         raise Conflict(
             T("Another action reached the table first; reload and try again."), current_version=table.version
         ) from None
     settlement.post_movements(table, locked.seats, rows, decided.movements)
     payouts.open_for_departures(table, decided.movements)
-    _record_hands(table, rows)
+    if table.status == Table.Status.FINISHED:
+        payouts.open_for_finished_table(table)
     # The next command at this table, in this process, starts from here without reading these back.
     store.remember(table, locked.decider, table.version, after.state)
     # Loads served from the cache never replay enough to write a snapshot themselves: without this,
     # a process starting cold would replay the table's whole history.
     if locked.version // settings.SNAPSHOT_EVERY != table.version // settings.SNAPSHOT_EVERY:
         store.save_snapshot(table, table.version, after.state)
-    return rows, due
+    return rows
 
 
 def _upcoming(after: Locked, ctx: Context) -> str:
@@ -197,17 +207,6 @@ def _upcoming(after: Locked, ctx: Context) -> str:
     commitment the context also held."""
     dealt = after.decider.hand_no(after.state) >= ctx.hand_no
     return ctx.next_commitment if dealt else fairness.commitment(ctx.server_seed)
-
-
-def _record_hands(table: Table, rows) -> None:
-    """Remember each dealt hand's client seed, and mark a seed revealed when an event shows it."""
-    for row in rows:
-        if "client_seed" in row.data and "commitment" in row.data and row.hand_no:
-            HandSeed.objects.filter(table=table, hand_no=row.hand_no).update(client_seed=row.data["client_seed"])
-        if row.data.get("server_seed"):
-            HandSeed.objects.filter(table=table, hand_no=row.hand_no, revealed_at__isnull=True).update(
-                revealed_at=timezone.now()
-            )
 
 
 def _next_row(after: Locked) -> tuple[dict[str, Any], tuple[float, Any] | None]:
@@ -233,26 +232,38 @@ def _next_row(after: Locked) -> tuple[dict[str, Any], tuple[float, Any] | None]:
     return changes, due
 
 
-def _after(after: Locked, due: tuple[float, Any] | None, *, started: bool) -> None:
-    """Store the bot's turn and the deadline in the outbox, published after commit (the row already
-    holds them), or open the payouts of a finished table; and tell the live streams."""
+def _riders(
+    after: Locked, changes: dict[str, Any], due: tuple[float, Any] | None, *, started: bool
+) -> list[store.Rider]:
+    """What is written with the events (``store.Rider``): the bot's turn and the deadline in the
+    outbox, published after the commit (the row already holds them), unless the table finishes;
+    and the notice to the live streams (delivered at commit, games.notify): whose seat it now
+    waits for and who sits there, for the people's own streams."""
     table = after.table
-    if table.status == Table.Status.FINISHED:
-        payouts.open_for_finished_table(table)
-    else:
-        if table.awaits_bot:
-            scheduling.schedule("games.tasks.play_bot", table.pk, table.version)
+    status = changes.get("status", table.status)
+    riders = []
+    if status != Table.Status.FINISHED:
+        tasks = [("games.tasks.play_bot", None)] if changes["awaits_bot"] else []
         if due is not None:
-            scheduling.schedule("games.tasks.expire_deadline", table.pk, table.version, countdown=due[0])
-    _announce(after, started=started)
-
-
-def _announce(after: Locked, *, started: bool) -> None:
-    """Tell the live streams the table moved (delivered at commit, games.notify): whose seat it
-    now waits for and who sits there, for the people's own streams."""
-    table, people = after.table, after.people
-    running = table.status == Table.Status.RUNNING
+            tasks.append(("games.tasks.expire_deadline", due[0]))
+        for task, countdown in tasks:
+            row = scheduling.schedule_with(task, table.pk, after.version, countdown=countdown)
+            if row is not None:
+                riders.append(store.Rider(*row))
+    people = after.people
+    running = status == Table.Status.RUNNING
     # A seat the table's bot plays (its player sat out or left, CM-20) is not the person's turn.
     away = after.decider.played_by_bot(after.state)
     to_act = [people[n] for n in after.decider.to_act(after.state) if n in people and n not in away] if running else []
-    notify.table_moved(table, to_act_users=to_act, seated_users=list(people.values()), started=started)
+    with notify.riding() as statements:
+        notify.table_moved(
+            table,
+            to_act_users=to_act,
+            seated_users=list(people.values()),
+            started=started,
+            version=after.version,
+            status=status,
+            deadline_at=changes["deadline_at"],
+        )
+    riders.extend(store.Rider(sql, params) for sql, params in statements)
+    return riders

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import secrets
 import threading
+from collections.abc import Sequence
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
+from django.utils import timezone
 
+from games import store
 from games.engine import fairness
 from games.models import HandSeed, Table
 
@@ -63,3 +66,51 @@ def _keep(table_id: Any, found: dict[int, tuple[bytes, str]]) -> None:
         if len(_seed_cache) + len(found) > _SEED_CACHE_SIZE:
             _seed_cache.clear()
         _seed_cache.update({(table_id, n): seed for n, seed in found.items()})
+
+
+def recorded_with(table: Table, records: Sequence[store.NewEvent]) -> store.Rider | None:
+    """What the events ``records`` tell of the hands' seeds, as one statement written with them
+    (``store.Rider``): each dealt hand's client seed, and the reveal time of each hand whose server
+    seed an event shows (once: a revealed seed keeps its first time). ``None`` if they tell nothing."""
+    client_seeds: dict[int, str] = {}
+    revealed: list[int] = []
+    for record in records:
+        if "client_seed" in record.data and "commitment" in record.data and record.hand_no:
+            client_seeds[record.hand_no] = record.data["client_seed"]
+        if record.data.get("server_seed"):
+            revealed.append(record.hand_no)
+    if not client_seeds and not revealed:
+        return None
+    postgres = connection.vendor == "postgresql"
+
+    def cast(kind: str) -> str:
+        return f"::{kind}" if postgres else ""
+
+    qn = connection.ops.quote_name
+    params: dict[str, object] = {"table": HandSeed._meta.get_field("table").get_db_prep_value(table.pk, connection)}
+    sets = []
+    if client_seeds:
+        cases = []
+        for i, (hand_no, seed) in enumerate(client_seeds.items()):
+            params[f"h{i}"], params[f"s{i}"] = hand_no, seed
+            cases.append(f"WHEN %({{p}}h{i})s{cast('integer')} THEN %({{p}}s{i})s{cast('text')}")
+        sets.append(f"{qn('client_seed')} = CASE {qn('hand_no')} {' '.join(cases)} ELSE {qn('client_seed')} END")
+    if revealed:
+        shown = []
+        for i, hand_no in enumerate(revealed):
+            params[f"r{i}"] = hand_no
+            shown.append(f"%({{p}}r{i})s{cast('integer')}")
+        params["now"] = HandSeed._meta.get_field("revealed_at").get_db_prep_save(timezone.now(), connection)
+        sets.append(
+            f"{qn('revealed_at')} = CASE WHEN {qn('hand_no')} IN ({', '.join(shown)}) "
+            f"AND {qn('revealed_at')} IS NULL THEN %({{p}}now)s{cast('timestamptz')} ELSE {qn('revealed_at')} END"
+        )
+    hands = sorted({*client_seeds, *revealed})
+    params.update({f"w{i}": hand_no for i, hand_no in enumerate(hands)})
+    wanted = ", ".join(f"%({{p}}w{i})s{cast('integer')}" for i in range(len(hands)))
+    sql = (
+        f"UPDATE {qn(HandSeed._meta.db_table)} SET {', '.join(sets)} {{h0}} "
+        f"WHERE {qn('table_id')} = %({{p}}table)s{cast('uuid')} AND {qn('hand_no')} IN ({wanted}) "
+        f"RETURNING {qn(HandSeed._meta.db_table)}.{qn('hand_no')}"
+    )
+    return store.Rider(sql, params)

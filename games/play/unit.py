@@ -8,17 +8,17 @@ reading them again.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.db import connection
 
-from games import store
+from games import settlement, store
 from games.engine import registry
 from games.engine.words import T
 from games.errors import NotFound
 from games.models import Seat, Table, table_uuid
-from ledger.rows import lock_clause, select_rows
+from ledger.rows import lock_clause, select_rows, select_tree
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +30,16 @@ class Locked:
     decider: Any
     state: Any
     version: int
+    # What a command works out once from the above, kept for its other steps (``extra``).
+    memo: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def extra(self) -> dict[str, Any]:
+        """The facts from outside the game that its rules depend on (``settlement.context_extra``),
+        read once per command: nothing the command does changes them before its events are in."""
+        found = self.memo.get("extra")
+        if found is None:
+            found = self.memo["extra"] = settlement.context_extra(self.table, self.seats)
+        return found
 
     @property
     def bots(self) -> frozenset[int]:
@@ -60,12 +70,13 @@ def lock(table_id) -> Table:
     return found[0]
 
 
-def load(table: Table) -> Locked:
+def load(table: Table, seats: list[Seat] | None = None) -> Locked:
     """``table`` (under its lock, when writing) with its seats, game, state and version. The seats
     do not change while a table runs; the read side's answer (``selectors.seat_rows``) finds them
-    on the row, so a command and its answer read them once."""
-    key = Table._meta.pk.get_db_prep_value(table.pk, connection)
-    seats = select_rows(Seat, "a.table_id = %s ORDER BY a.number", [key], related="user")
+    on the row, so a command and its answer read them once. ``seats``: already read with the row."""
+    if seats is None:
+        key = Table._meta.pk.get_db_prep_value(table.pk, connection)
+        seats = select_rows(Seat, "a.table_id = %s ORDER BY a.number", [key], related="user")
     table.__dict__["_seat_rows"] = seats
     decider = registry.get(table.game)
     state, version = store.load(table=table, decider=decider)
@@ -73,8 +84,23 @@ def load(table: Table) -> Locked:
 
 
 def open_table(table_id) -> Locked:
-    """The table ``table_id`` under its lock, loaded."""
-    return load(lock(table_id))
+    """The table ``table_id`` under its lock, loaded: the row with its owner and its seats with
+    their users in one statement; ``NotFound`` if there is no such table.
+
+    The seats' rows are locked with the table's: a statement that waited for the table's lock
+    then reads the seats as the writer it waited for left them (a client seed set meanwhile), as
+    PostgreSQL reads again only the rows it locks. A table without seats (none taken yet) is read
+    the way ``lock`` and ``load`` read it."""
+    key = Table._meta.pk.get_db_prep_value(table_uuid(table_id), connection)
+    features = connection.features
+    clause = " FOR UPDATE OF a, c" if features.has_select_for_update_of else lock_clause()
+    found = select_tree(
+        Table, "owner", Seat, "table", "user", f"a.id = %s ORDER BY c.number{clause}", [key], inner=True
+    )
+    if found is None:
+        return load(lock(table_id))
+    table, seats = found
+    return load(table, seats)
 
 
 def table_state(table: Table, *, at: int | None = None) -> tuple[Any, int]:

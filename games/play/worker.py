@@ -4,29 +4,34 @@ by the table's version: a late or repeated task finds the table moved on and doe
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
-from games import telemetry
-from games.engine import presence
-from games.errors import NotFound
+from games import scheduling, store, telemetry
+from games.engine import presence, registry
+from games.errors import Conflict, NotFound
 from games.models import Table
 from games.play import unit
 from games.play.execute import SYSTEM, Outcome, execute
 
+PLAY_BOT = "games.tasks.play_bot"
+# A task plays at most this many bots' turns in a row; the next task goes on from there.
+MOST_BOT_MOVES_IN_A_ROW = 20
 
-def _running_at(table_id, expected_version: int) -> Table | None:
-    """The table under its lock, if it still runs at ``expected_version``."""
+
+def _running_at(table_id, expected_version: int) -> unit.Locked | None:
+    """The table under its lock, loaded, if it still runs at ``expected_version``."""
     try:
-        table = unit.lock(table_id)
+        locked = unit.open_table(table_id)
     except NotFound:
         return None
+    table = locked.table
     if table.version != expected_version or table.status != Table.Status.RUNNING:
         return None
-    return table
+    return locked
 
 
 def run_system_command(
@@ -35,29 +40,87 @@ def run_system_command(
     """A command from the worker (a bot's move, a timeout). ``None`` when the table has moved on
     since the task was scheduled."""
     with transaction.atomic():
-        table = _running_at(table_id, expected_version)
-        if table is None:
+        locked = _running_at(table_id, expected_version)
+        if locked is None:
             return None
-        return execute(unit.load(table), dict(command), expected_version=expected_version, actor=actor)
+        return execute(locked, dict(command), expected_version=expected_version, actor=actor)
 
 
 def play_bot_turn(*, table_id, expected_version: int) -> Outcome | None:
-    """Let the first bot the game waits for choose from its own view and act. The choice is made
-    before the lock, from a read of the table; the command then runs only at that same version."""
-    table = Table.objects.filter(pk=table_id).first()
-    if table is None or table.version != expected_version or table.status != Table.Status.RUNNING:
-        return None
-    seen = unit.load(table)
-    if seen.version != expected_version:
-        return None
-    waiting = [seat for seat in seen.decider.to_act(seen.state) if seat in seen.bots]
-    if not waiting:
-        return None
-    seat = waiting[0]
-    action = choose_for(seen, seat)
-    return run_system_command(
-        table_id=table_id, command={**action, "seat": seat}, expected_version=seen.version, actor=f"bot:{seat}"
-    )
+    """Let the first bot the game waits for choose from its own view and act, under the table's
+    lock: the table is read once, at the version the turn was scheduled for, and the bot's choice
+    and its command both start from that one read."""
+    return _bot_move(table_id, expected_version, (), chained=False)
+
+
+def play_bot_turns(*, table_id, expected_version: int, most: int = MOST_BOT_MOVES_IN_A_ROW) -> int:
+    """The bots' turns from ``expected_version`` on, while bots' seats are awaited one after another,
+    at most ``most`` of them: how many were played. Each is its own command (``play_bot_turn``): its
+    own transaction, events, outbox row and notice. The bot turn each one stores is kept back
+    (``scheduling.holding``) and, if the next one is played here, marked done in that next
+    command's own transaction; the table is read again under its lock for each, since a person may
+    have acted in between. Once no bot is awaited, or the table moved on, or ``most`` were played,
+    the last one kept is published as it would have been; if the process dies meanwhile, it is
+    still pending and the outbox relay publishes it, so the table goes on as after a single turn."""
+    played, version = 0, expected_version
+    held: list[Any] = []
+    try:
+        while played < most:
+            with scheduling.holding(PLAY_BOT) as kept:
+                try:
+                    outcome = _bot_move(table_id, version, held, chained=played > 0)
+                except Conflict:
+                    if not played:
+                        raise
+                    break
+            if outcome is None:
+                break
+            played += 1
+            # Committed: the turns held before are done; those this one stored are held now.
+            held = kept
+            if not held or not _a_bots_seat_next(outcome):
+                break
+            version = outcome.table.version
+    finally:
+        for row in held:
+            scheduling.publish_after_commit(row)
+    return played
+
+
+def _a_bots_seat_next(outcome: Outcome) -> bool:
+    """Whether the first seat the table now waits for that the bot plays is a bot's own seat (as
+    ``_bot_move`` will find it, read again under the lock), from what the command left."""
+    seats = outcome.table.__dict__.get("_seat_rows") or []
+    decider = registry.get(outcome.table.game)
+    played = {s.number for s in seats if s.bot} | set(decider.played_by_bot(outcome.state))
+    waiting = [seat for seat in decider.to_act(outcome.state) if seat in played]
+    return bool(waiting) and any(s.number == waiting[0] and s.bot for s in seats)
+
+
+def _bot_move(table_id, expected_version: int, done: Sequence[Any], *, chained: bool) -> Outcome | None:
+    """A bot's turn (``play_bot_turn``); ``done``: held outbox rows of bot turns this command plays
+    instead, marked done with it. ``chained``: right after another bot's turn in the same task,
+    played only at a bot's own seat: the seat of a person who sat out is the table's bot's to play
+    too, but its person may sit in at any moment, so that turn goes through the outbox as ever."""
+    with transaction.atomic():
+        seen = _running_at(table_id, expected_version)
+        if seen is None or seen.version != expected_version:
+            return None
+        waiting = [seat for seat in seen.decider.to_act(seen.state) if seat in seen.bots]
+        if not waiting:
+            return None
+        seat = waiting[0]
+        if chained and not next(s for s in seen.seats if s.number == seat).bot:
+            return None
+        action = choose_for(seen, seat)
+        consumed = scheduling.consumed_with(done)
+        return execute(
+            seen,
+            {**action, "seat": seat},
+            expected_version=expected_version,
+            actor=f"bot:{seat}",
+            riders=[store.Rider(*consumed)] if consumed is not None else (),
+        )
 
 
 def choose_for(seen: unit.Locked, seat: int) -> dict[str, Any]:
@@ -79,9 +142,10 @@ def expire_deadline(*, table_id, expected_version: int) -> Outcome | None:
     version the deadline belongs to and the deadline has passed."""
     with transaction.atomic():
         try:
-            table = unit.lock(table_id)
+            locked = unit.open_table(table_id)
         except NotFound:
             return None
+        table = locked.table
         if (
             table.deadline_version != expected_version
             or table.version != expected_version
@@ -90,7 +154,7 @@ def expire_deadline(*, table_id, expected_version: int) -> Outcome | None:
         ):
             return None
         command = dict(table.deadline_command)
-        return execute(unit.load(table), command, expected_version=expected_version, actor=SYSTEM)
+        return execute(locked, command, expected_version=expected_version, actor=SYSTEM)
 
 
 def sweep_deadlines(*, limit: int = 100) -> int:

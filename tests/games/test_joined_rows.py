@@ -7,7 +7,8 @@ import uuid
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from games import selectors
 from games.errors import NotFound
@@ -44,3 +45,69 @@ def test_the_locked_table_is_the_orm_table_with_its_owner(counter_table):
 def test_a_missing_table_is_not_found(db):
     with pytest.raises(NotFound), transaction.atomic():
         unit.lock(uuid.uuid4())
+
+
+def test_the_opened_table_is_the_locked_table_with_its_seats_in_one_statement(counter_table, django_assert_num_queries):
+    person = get_user_model().objects.create_user(username="seated")
+    Seat.objects.create(table=counter_table, number=1, user=person, client_seed="abc")
+    Seat.objects.create(table=counter_table, number=0, bot="counter")
+    with transaction.atomic():
+        expected_table = unit.lock(str(counter_table.pk))
+        expected_seats = selectors.seat_rows(expected_table)
+        with CaptureQueriesContext(connection) as captured:
+            locked = unit.open_table(str(counter_table.pk))
+    # One statement reads the table, its owner, its seats and their users; the others are the
+    # state's (its snapshot and events: there is no cached state here).
+    reads = [q["sql"] for q in captured.captured_queries if "games_seat" in q["sql"] or "auth_user" in q["sql"]]
+    assert len(reads) == 1 and "games_table" in reads[0]
+    assert _fields(locked.table) == _fields(expected_table)
+    assert _fields(locked.table.owner) == _fields(expected_table.owner)
+    assert [_fields(s) for s in locked.seats] == [_fields(s) for s in expected_seats]
+    assert [_fields(s.user) if s.user else None for s in locked.seats] == [None, _fields(person)]
+    assert selectors.seat_rows(locked.table) == list(locked.seats)
+
+
+def test_a_table_without_seats_opens_with_none(counter_table):
+    with transaction.atomic():
+        locked = unit.open_table(counter_table.pk)
+    assert locked.seats == () and locked.table.pk == counter_table.pk
+    with pytest.raises(NotFound), transaction.atomic():
+        unit.open_table(uuid.uuid4())
+
+
+def test_a_command_that_waited_for_the_lock_reads_the_seats_as_the_writer_left_them(
+    postgres_tx, counter_game, transactional_db
+):
+    """A client seed set while a command waits for the table's lock is the one the command reads
+    (PostgreSQL reads again, after the wait, only the rows a statement locks)."""
+    import threading
+    import time
+
+    from django.db import connections
+
+    from tests.games.play import make_table
+
+    table = make_table("counter", seats=2)
+    person = get_user_model().objects.create_user(username="seeded")
+    Seat.objects.create(table=table, number=0, user=person, client_seed="old")
+    Seat.objects.create(table=table, number=1, bot="counter")
+    locked, read = threading.Event(), {}
+
+    def reader() -> None:
+        try:
+            locked.wait(10)
+            with transaction.atomic():
+                read["seed"] = unit.open_table(table.pk).seats[0].client_seed
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=reader)
+    thread.start()
+    with transaction.atomic():
+        unit.lock(table.pk)
+        locked.set()
+        time.sleep(0.5)  # the reader's statement is waiting for the lock now
+        Seat.objects.filter(table=table, number=0).update(client_seed="new")
+    thread.join(20)
+    assert not thread.is_alive()
+    assert read == {"seed": "new"}

@@ -199,3 +199,34 @@ def test_append_sets_other_fields_of_the_table_row_with_its_version(counter_tabl
 def test_append_refuses_to_set_the_version_through_other_fields(counter_table, counter_game):
     with pytest.raises(ValueError, match="version"), transaction.atomic():
         store.append(table=counter_table, expected_version=0, records=[], also={"version": 7})
+
+
+def test_riders_are_written_with_the_append_and_only_when_the_version_moves(counter_table, counter_game):
+    """A rider (the command's outbox row, its notice) is written with the events, in the same
+    statement on PostgreSQL; when the compare-and-set finds the version moved, nothing is."""
+    from games import scheduling
+    from games.models import OutboxMessage
+
+    play(counter_table, {"type": "start"})
+    record = store.NewEvent(type="Added", data={"seat": 0, "amount": 1}, actor="user:1", hand_no=1)
+
+    def rider(into: list):
+        sql, params, returning, _ = scheduling.schedule_with("games.tasks.play_bot", counter_table.pk, 3)
+        return store.Rider(sql, params, returning, into.append)
+
+    got: list = []
+    with pytest.raises(Conflict), transaction.atomic():
+        store.append(table=counter_table, expected_version=1, records=[record], riders=[rider(got)])
+    assert got == [] and not OutboxMessage.objects.exists()
+    with transaction.atomic():
+        rows = store.append(table=counter_table, expected_version=2, records=[record], riders=[rider(got)])
+    (row,) = OutboxMessage.objects.all()
+    assert [r.seq for r in rows] == [3] and got == [row.pk]
+    assert (row.task, row.args, row.key, row.published_at, row.attempts) == (
+        "games.tasks.play_bot",
+        [str(counter_table.pk), 3],
+        scheduling.task_key("games.tasks.play_bot", [str(counter_table.pk), 3]),
+        None,
+        0,
+    )
+    assert row.due_at == row.created_at and row.headers["due_at"] > 0
