@@ -219,13 +219,19 @@ def append(
         ) from error
     if events is None:
         raise _moved_on(table, expected_version)
-    table.version = expected_version + len(records)
+    _appended(table, expected_version + len(records), also, riders, events)
+    return list(events)
+
+
+def _appended(table: Table, version: int, also: Mapping[str, Any] | None, riders: Sequence[Rider], events: Any) -> None:
+    """The row's new version and other fields set on ``table``, and each rider told what the append
+    gave it back."""
+    table.version = version
     for name, value in (also or {}).items():
         setattr(table, name, value)
     for rider, value in zip(riders, events.rider_values if isinstance(events, Appended) else (), strict=False):
         if rider.then is not None:
             rider.then(value)
-    return list(events)
 
 
 def _moved_on(table: Table, expected_version: int) -> Conflict:

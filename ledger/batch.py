@@ -46,64 +46,86 @@ def post_many(entries: Sequence[Entry]) -> None:
     the same refusals, in a few statements for all of them: the accounts locked, the keys looked
     up, the transactions, their postings, the balances. A key already used is left to ``post``
     (all of them then go one by one)."""
-    checked: list[_Lines] = []
-    for entry in entries:
-        try:
-            _entry_shape(entry)
-            checked.append(_checked(entry.postings))
-        except ServiceError:
-            # What ``post`` one by one would have recorded before refusing this one.
-            if checked:
-                post_many(entries[: len(checked)])
-            raise
+    checked = _checked_entries(entries)
     if not entries:
         return
     with db_transaction.atomic(savepoint=False):
         by_key = _lock_accounts(sorted({line[0] for lines in checked for line in lines}))
         keys_used = [entry.key for entry in entries]
         if Transaction.objects.filter(idempotency_key__in=keys_used).exists() or len(set(keys_used)) < len(keys_used):
-            for entry in entries:
-                post(
-                    key=entry.key,
-                    postings=entry.postings,
-                    kind=entry.kind,
-                    memo=entry.memo,
-                    reference=entry.reference,
-                    table_id=entry.table_id,
-                    hand_no=entry.hand_no,
-                )
+            _post_one_by_one(entries)
             return
-        by_id = {acc.pk: acc for acc in by_key.values()}
-        balances = {pk: acc.balance for pk, acc in by_id.items()}
-        changed: dict[int, int] = defaultdict(int)
-        for lines in checked:
-            _refuse_other_units(lines, by_key)
-            deltas = _deltas(lines, by_key)
-            _refuse_overdrafts(deltas, {pk: _at(by_id[pk], balances[pk]) for pk in deltas})
-            for pk, delta in deltas.items():
-                balances[pk] += delta
-                changed[pk] += delta
-        made = Transaction.objects.bulk_create(
-            Transaction(
-                idempotency_key=entry.key,
-                kind=entry.kind,
-                memo=entry.memo[:500],
-                reference=entry.reference[:200],
-                table_id=entry.table_id,
-                hand_no=entry.hand_no,
-            )
-            for entry in entries
-        )
-        Posting.objects.bulk_create(
-            Posting(transaction=txn, account=by_key[account_key], unit=unit, amount=amount)
-            for txn, lines in zip(made, checked, strict=True)
-            for account_key, _, unit, amount in lines
-        )
+        balances, changed = _balances_after(checked, by_key)
+        _insert(entries, checked, by_key)
         moved = {pk: delta for pk, delta in changed.items() if delta}
         if moved:
             _move_balances(moved)
         for acc in by_key.values():
             acc.balance = balances[acc.pk]
+
+
+def _checked_entries(entries: Sequence[Entry]) -> list[_Lines]:
+    """Each entry's postings, checked; at the first refused one, what ``post`` one by one would
+    have recorded before it is recorded, and the refusal raised."""
+    checked: list[_Lines] = []
+    for entry in entries:
+        try:
+            _entry_shape(entry)
+            checked.append(_checked(entry.postings))
+        except ServiceError:
+            if checked:
+                post_many(entries[: len(checked)])
+            raise
+    return checked
+
+
+def _post_one_by_one(entries: Sequence[Entry]) -> None:
+    for entry in entries:
+        post(
+            key=entry.key,
+            postings=entry.postings,
+            kind=entry.kind,
+            memo=entry.memo,
+            reference=entry.reference,
+            table_id=entry.table_id,
+            hand_no=entry.hand_no,
+        )
+
+
+def _balances_after(checked: Sequence[_Lines], by_key: dict[str, Account]) -> tuple[dict[int, int], dict[int, int]]:
+    """Every locked account's balance after all the entries, and each one's change, refusing an
+    entry in another unit than its account's or one that overdraws, as ``post`` would in turn."""
+    by_id = {acc.pk: acc for acc in by_key.values()}
+    balances = {pk: acc.balance for pk, acc in by_id.items()}
+    changed: dict[int, int] = defaultdict(int)
+    for lines in checked:
+        _refuse_other_units(lines, by_key)
+        deltas = _deltas(lines, by_key)
+        _refuse_overdrafts(deltas, {pk: _at(by_id[pk], balances[pk]) for pk in deltas})
+        for pk, delta in deltas.items():
+            balances[pk] += delta
+            changed[pk] += delta
+    return balances, changed
+
+
+def _insert(entries: Sequence[Entry], checked: Sequence[_Lines], by_key: dict[str, Account]) -> None:
+    """The transactions in one INSERT, then their postings in another."""
+    made = Transaction.objects.bulk_create(
+        Transaction(
+            idempotency_key=entry.key,
+            kind=entry.kind,
+            memo=entry.memo[:500],
+            reference=entry.reference[:200],
+            table_id=entry.table_id,
+            hand_no=entry.hand_no,
+        )
+        for entry in entries
+    )
+    Posting.objects.bulk_create(
+        Posting(transaction=txn, account=by_key[account_key], unit=unit, amount=amount)
+        for txn, lines in zip(made, checked, strict=True)
+        for account_key, _, unit, amount in lines
+    )
 
 
 def _entry_shape(entry: Entry) -> None:

@@ -177,7 +177,6 @@ def select_tree(
         fetched = cursor.fetchall()
     if not fetched:
         return None
-    alias = connection.alias
     bounds, start = [], 0
     for _model, names, _ in splits:
         bounds.append((start, start + len(names)))
@@ -185,16 +184,7 @@ def select_tree(
     found: Any = None
     children: list[Any] = []
     for row in fetched:
-        values = list(row)
-        for i, (col, steps) in enumerate(converters):
-            for step in steps:
-                values[i] = step(values[i], col, connection)
-        made = []
-        for (model, names, _), (lo, hi) in zip(splits, bounds, strict=True):
-            part = values[lo:hi]
-            pk_at = names.index(model._meta.pk.attname)
-            made.append(None if part[pk_at] is None else model.from_db(alias, names, part))
-        a, b, c, d = made
+        a, b, c, d = _instances(row, converters, splits, bounds)
         if found is None:
             found = a
             splits[1][2].set_cached_value(found, b)  # type: ignore[union-attr]
@@ -202,3 +192,18 @@ def select_tree(
             splits[3][2].set_cached_value(c, d)  # type: ignore[union-attr]
             children.append(c)
     return found, children
+
+
+def _instances(row: Sequence[Any], converters: Converters, splits: Any, bounds: list[tuple[int, int]]) -> list[Any]:
+    """The four instances of one row of ``select_tree`` (``None`` where the join found none), each
+    column through its database converters first."""
+    values = list(row)
+    for i, (col, steps) in enumerate(converters):
+        for step in steps:
+            values[i] = step(values[i], col, connection)
+    made = []
+    for (model, names, _), (lo, hi) in zip(splits, bounds, strict=True):
+        part = values[lo:hi]
+        pk_at = names.index(model._meta.pk.attname)
+        made.append(None if part[pk_at] is None else model.from_db(connection.alias, names, part))
+    return made
