@@ -18,11 +18,11 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
-from rest_framework.throttling import SimpleRateThrottle
 
+from api import limits
 from games import selectors, store
-from tests.api import draw
-from tests.api.play import Game, game_moves, person, set_up
+from tests.api import draw, test_contract
+from tests.api.play import game_moves, person, set_up
 
 # Committed transactions, as in production: a command's state reaches the process's cache only
 # once its transaction commits.
@@ -30,29 +30,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 PASSWORD = "a long passphrase"
 
-GAMES = {
-    "la-viuda": Game("la-viuda", 4, people=(0, 2), stake={"currency": "MXN", "chip_value": "5.00"}),
-    "whiskey-poker": Game(
-        "whiskey-poker",
-        3,
-        people=(0, 2),
-        options={"scoring": "pot", "chips_per_player": 3},
-        stake={"currency": "MXN", "chip_value": "2.00"},
-    ),
-    "euchre": Game(
-        "euchre", 4, people=(0, 1), options={"target_points": 3}, stake={"currency": "MXN", "amount": "10.00"}
-    ),
-    "guerra": Game(
-        "guerra", 3, people=(0, 1), options={"max_rounds": 30}, stake={"currency": "MXN", "amount": "10.00"}
-    ),
-    "five_card_draw": Game(
-        "five_card_draw",
-        3,
-        people=(0, 2),
-        options={"format": "tournament", "starting_stack": 10, "forced_bets": "blinds"},
-        stake={"currency": "MXN", "amount": "10.00"},
-    ),
-}
+# The same seeded tables the contract test plays.
+GAMES = test_contract.GAMES
 
 # The statements that say who asks: the token (with the person and their preference); the
 # session's row, then its person (with their preference).
@@ -66,7 +45,7 @@ EVENTS_GET = 2
 
 @pytest.fixture(autouse=True)
 def _no_throttling(monkeypatch):
-    monkeypatch.setattr(SimpleRateThrottle, "allow_request", lambda self, request, view: True)
+    monkeypatch.setattr(limits.CountingThrottle, "allow_request", lambda self, request, view: True)
 
 
 def _play_a_few_moves(game: str, table_id: str, clients: dict, task_queue, moves: int = 6) -> None:

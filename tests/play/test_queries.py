@@ -24,8 +24,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
-from rest_framework.throttling import SimpleRateThrottle
 
+from api import limits
 from games import play
 from games.models import HandSeed, Snapshot, Table
 from ledger.models import Transaction
@@ -96,7 +96,7 @@ def repeatable(monkeypatch):
     monkeypatch.setattr(
         Table._meta.pk, "_get_default", lambda: uuid.UUID(int=0xB0B0_0000_0000_4000_8000_0000_0000_0000 + next(tables))
     )
-    monkeypatch.setattr(SimpleRateThrottle, "allow_request", lambda self, request, view: True)
+    monkeypatch.setattr(limits.CountingThrottle, "allow_request", lambda self, request, view: True)
 
 
 @dataclass
