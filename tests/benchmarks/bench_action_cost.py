@@ -143,7 +143,7 @@ def main() -> None:
 
     started = time.monotonic()
     with benchmark_services(ROLES) as services:
-        env = {"THROTTLE_ANON": "100000/minute"}
+        env = {"THROTTLE_ANON": "100000/minute", "THROTTLE_LOGIN_ADDRESS": "100000/minute"}
         with Shape.create(services.postgres_url, services.redis_url, prefix="bench_cost", env=env) as shape:
             web = shape.start_web("web", workers=args.web_workers, env=services.env(shape, "web"))
             shape.start_worker("worker", concurrency=args.worker_concurrency, env=services.env(shape, "worker"))

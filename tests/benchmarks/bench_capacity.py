@@ -154,7 +154,7 @@ def main() -> None:
     started = time.monotonic()
     load_before, busy_before = _load(), machine_busy()
     # Registration is anonymous and throttled per address; the benchmark registers hundreds at once.
-    env = {"THROTTLE_ANON": "100000/minute"}
+    env = {"THROTTLE_ANON": "100000/minute", "THROTTLE_LOGIN_ADDRESS": "100000/minute"}
     with (
         benchmark_services(list(PROCESSES)) as services,
         Shape.create(services.postgres_url, services.redis_url, prefix="bench_capacity", env=env) as shape,
