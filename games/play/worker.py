@@ -7,6 +7,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -18,8 +19,6 @@ from games.play import unit
 from games.play.execute import SYSTEM, Outcome, execute
 
 PLAY_BOT = "games.tasks.play_bot"
-# A task plays at most this many bots' turns in a row; the next task goes on from there.
-MOST_BOT_MOVES_IN_A_ROW = 20
 
 
 def _running_at(table_id, expected_version: int) -> unit.Locked | None:
@@ -53,7 +52,7 @@ def play_bot_turn(*, table_id, expected_version: int) -> Outcome | None:
     return _bot_move(table_id, expected_version, (), chained=False)
 
 
-def play_bot_turns(*, table_id, expected_version: int, most: int = MOST_BOT_MOVES_IN_A_ROW) -> int:
+def play_bot_turns(*, table_id, expected_version: int, most: int | None = None) -> int:
     """The bots' turns from ``expected_version`` on, while bots' seats are awaited one after another,
     at most ``most`` of them: how many were played. Each is its own command (``play_bot_turn``): its
     own transaction, events, outbox row and notice. The bot turn each one stores is kept back
@@ -62,6 +61,8 @@ def play_bot_turns(*, table_id, expected_version: int, most: int = MOST_BOT_MOVE
     have acted in between. Once no bot is awaited, or the table moved on, or ``most`` were played,
     the last one kept is published as it would have been; if the process dies meanwhile, it is
     still pending and the outbox relay publishes it, so the table goes on as after a single turn."""
+    # At most BOT_MOVES_IN_A_ROW turns a task; the next task goes on from there.
+    most = settings.BOT_MOVES_IN_A_ROW if most is None else most
     played, version = 0, expected_version
     held: list[Any] = []
     try:

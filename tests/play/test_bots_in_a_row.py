@@ -19,6 +19,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 GUERRA = Game("guerra", 3, people=(0,), options={"max_rounds": 30})
 
 
+@pytest.fixture(autouse=True)
+def _chained(settings):
+    """The chain on, as BOT_MOVES_IN_A_ROW allows it (it is 1 by default)."""
+    settings.BOT_MOVES_IN_A_ROW = 20
+
+
 def _person_awaited(table_id: str, client, task_queue) -> dict:
     """Run the queued bot turns until the person is awaited; their view."""
     for _ in range(50):
