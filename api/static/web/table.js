@@ -1,6 +1,6 @@
 // The table page: seats, whose turn, the countdown, the game's own element, the legal actions as
 // controls, the live events, the showdown and its tie-break, chips and money. The page follows
-// the table's stream and refetches the view on every event; nothing here knows a game's rules.
+// the table's stream, which brings its view after each wake's events; nothing here knows a game's rules.
 import * as api from "./api.js";
 import { nt, t } from "./i18n.js";
 import { cardElement } from "./cards.js";
@@ -426,7 +426,8 @@ export async function showTable(main, tableId) {
   };
   draw(view);
 
-  // The last events so far, then the stream from the version shown: each message is a line and a refetch.
+  // The last events so far, then the stream from the version shown: each event is a line, and after
+  // each wake's events the stream brings this seat's view of the table (`view=true`) to redraw from.
   const since = Math.max(0, view.version - 30);
   // Each event with its sentence, said by the server in the page's language (events.js).
   const earlier = await api.get(`tables/${tableId}/events/?after=${since}&sentences=true`);
@@ -441,7 +442,7 @@ export async function showTable(main, tableId) {
       await attempt(reload);
     }, 50);
   };
-  const stream = new EventSource(`/api/v1/tables/${tableId}/stream/?after=${lastSeq}&sentences=true`, { withCredentials: true });
+  const stream = new EventSource(`/api/v1/tables/${tableId}/stream/?after=${lastSeq}&sentences=true&view=true`, { withCredentials: true });
   const onEvent = (message) => {
     let event;
     try {
@@ -454,8 +455,14 @@ export async function showTable(main, tableId) {
     events.append(eventLine(event, contextOf(view)));
     events.scrollTop = events.scrollHeight; // newest last, and in sight
     while (events.children.length > 200) events.firstChild.remove();
-    refetch();
   };
+  stream.addEventListener("table", (message) => {
+    try {
+      draw(JSON.parse(message.data));
+    } catch (error) {
+      showError(error);
+    }
+  });
   // Every event comes under its own type name (`event: Knocked`): the page lists them all.
   stream.addEventListener("message", onEvent);
   for (const type of JSON.parse(document.getElementById("event-types").textContent)) stream.addEventListener(type, onEvent);
