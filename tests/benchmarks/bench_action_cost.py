@@ -52,7 +52,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.benchmarks.bench_capacity import SPEC, Load, Step  # noqa: E402
 from tests.benchmarks.cpu import Meter, Spent, machine_busy, self_seconds  # noqa: E402
-from tests.benchmarks.servers import OWNER, PROCESSES, Services, Statement, benchmark_services  # noqa: E402
+from tests.benchmarks.servers import OWNER, PROCESSES, Services, Statement, benchmark_services, live_backends  # noqa: E402
 from tests.production.players import (  # noqa: E402
     Person,
     PlayedTable,
@@ -228,16 +228,7 @@ def measure_window(services: Services, shape: Shape, tables: list[PlayedTable], 
 def sampled_postgres(shape: Shape) -> Meter:
     """The old accounting of PostgreSQL: the own CPU of the shape's backends alive at a reading."""
     meter = Meter()
-    meter.add_pids(
-        "postgres",
-        lambda: [
-            pid
-            for (pid,) in shape.sql(
-                "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
-                [shape.database_name],
-            )
-        ],
-    )
+    meter.add_pids("postgres", lambda: live_backends(shape))
     return meter
 
 

@@ -326,16 +326,7 @@ class Services:
         if self.postgres is not None:
             meter.add_tree("postgres", [self.postgres.postmaster_pid])
         else:
-            meter.add_pids(
-                "postgres",
-                lambda: [
-                    pid
-                    for (pid,) in shape.sql(
-                        "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
-                        [shape.database_name],
-                    )
-                ],
-            )
+            meter.add_pids("postgres", lambda: live_backends(shape))
         if self.redis is not None and self.redis.popen is not None:
             meter.add_tree("redis", [self.redis.popen.pid])
         return meter
@@ -359,3 +350,15 @@ def benchmark_services(roles: list[str] | None = None) -> Iterator[Services]:
             redis.start()
             redis_url = redis.url
         yield Services(postgres_url, redis_url, postgres, redis)
+
+
+def live_backends(shape: Shape) -> list[int]:
+    """The pids of the PostgreSQL backends connected to the shape's database now (this query's own
+    left out): all that sampling can see of PostgreSQL without the server's own accounting."""
+    return [
+        pid
+        for (pid,) in shape.sql(
+            "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+            [shape.database_name],
+        )
+    ]
