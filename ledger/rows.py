@@ -17,6 +17,7 @@ from django.db import connection
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, ForeignKey, Model
 from django.db.models.expressions import Col
+from django.db.models.query import get_related_populators  # type: ignore[attr-defined]  # Django's ModelIterable uses it; the stubs leave it out
 
 # A database converter: (value, expression, connection) -> the value as Python sees it.
 Converter = Callable[[Any, Any, BaseDatabaseWrapper], Any]
@@ -207,3 +208,71 @@ def _instances(row: Sequence[Any], converters: Converters, splits: Any, bounds: 
         pk_at = names.index(model._meta.pk.attname)
         made.append(None if part[pk_at] is None else model.from_db(connection.alias, names, part))
     return made
+
+
+class Compiled:
+    """A queryset of one variable value whose SQL is compiled once per database: ``run(value)``
+    gives the instances ``build(value)`` would, with their ``select_related`` rows and annotations,
+    without compiling it again. For the reads on every request's path whose joins and subqueries
+    ``select_rows`` cannot say (the token with its person, the table with its seeds).
+
+    ``build`` is called with ``examples[0]`` and ``examples[1]``: the parameters that differ between
+    the two compilings are the value's places. A call passes the database value
+    (``field.get_db_prep_value``), as ``select_rows`` takes its parameters."""
+
+    def __init__(self, build: Callable[[Any], Any], *examples: Any) -> None:
+        self.build = build
+        self.examples = examples
+        self._plans: dict[str, _Plan] = {}
+
+    def run(self, value: Any) -> list[Any]:
+        plan = self._plans.get(connection.alias) or self._plan()
+        params = list(plan.params)
+        for place in plan.places:
+            params[place] = value
+        with connection.cursor() as cursor:
+            cursor.execute(plan.sql, params)
+            rows = cursor.fetchall()
+        return [plan.instance(row) for row in rows]
+
+    def _plan(self) -> _Plan:
+        first, second = (self.build(example).query.get_compiler(using=connection.alias) for example in self.examples)
+        sql, params = first.as_sql()
+        other_sql, other_params = second.as_sql()
+        places = tuple(i for i, (a, b) in enumerate(zip(params, other_params, strict=True)) if a != b)
+        # The value must stand in the parameters, never in the SQL text itself.
+        if sql != other_sql or not places:
+            raise ValueError("the examples must differ in the query's parameters only")
+        plan = self._plans[connection.alias] = _Plan(sql, tuple(params), places, first)
+        return plan
+
+
+class _Plan:
+    """One compiled queryset: its SQL, its parameters and the places of the value among them, and
+    how a row becomes instances (Django's ``ModelIterable``, its compiling done once)."""
+
+    def __init__(self, sql: str, params: tuple[Any, ...], places: tuple[int, ...], compiler: Any) -> None:
+        self.sql, self.params, self.places = sql, params, places
+        select, klass_info = compiler.select, compiler.klass_info
+        self.model = klass_info["model"]
+        fields = klass_info["select_fields"]
+        self.start, self.end = fields[0], fields[-1] + 1
+        self.names = [column[0].target.attname for column in select[self.start : self.end]]
+        self.populators = get_related_populators(klass_info, select, compiler.using)
+        self.annotations = list(compiler.annotation_col_map.items())
+        self.width = compiler.col_count
+        self.converters = list(compiler.get_converters([column[0] for column in select[: self.width]]).items())
+
+    def instance(self, fetched: Sequence[Any]) -> Any:
+        row = list(fetched[: self.width])
+        for place, (steps, expression) in self.converters:
+            value = row[place]
+            for step in steps:
+                value = step(value, expression, connection)
+            row[place] = value
+        found = self.model.from_db(connection.alias, self.names, row[self.start : self.end])
+        for populator in self.populators:
+            populator.populate(row, found)
+        for name, place in self.annotations:
+            setattr(found, name, row[place])
+        return found

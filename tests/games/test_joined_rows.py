@@ -111,3 +111,41 @@ def test_a_command_that_waited_for_the_lock_reads_the_seats_as_the_writer_left_t
     thread.join(20)
     assert not thread.is_alive()
     assert read == {"seed": "new"}
+
+
+def test_a_compiled_read_gives_the_orm_s_instances_annotations_and_related_rows(counter_table):
+    """``Compiled`` (the table GET's read, the token's): compiled once, run for another value, it
+    gives what the queryset built for that value gives, its select_related rows and annotations
+    included, and nothing for a value that matches no row."""
+    from django.db.models import Count
+
+    from ledger.rows import Compiled
+
+    def build(pk):
+        return Table.objects.select_related("owner").annotate(seats_taken=Count("seat_set")).filter(pk=pk)
+
+    other = Table.objects.create(game=counter_table.game, seats=3, owner=counter_table.owner, config={})
+    Seat.objects.create(table=other, number=0, bot="counter")
+    compiled = Compiled(build, uuid.UUID(int=1), uuid.UUID(int=2))
+    for table in (counter_table, other):
+        key = Table._meta.pk.get_db_prep_value(table.pk, connection)
+        with CaptureQueriesContext(connection) as captured:
+            (found,) = compiled.run(key)
+        (expected,) = build(table.pk)
+        assert len(captured.captured_queries) == 1
+        assert _fields(found) == _fields(expected)
+        assert found.seats_taken == expected.seats_taken == (1 if table is other else 0)
+        assert _fields(found.owner) == _fields(expected.owner)
+        assert not found._state.adding
+    assert compiled.run(Table._meta.pk.get_db_prep_value(uuid.uuid4(), connection)) == []
+
+
+def test_a_compiled_read_refuses_examples_that_change_its_sql(db):
+    from ledger.rows import Compiled
+
+    def build(pk):
+        # A value that changes the statement's text (here, the number of values) cannot be compiled once.
+        return Table.objects.filter(pk__in=pk)
+
+    with pytest.raises(ValueError):
+        Compiled(build, [uuid.UUID(int=1)], [uuid.UUID(int=2), uuid.UUID(int=3)]).run(None)
