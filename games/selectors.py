@@ -3,7 +3,7 @@ through the game's ``view`` and ``view_event``."""
 
 from __future__ import annotations
 
-import functools
+import uuid
 from typing import Any
 
 from django.conf import settings
@@ -21,7 +21,7 @@ from games.models import HandSeed, Seat, Table, table_uuid
 from games.offers import offered
 from games.words import name_seats
 from ledger.models import Payout
-from ledger.rows import select_rows
+from ledger.rows import Compiled, select_rows
 from ledger.times import rfc3339
 from ledger.units import money_shown
 
@@ -34,20 +34,30 @@ def table_to_view(table_id) -> Table:
     """``get_table`` for ``table_view``: in the same statement its owner and its two newest hand
     seeds (each one's number and commitment), among which ``table_view`` finds the next hand's
     commitment: a command seeds the hand it deals and the one after."""
-    return _one_table(_tables_to_view(), table_id)
+    key = Table._meta.pk.get_db_prep_value(table_uuid(table_id), connection)
+    found = _TABLES_TO_VIEW.run(key)
+    if not found:
+        raise NotFound(T("There is no table {table}.", table=str(table_id)))
+    return found[0]
 
 
-@functools.cache
-def _tables_to_view() -> QuerySet[Table]:
-    # Built once: annotating anew on every read costs more than the statements it saves.
+def _tables_to_view(pk) -> QuerySet[Table]:
     newest = HandSeed.objects.filter(table=OuterRef("pk")).order_by("-hand_no")
-    return Table.objects.select_related("owner").annotate(
-        **{
-            f"{SEEDS_READ}{place}_{name}": Subquery(newest.values(name)[place : place + 1])
-            for place in range(2)
-            for name in ("hand_no", "commitment")
-        }
+    return (
+        Table.objects.select_related("owner")
+        .annotate(
+            **{
+                f"{SEEDS_READ}{place}_{name}": Subquery(newest.values(name)[place : place + 1])
+                for place in range(2)
+                for name in ("hand_no", "commitment")
+            }
+        )
+        .filter(pk=pk)
     )
+
+
+# Compiled once: the table GET's read, whose subqueries cost more to compile than to run.
+_TABLES_TO_VIEW = Compiled(_tables_to_view, uuid.UUID(int=1), uuid.UUID(int=2))
 
 
 def _one_table(tables: QuerySet[Table], table_id) -> Table:
