@@ -182,31 +182,37 @@ def select_tree(
     for _model, names, _ in splits:
         bounds.append((start, start + len(names)))
         start += len(names)
-    found: Any = None
+    # The parent and its related row repeat on every row: they are made from the first alone.
+    first: list[Any] = _instances(fetched[0], converters, splits, bounds, parts=range(2))
+    found = first[0]
+    splits[1][2].set_cached_value(found, first[1])  # type: ignore[union-attr]
     children: list[Any] = []
     for row in fetched:
-        a, b, c, d = _instances(row, converters, splits, bounds)
-        if found is None:
-            found = a
-            splits[1][2].set_cached_value(found, b)  # type: ignore[union-attr]
+        _, _, c, d = _instances(row, converters, splits, bounds, parts=range(2, 4))
         if c is not None:
             splits[3][2].set_cached_value(c, d)  # type: ignore[union-attr]
             children.append(c)
     return found, children
 
 
-def _instances(row: Sequence[Any], converters: Converters, splits: Any, bounds: list[tuple[int, int]]) -> list[Any]:
-    """The four instances of one row of ``select_tree`` (``None`` where the join found none), each
-    column through its database converters first."""
+def _instances(
+    row: Sequence[Any], converters: Converters, splits: Any, bounds: list[tuple[int, int]], *, parts: range
+) -> list[Any]:
+    """The instances of one row of ``select_tree`` among ``parts`` (a, b, c, d by number; ``None``
+    for the others and where the join found none), each column through its database converters
+    first."""
     values = list(row)
-    for i, (col, steps) in enumerate(converters):
-        for step in steps:
-            values[i] = step(values[i], col, connection)
-    made = []
-    for (model, names, _), (lo, hi) in zip(splits, bounds, strict=True):
+    made: list[Any] = [None] * len(splits)
+    for number in parts:
+        model, names, _ = splits[number]
+        lo, hi = bounds[number]
+        for i in range(lo, hi):
+            col, steps = converters[i]
+            for step in steps:
+                values[i] = step(values[i], col, connection)
         part = values[lo:hi]
         pk_at = names.index(model._meta.pk.attname)
-        made.append(None if part[pk_at] is None else model.from_db(connection.alias, names, part))
+        made[number] = None if part[pk_at] is None else model.from_db(connection.alias, names, part)
     return made
 
 
