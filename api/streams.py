@@ -280,7 +280,8 @@ def _read_events(table_id: Any, user: Any, after: int, line: _Line) -> tuple[lis
     """The events after ``after`` as ``user``'s seat sees them, whether the table has finished,
     and why the stream must end instead (an ``ENDS`` code) if its rights are gone."""
     table = selectors.get_table(table_id)
-    events = selectors.events_view(table, selectors.seat_of(table, user), after=after, limit=READ_LIMIT)
+    # The seats are read for the events' player names anyway; the reader's seat is found among them.
+    events = selectors.events_view(table, selectors.seat_among_rows(table, user), after=after, limit=READ_LIMIT)
     # Checked after the read: rights that still hold now held while it read (a token revoked or
     # expired never comes back), so no event read after a revocation is ever sent.
     ended = line.rights.check()
@@ -296,8 +297,8 @@ def _read_view(table_id: Any, user: Any, line: _Line) -> tuple[str | None, str |
     """The seat's table view as JSON text, written as the table's own answer writes it (DRF's
     encoder), or why the stream must end instead. Read after the events were sent, so the events
     wait for nothing and the view's version is never behind the last of them."""
-    table = selectors.get_table(table_id)
-    view = selectors.table_view(table, selectors.seat_of(table, user), viewer=user)
+    table = selectors.table_to_view(table_id)
+    view = selectors.table_view(table, selectors.seat_among_rows(table, user), viewer=user)
     ended = line.rights.check()
     if ended is not None:
         return None, ended

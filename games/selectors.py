@@ -27,15 +27,19 @@ from ledger.units import money_shown
 
 
 def get_table(table_id) -> Table:
-    return _one_table(Table.objects.all(), table_id)
+    """The table ``table_id``; ``NotFound`` if there is none (or the id is malformed)."""
+    return _one_table(_TABLES, table_id)
 
 
 def table_to_view(table_id) -> Table:
     """``get_table`` for ``table_view``: in the same statement its owner and its two newest hand
     seeds (each one's number and commitment), among which ``table_view`` finds the next hand's
     commitment: a command seeds the hand it deals and the one after."""
-    key = Table._meta.pk.get_db_prep_value(table_uuid(table_id), connection)
-    found = _TABLES_TO_VIEW.run(key)
+    return _one_table(_TABLES_TO_VIEW, table_id)
+
+
+def _one_table(read: Compiled, table_id) -> Table:
+    found = read.run(Table._meta.pk.get_db_prep_value(table_uuid(table_id), connection))
     if not found:
         raise NotFound(T("There is no table {table}.", table=str(table_id)))
     return found[0]
@@ -56,15 +60,10 @@ def _tables_to_view(pk) -> QuerySet[Table]:
     )
 
 
-# Compiled once: the table GET's read, whose subqueries cost more to compile than to run.
+# Compiled once: every request and stream wake reads a table, and the table GET's subqueries cost
+# more to compile than to run.
+_TABLES = Compiled(lambda pk: Table.objects.filter(pk=pk), uuid.UUID(int=1), uuid.UUID(int=2))
 _TABLES_TO_VIEW = Compiled(_tables_to_view, uuid.UUID(int=1), uuid.UUID(int=2))
-
-
-def _one_table(tables: QuerySet[Table], table_id) -> Table:
-    try:
-        return tables.get(pk=table_uuid(table_id))
-    except Table.DoesNotExist:
-        raise NotFound(T("There is no table {table}.", table=str(table_id))) from None
 
 
 def tables_for(user, *, status: str | None = None, game: str | None = None) -> QuerySet[Table]:
