@@ -267,9 +267,8 @@ class Shape:
             "--log-level",
             "warning",
         ]
-        # No persistent connections under ASGI: each request's thread would leave its own open, and
-        # PostgreSQL runs out of connections within minutes under load.
-        process = self.start(name, args, env={"CONN_MAX_AGE": "0", **(env or {})}, port=port)
+        # Connections come from each process's pool (config/settings.py), as in production.
+        process = self.start(name, args, env=dict(env or {}), port=port)
         self.wait_until(process, lambda: _answers(process), what="answer HTTP")
         return process
 
@@ -292,8 +291,7 @@ class Shape:
             "--without-gossip",
             "--without-mingle",
         ]
-        # The worker's threads live on, so their connections may persist.
-        env = {"WORKER_READY_FILE": str(ready), "CONN_MAX_AGE": "60", **(env or {})}
+        env = {"WORKER_READY_FILE": str(ready), **(env or {})}
         process = self.start(name, args, env=env)
         self.wait_until(process, ready.exists, what="consume from the broker")
         return process
