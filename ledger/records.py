@@ -6,11 +6,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db.models import Prefetch, QuerySet
 
 from games.engine.words import T
 from ledger.errors import InvalidRequest
 from ledger.models import FollowUp, Payout, PayoutDecision, Posting, Transaction
+from ledger.services import APPROVED, PENDING_DEPOSIT, REJECTED, deposit_settlement_key
 from ledger.times import rfc3339
 from ledger.units import format_amount
 
@@ -137,3 +139,69 @@ def ledger_trail(payout: Payout) -> list[dict[str, Any]]:
         }
         for p in rows
     ]
+
+
+# --- large deposits -----------------------------------------------------------------------------
+
+DEPOSIT_STATES = ("pending", APPROVED, REJECTED)
+
+
+def deposit_records(*, state: str | None = None) -> list[dict[str, Any]]:
+    """Deposits above the two-person limit, oldest first (of one state if given): who recorded each,
+    for whom, how much, and who decided it, when and (a rejection) why. A deposit's decision is the
+    one transaction that empties its pending account (``services.deposit_settlement_key``)."""
+    if state is not None and state not in DEPOSIT_STATES:
+        raise InvalidRequest(
+            T("state must be one of {states}, not {state}.", states=list(DEPOSIT_STATES), state=repr(state)),
+            field="state",
+        )
+    incoming = Prefetch("postings", queryset=Posting.objects.filter(amount__gt=0).select_related("account"))
+    lines = [
+        txn.postings.all()[0]
+        for txn in Transaction.objects.filter(kind=PENDING_DEPOSIT)
+        .select_related("created_by")
+        .prefetch_related(incoming)
+        .order_by("created_at", "pk")
+    ]
+    wanted = [deposit_settlement_key(line.account.key, d) for line in lines for d in (APPROVED, REJECTED)]
+    settled = {
+        txn.idempotency_key: txn
+        for txn in Transaction.objects.filter(idempotency_key__in=wanted).select_related("created_by")
+    }
+    users = dict(
+        get_user_model().objects.filter(pk__in={_receiver(line) for line in lines}).values_list("pk", "username")
+    )
+    records = [_deposit_record(line, settled, users) for line in lines]
+    return [r for r in records if state is None or r["state"] == state]
+
+
+def _receiver(line: Posting) -> int:
+    """The user a pending deposit is for, as its account key names them."""
+    return int(line.account.key.split(":")[2])
+
+
+def _deposit_record(line: Posting, settled: dict[str, Transaction], users: dict[int, str]) -> dict[str, Any]:
+    opened = line.transaction
+    state, decided = next(
+        (
+            (d, settled[k])
+            for d in (APPROVED, REJECTED)
+            if (k := deposit_settlement_key(line.account.key, d)) in settled
+        ),
+        ("pending", None),
+    )
+    return {
+        "id": opened.reference.split(":", 1)[1],
+        "user": users.get(_receiver(line)),
+        "currency": line.unit,
+        "amount": format_amount(line.amount, line.unit),
+        "amount_minor": line.amount,
+        "state": state,
+        "recorded_by": opened.created_by.get_username() if opened.created_by else None,
+        "recorded_at": rfc3339(opened.created_at),
+        "transaction_id": opened.pk,
+        "decided_by": decided.created_by.get_username() if decided and decided.created_by else None,
+        "decided_at": rfc3339(decided.created_at) if decided else None,
+        "decision_transaction_id": decided.pk if decided else None,
+        "reason": decided.memo if decided and state == REJECTED else None,
+    }
