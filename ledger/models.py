@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from ledger.errors import ImmutableRecord
 from ledger.keys import Kind
+from ledger.units import format_amount
 
 
 class Account(models.Model):
@@ -133,7 +134,8 @@ class Payout(models.Model):
         ordering = ["-created_at", "-pk"]
 
     def __str__(self) -> str:
-        return f"payout {self.pk} seat {self.seat} of {self.table_id}: {self.amount} {self.currency} {self.status}"
+        money = f"{format_amount(self.amount, self.currency)} {self.currency}"
+        return f"payout {self.pk} seat {self.seat} of {self.table_id}: {money} {self.status}"
 
 
 class PayoutDecision(_Immutable):
