@@ -94,6 +94,15 @@ class Posting(_Immutable):
         return f"{self.account_id} {self.amount:+d} {self.unit}"
 
 
+class PendingDeposit(Transaction):
+    """The transactions that open a deposit above ``DEPOSIT_TWO_PERSON_LIMIT`` (kind
+    ``deposit_pending``), as the admin lists the deposits waiting for a second member of staff."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "large deposit"
+
+
 class Payout(models.Model):
     """Money a finished table owes a seat, held in a pending account until staff decide it.
 

@@ -4,10 +4,11 @@ payouts with every decision, and the trail of postings on a payout's pending acc
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 
 from games.engine.words import T
 from ledger.errors import InvalidRequest
@@ -155,24 +156,26 @@ def deposit_records(*, state: str | None = None) -> list[dict[str, Any]]:
             T("state must be one of {states}, not {state}.", states=list(DEPOSIT_STATES), state=repr(state)),
             field="state",
         )
+    opened = Transaction.objects.filter(kind=PENDING_DEPOSIT).select_related("created_by").order_by("created_at", "pk")
+    records = deposits_as_records(opened)
+    return [r for r in records if state is None or r["state"] == state]
+
+
+def deposits_as_records(opened: Iterable[Transaction]) -> list[dict[str, Any]]:
+    """Each opening transaction of a large deposit (kind ``deposit_pending``) as the deposit's record,
+    in a fixed number of queries."""
     incoming = Prefetch("postings", queryset=Posting.objects.filter(amount__gt=0).select_related("account"))
-    lines = [
-        txn.postings.all()[0]
-        for txn in Transaction.objects.filter(kind=PENDING_DEPOSIT)
-        .select_related("created_by")
-        .prefetch_related(incoming)
-        .order_by("created_at", "pk")
-    ]
+    rows = list(opened)
+    prefetch_related_objects(rows, incoming)
+    lines = [txn.postings.all()[0] for txn in rows]
     wanted = [deposit_settlement_key(line.account.key, d) for line in lines for d in (APPROVED, REJECTED)]
     settled = {
         txn.idempotency_key: txn
         for txn in Transaction.objects.filter(idempotency_key__in=wanted).select_related("created_by")
     }
-    users = dict(
-        get_user_model().objects.filter(pk__in={_receiver(line) for line in lines}).values_list("pk", "username")
-    )
-    records = [_deposit_record(line, settled, users) for line in lines]
-    return [r for r in records if state is None or r["state"] == state]
+    receivers = {_receiver(line) for line in lines}
+    users = dict(get_user_model().objects.filter(pk__in=receivers).values_list("pk", "username"))
+    return [_deposit_record(line, settled, users) for line in lines]
 
 
 def _receiver(line: Posting) -> int:

@@ -1,20 +1,24 @@
 """The admin as staff use it (issue 26, item 5): a payout's own page shows its seats and money as
 people read them and decides it through the same service as the API, so four eyes and a reviewer
 who played are refused there too; tables are found and read (never changed) in their own admin
-page; a dispute's compensation is shown in currency units."""
+page; a dispute's compensation is shown in currency units; large deposits are listed and decided
+by a second member of staff as the API decides them."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 
 from games.disputes.models import Dispute
 from games.models import Table
+from ledger import keys
 from ledger import services as ledger
-from ledger.models import FollowUp, Payout, PayoutDecision
+from ledger.models import FollowUp, Payout, PayoutDecision, Transaction
+from ledger.selectors import balance_of
 from ledger.units import format_amount
 from tests.api.play import person
 from tests.api.test_payouts import finished_table
@@ -173,3 +177,51 @@ def test_the_dispute_admin_shows_compensation_in_currency_units(desk):
     assert "1.50 MXN" in html
     listing = desk["tina"].get("/admin/disputes/dispute/").content.decode()
     assert "1.50 MXN" in listing and f"/admin/games/table/{table.pk}/change/" in listing
+
+
+# --- large deposits -------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def deposits(settings):
+    """Two deposits for alice above the limit, recorded by sam; tina is the second member of staff."""
+    settings.DEPOSIT_TWO_PERSON_LIMIT = 100_00
+    alice, sam = get_user_model().objects.create_user("alice"), person("sam", staff=True)
+    opened = []
+    for amount in ("150.00", "300.00"):
+        answer = sam.post("/api/v1/wallets/alice/deposits/", {"currency": "MXN", "amount": amount}, format="json")
+        assert answer.status_code == 202, answer.json()
+        opened.append(Transaction.objects.get(reference=f"deposit:{answer.json()['pending_deposit']}"))
+    return {
+        "alice": alice,
+        "sam": admin_client(sam),
+        "tina": admin_client(person("tina", staff=True)),
+        "opened": opened,
+    }
+
+
+def test_the_admin_lists_large_deposits_and_decides_them_on_their_page(deposits):
+    tina, sam, (first, second) = deposits["tina"], deposits["sam"], deposits["opened"]
+    wallet = keys.wallet_key(deposits["alice"].pk, "MXN")
+    listing = tina.get("/admin/ledger/pendingdeposit/", {"state": "pending"}).content.decode()
+    assert "150.00 MXN" in listing and "300.00 MXN" in listing
+    html = tina.get(f"/admin/ledger/pendingdeposit/{first.pk}/change/").content.decode()
+    assert "Decide this deposit" in html and "alice" in html and "&lt;" not in html.split("</h1>")[-1]
+
+    own = sam.post(f"/admin/ledger/pendingdeposit/{first.pk}/approve/", follow=True)
+    assert "neither the one who recorded it" in messages_of(own)
+    assert balance_of(key=wallet) == 0
+    blank = tina.post(f"/admin/ledger/pendingdeposit/{first.pk}/reject/", {"reason": " "}, follow=True)
+    assert "a reason is required" in messages_of(blank)
+    rejected = tina.post(f"/admin/ledger/pendingdeposit/{first.pk}/reject/", {"reason": "bounced"}, follow=True)
+    assert "rejected" in messages_of(rejected)
+    assert Transaction.objects.get(kind="deposit_rejected").memo == "bounced"
+    assert "Decide this deposit" not in tina.get(f"/admin/ledger/pendingdeposit/{first.pk}/change/").content.decode()
+
+    tina.post("/admin/ledger/pendingdeposit/", {"action": "approve_selected", "_selected_action": [second.pk]})
+    assert balance_of(key=wallet) == 300_00
+    still = tina.get("/admin/ledger/pendingdeposit/", {"state": "pending"}).content.decode()
+    assert "150.00 MXN" not in still and "300.00 MXN" not in still
+    late = tina.post(f"/admin/ledger/pendingdeposit/{first.pk}/approve/", follow=True)
+    assert "already rejected" in messages_of(late) and balance_of(key=wallet) == 300_00
+    assert ledger.reconcile().ok, ledger.reconcile().lines()
