@@ -55,6 +55,7 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("/api/v1/deposits/{deposit_id}/reject/", "post"): ("rejectDeposit", "ledger"),
     ("/api/v1/ledger/transactions/", "get"): ("listTransactions", "ledger"),
     ("/api/v1/payouts/", "get"): ("listPayouts", "payouts"),
+    ("/api/v1/payouts/report/", "get"): ("getPayoutsReport", "payouts"),
     ("/api/v1/payouts/{payout_id}/approve/", "post"): ("approvePayout", "payouts"),
     ("/api/v1/payouts/{payout_id}/reject/", "post"): ("rejectPayout", "payouts"),
     ("/api/v1/disputes/", "get"): ("listMyDisputes", "disputes"),

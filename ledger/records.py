@@ -4,11 +4,14 @@ payouts with every decision, and the trail of postings on a payout's pending acc
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from collections.abc import Iterable
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Prefetch, QuerySet, prefetch_related_objects
+from django.db.models import Count, Prefetch, Q, QuerySet, prefetch_related_objects
+from django.utils import timezone
 
 from games.engine.words import T
 from ledger.errors import InvalidRequest
@@ -45,9 +48,15 @@ def transactions_json(queryset: QuerySet[Transaction]) -> list[dict[str, Any]]:
     ]
 
 
-def payouts(*, status: str | None = None) -> QuerySet[Payout]:
-    """Payouts newest first, of one status if given."""
-    rows = Payout.objects.select_related("user").prefetch_related("decisions__by").order_by("-created_at", "-pk")
+def payouts(
+    *, status: str | None = None, older_than: int | None = None, oldest_first: bool = False
+) -> QuerySet[Payout]:
+    """Payouts newest first (``oldest_first``: the longest waiting first), of one status and opened
+    more than ``older_than`` seconds ago if given."""
+    order = ("created_at", "pk") if oldest_first else ("-created_at", "-pk")
+    rows = Payout.objects.select_related("user").prefetch_related("decisions__by").order_by(*order)
+    if older_than is not None:
+        rows = rows.filter(created_at__lte=timezone.now() - timedelta(seconds=older_than))
     if status:
         if status not in STATUSES:
             raise InvalidRequest(
@@ -56,6 +65,49 @@ def payouts(*, status: str | None = None) -> QuerySet[Payout]:
             )
         rows = rows.filter(status=status)
     return rows
+
+
+# Pending payouts by how long they have waited: (name, from, to) in seconds; the last has no end.
+AGES = (("under_1h", 0, 3600), ("1h_to_1d", 3600, 86400), ("1d_to_7d", 86400, 604800), ("over_7d", 604800, None))
+
+
+def pending_payouts_by_age() -> dict[str, Any]:
+    """Staff's report of the payouts waiting for a decision: how many, the oldest, how many have one
+    approval of the two they need, and per age (``AGES``) how many and how much in each currency."""
+    now = timezone.now()
+    approvals = Count("decisions", filter=Q(decisions__decision=PayoutDecision.Decision.APPROVE))
+    rows = list(
+        Payout.objects.filter(status=Payout.Status.PENDING)
+        .annotate(approvals=approvals)
+        .values_list("created_at", "currency", "amount", "approvals_needed", "approvals")
+    )
+    oldest = min((row[0] for row in rows), default=None)
+    ages = [((now - created).total_seconds(), currency, amount) for created, currency, amount, _, _ in rows]
+    return {
+        "pending": len(rows),
+        "oldest_at": rfc3339(oldest),
+        "oldest_age_seconds": round((now - oldest).total_seconds(), 3) if oldest else None,
+        "awaiting_second_approval": sum(1 for *_, needed, given in rows if 0 < given < needed),
+        "by_age": [
+            _age_group(name, start, end, [(c, a) for age, c, a in ages if start <= age and (end is None or age < end)])
+            for name, start, end in AGES
+        ],
+    }
+
+
+def _age_group(name: str, start: int, end: int | None, money: list[tuple[str, int]]) -> dict[str, Any]:
+    totals: dict[str, int] = defaultdict(int)
+    for currency, amount in money:
+        totals[currency] += amount
+    return {
+        "age": name,
+        "from_seconds": start,
+        "to_seconds": end,
+        "payouts": len(money),
+        "amounts": [
+            {"currency": c, "amount": format_amount(m, c), "amount_minor": m} for c, m in sorted(totals.items())
+        ],
+    }
 
 
 def table_payouts(table_id: Any) -> list[dict[str, Any]]:
