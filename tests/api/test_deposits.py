@@ -111,3 +111,14 @@ def test_the_deposit_list_pages_oldest_first(desk):
     assert [r["id"] for r in first_page["results"]] == [desk["pending"]] and first_page["has_more"]
     rest = desk["tina"].get(f"/api/v1/deposits/?state=pending&limit=1&cursor={first_page['next_cursor']}").json()
     assert [r["id"] for r in rest["results"]] == [second.json()["pending_deposit"]] and not rest["has_more"]
+
+
+def test_a_deposit_refusal_is_said_in_the_readers_language(desk):
+    url = f"/api/v1/deposits/{desk['pending']}/reject/"
+    persian = desk["sam"].post(url, {"reason": "typo"}, format="json", HTTP_ACCEPT_LANGUAGE="fa")
+    assert persian.json()["detail"].startswith("واریز بزرگ به کارمند دومی نیاز دارد")
+    spanish = desk["sam"].post(url, {"reason": "typo"}, format="json", HTTP_ACCEPT_LANGUAGE="es-mx")
+    assert spanish.json()["detail"].startswith("Un depósito grande necesita a una segunda persona")
+    desk["tina"].post(url, {"reason": "typo"}, format="json")
+    late = desk["uma"].post(f"/api/v1/deposits/{desk['pending']}/approve/", HTTP_ACCEPT_LANGUAGE="es-mx")
+    assert late.json()["detail"] == f"El depósito {desk['pending']} ya fue rechazado; no se puede aprobar."
