@@ -15,7 +15,9 @@ from django.utils import timezone
 
 from games.engine.words import T
 from ledger.errors import InvalidRequest
-from ledger.models import FollowUp, Payout, PayoutDecision, Posting, Transaction
+from ledger.keys import Kind
+from ledger.models import Account, FollowUp, Payout, PayoutDecision, Posting, Transaction
+from ledger.reconcile import Problem, register_checker
 from ledger.services import APPROVED, PENDING_DEPOSIT, REJECTED, deposit_settlement_key
 from ledger.times import rfc3339
 from ledger.units import format_amount
@@ -260,3 +262,21 @@ def _deposit_record(line: Posting, settled: dict[str, Transaction], users: dict[
         "decision_transaction_id": decided.pk if decided else None,
         "reason": decided.memo if decided and state == REJECTED else None,
     }
+
+
+@register_checker
+def deposits_decided_once() -> Iterable[Problem]:
+    """A large deposit's pending account holds its money until one decision, approved or rejected
+    and never both, empties it; nothing else may."""
+    accounts = list(Account.objects.filter(kind=Kind.PENDING_DEPOSIT).order_by("pk"))
+    wanted = [deposit_settlement_key(acc.key, d) for acc in accounts for d in (APPROVED, REJECTED)]
+    settled = set(Transaction.objects.filter(idempotency_key__in=wanted).values_list("idempotency_key", flat=True))
+    for acc in accounts:
+        decisions = [d for d in (APPROVED, REJECTED) if deposit_settlement_key(acc.key, d) in settled]
+        subject = f"deposit:{acc.key.split(':')[1]}"
+        if len(decisions) > 1:
+            yield Problem("deposit_decided_twice", subject, "both approved and rejected")
+        elif decisions and acc.balance:
+            yield Problem("deposit_not_emptied", subject, f"{decisions[0]}, but {acc.key} still holds {acc.balance}")
+        elif not decisions and not acc.balance:
+            yield Problem("deposit_emptied_undecided", subject, f"{acc.key} is empty, but no decision emptied it")

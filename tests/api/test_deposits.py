@@ -10,7 +10,7 @@ from knox.models import AuthToken
 
 from ledger import keys
 from ledger import services as ledger
-from ledger.models import Transaction
+from ledger.models import Account, Transaction
 from ledger.selectors import balance_of
 from tests.api.contract import ContractClient
 
@@ -122,3 +122,14 @@ def test_a_deposit_refusal_is_said_in_the_readers_language(desk):
     desk["tina"].post(url, {"reason": "typo"}, format="json")
     late = desk["uma"].post(f"/api/v1/deposits/{desk['pending']}/approve/", HTTP_ACCEPT_LANGUAGE="es-mx")
     assert late.json()["detail"] == f"El depósito {desk['pending']} ya fue rechazado; no se puede aprobar."
+
+
+def test_reconcile_names_a_pending_deposit_emptied_without_a_decision(desk):
+    account = next(a for a in Account.objects.filter(kind="pending_deposit"))
+    ledger.post(
+        key="sneaky",
+        postings=[(account.key, "MXN", -150_00), (keys.house_cash_key("MXN"), "MXN", 150_00)],
+        kind="withdrawal",
+    )
+    codes = {(p.code, p.subject) for p in ledger.reconcile().problems}
+    assert codes == {("deposit_emptied_undecided", f"deposit:{desk['pending']}")}
