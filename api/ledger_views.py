@@ -35,6 +35,17 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 )
 
 
+# A second member of staff's decision on a large deposit: the transaction that moved its money.
+DEPOSIT_DECIDED = {
+    201: TransactionSerializer,
+    403: OpenApiResponse(ErrorSerializer, description="Not staff."),
+    404: OpenApiResponse(ErrorSerializer, description="No such pending deposit."),
+    409: OpenApiResponse(
+        ErrorSerializer, description="The decider recorded it or receives it, or it was decided the other way."
+    ),
+}
+
+
 class MyWalletsView(APIView):
     @extend_schema(operation_id="wallets_me", responses={200: WalletsSerializer}, tags=["ledger"])
     def get(self, request: Request) -> Response:
@@ -100,14 +111,7 @@ class ApproveDepositView(APIView):
     @extend_schema(
         operation_id="deposits_approve",
         request=None,
-        responses={
-            201: TransactionSerializer,
-            403: OpenApiResponse(ErrorSerializer, description="Not staff."),
-            404: OpenApiResponse(ErrorSerializer, description="No such pending deposit."),
-            409: OpenApiResponse(
-                ErrorSerializer, description="The approver recorded it or receives it, or it was rejected."
-            ),
-        },
+        responses=DEPOSIT_DECIDED,
         tags=["ledger"],
     )
     def post(self, request: Request, deposit_id: str) -> Response:
@@ -146,15 +150,7 @@ class RejectDepositView(APIView):
     @extend_schema(
         operation_id="deposits_reject",
         request=RejectSerializer,
-        responses={
-            201: TransactionSerializer,
-            400: OpenApiResponse(ErrorSerializer, description="No reason given."),
-            403: OpenApiResponse(ErrorSerializer, description="Not staff."),
-            404: OpenApiResponse(ErrorSerializer, description="No such pending deposit."),
-            409: OpenApiResponse(
-                ErrorSerializer, description="The rejecter recorded it or receives it, or it was approved."
-            ),
-        },
+        responses={**DEPOSIT_DECIDED, 400: OpenApiResponse(ErrorSerializer, description="No reason given.")},
         tags=["ledger"],
     )
     def post(self, request: Request, deposit_id: str) -> Response:

@@ -212,17 +212,9 @@ def approve_deposit(*, deposit_id: str, by: User) -> Transaction:
         line, user_id, settled = _deciding_deposit(deposit_id, by, APPROVED)
         if settled is not None:
             return settled
-        return post(
-            key=deposit_settlement_key(line.account.key, APPROVED),
-            postings=[
-                (line.account.key, line.unit, -line.amount),
-                (keys.wallet_key(user_id, line.unit), line.unit, line.amount),
-            ],
-            kind="deposit",
-            memo=f"Deposit of {format_amount(line.amount, line.unit)} {line.unit} approved by {by.get_username()}",
-            reference=f"user:{user_id}",
-            created_by=by,
-        )
+        memo = f"Deposit of {format_amount(line.amount, line.unit)} {line.unit} approved by {by.get_username()}"
+        wallet = keys.wallet_key(user_id, line.unit)
+        return _empty_pending(line, APPROVED, wallet, kind="deposit", memo=memo, reference=f"user:{user_id}", by=by)
 
 
 def reject_deposit(*, deposit_id: str, by: User, reason: str) -> Transaction:
@@ -238,16 +230,9 @@ def reject_deposit(*, deposit_id: str, by: User, reason: str) -> Transaction:
         line, _, settled = _deciding_deposit(deposit_id, by, REJECTED)
         if settled is not None:
             return settled
-        return post(
-            key=deposit_settlement_key(line.account.key, REJECTED),
-            postings=[
-                (line.account.key, line.unit, -line.amount),
-                (keys.house_cash_key(line.unit), line.unit, line.amount),
-            ],
-            kind=REJECTED_DEPOSIT,
-            memo=reason[:500],
-            reference=line.transaction.reference,
-            created_by=by,
+        cash = keys.house_cash_key(line.unit)
+        return _empty_pending(
+            line, REJECTED, cash, kind=REJECTED_DEPOSIT, memo=reason, reference=line.transaction.reference, by=by
         )
 
 
@@ -258,6 +243,20 @@ REJECTED_DEPOSIT = "deposit_rejected"
 def deposit_settlement_key(pending_key: str, decision: str) -> str:
     """The idempotency key of the one transaction that empties a pending deposit's account."""
     return f"deposit:{pending_key.split(':')[1]}:{decision}"
+
+
+def _empty_pending(
+    line: Posting, decision: str, destination: str, *, kind: str, memo: str, reference: str, by: User
+) -> Transaction:
+    """Move a pending deposit's money to ``destination`` in the one transaction its decision may make."""
+    return post(
+        key=deposit_settlement_key(line.account.key, decision),
+        postings=[(line.account.key, line.unit, -line.amount), (destination, line.unit, line.amount)],
+        kind=kind,
+        memo=memo,
+        reference=reference,
+        created_by=by,
+    )
 
 
 def _deciding_deposit(deposit_id: str, by: User, decision: str) -> tuple[Posting, int, Transaction | None]:

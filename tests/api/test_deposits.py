@@ -5,27 +5,16 @@ answer as the document says, and the books balanced after a rejection."""
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
-from knox.models import AuthToken
 
 from ledger import keys
 from ledger import services as ledger
 from ledger.models import Account, Transaction
 from ledger.selectors import balance_of
-from tests.api.contract import ContractClient
+from tests.api.contract import person
 
 pytestmark = pytest.mark.django_db
 
 LIMIT = 100_00
-
-
-def person(name: str, *, staff: bool = False) -> ContractClient:
-    """A signed-in client whose every answer is checked against the document."""
-    user = get_user_model().objects.create_user(username=name, is_staff=staff)
-    client = ContractClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {AuthToken.objects.create(user)[1]}")
-    client.user = user
-    return client
 
 
 @pytest.fixture

@@ -8,26 +8,16 @@ import uuid
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.utils import timezone
-from knox.models import AuthToken
 
 from games.disputes.models import Dispute
 from ledger.models import Payout
-from tests.api.contract import ContractClient
+from tests.api import contract
 from tests.api.play import person
 from tests.api.test_disputes import disputed_table, file
 from tests.api.test_payouts import finished_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def checked(name: str, *, staff: bool = False) -> ContractClient:
-    user = get_user_model().objects.create_user(username=name, is_staff=staff)
-    client = ContractClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {AuthToken.objects.create(user)[1]}")
-    client.user = user
-    return client
 
 
 @pytest.fixture
@@ -38,7 +28,7 @@ def waiting(counter_game, task_queue):
     Payout.objects.filter(table_id=table_id, seat=0).update(created_at=timezone.now() - timedelta(hours=2))
     return {
         "table_id": table_id,
-        "tina": checked("tina", staff=True),
+        "tina": contract.person("tina", staff=True),
         "payouts": Payout.objects.filter(table_id=table_id),
     }
 
