@@ -237,7 +237,8 @@ class QueueView(APIView):
     def get(self, request):
         """Auditors and staff: the disputes not yet settled, oldest first, filtered by each of state,
         category, table, game and age that is named."""
-        query = QueueQuerySerializer(data=request.query_params)
+        # A plain dict: from a QueryDict, DRF would take an empty value (`?table=`) as no value at all.
+        query = QueueQuerySerializer(data=request.query_params.dict())
         query.is_valid(raise_exception=True)
         found = query.validated_data
         rows = disputes.queue(

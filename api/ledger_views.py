@@ -139,7 +139,7 @@ class DepositsView(APIView):
     def get(self, request: Request) -> Response:
         """Staff: deposits above DEPOSIT_TWO_PERSON_LIMIT, oldest first; ``state=pending`` for those
         waiting for a second member of staff."""
-        rows = records.deposit_records(state=request.query_params.get("state") or None)
+        rows = records.deposit_records(state=request.query_params.get("state"))
         page, next_cursor = list_page(rows, request.query_params, position=lambda row: row["id"])
         return Response(envelope(page, next_cursor))
 

@@ -85,7 +85,8 @@ class PayoutsView(APIView):
     def get(self, request):
         """Staff: payouts newest first (or oldest first), with the table's result, players, audit
         link, every decision so far and the ledger trail."""
-        query = PayoutsQuerySerializer(data=request.query_params)
+        # A plain dict: from a QueryDict, DRF would take an empty value (`?status=`) as no value at all.
+        query = PayoutsQuerySerializer(data=request.query_params.dict())
         query.is_valid(raise_exception=True)
         oldest_first = query.validated_data["order"] == "oldest"
         rows = records.payouts(

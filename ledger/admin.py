@@ -199,12 +199,12 @@ class DecidesOnItsPage(StaffOnly, admin.ModelAdmin[Any]):
             self.message_user(request, f"Say why the {self.noun} is rejected (a reason is required).", messages.ERROR)
         return self._back(pk)
 
-    @admin.action(description="Approve the selected")
+    @admin.action(description="Approve selected %(verbose_name_plural)s")
     def approve_selected(self, request: HttpRequest, queryset: Any) -> None:
         for pk in queryset.order_by("pk").values_list("pk", flat=True):
             self._decide(request, pk, lambda obj: self.approve_one(request, obj))
 
-    @admin.action(description="Reject the selected (asks for a reason)")
+    @admin.action(description="Reject selected %(verbose_name_plural)s (asks for a reason)")
     def reject_selected(self, request: HttpRequest, queryset: Any) -> TemplateResponse | None:
         form = RejectForm(request.POST if "apply" in request.POST else None)
         if "apply" in request.POST and form.is_valid():

@@ -116,3 +116,19 @@ def test_the_dispute_queue_filters_by_category_state_table_game_and_age(queue):
     for bad in ("category=luck", "table=not-a-table", "older_than=-5", "state=upheld"):
         refused = ada.get(f"/api/v1/disputes/queue/?{bad}")
         assert refused.status_code == 400 and bad.split("=")[0] in refused.json()["fields"], bad
+
+
+def test_an_empty_filter_is_refused_not_ignored(queue):
+    """``?table=`` is no table: answering the whole queue would show more than was asked for."""
+    for path in (
+        "/api/v1/disputes/queue/?table=",
+        "/api/v1/disputes/queue/?state=",
+        "/api/v1/disputes/queue/?older_than=",
+        "/api/v1/payouts/?status=",
+        "/api/v1/payouts/?order=",
+        "/api/v1/deposits/?state=",
+    ):
+        client = queue["ada"] if "disputes" in path else queue["tina"]
+        refused = client.get(path)
+        assert refused.status_code == 400, path
+        assert path.split("?")[1].rstrip("=") in refused.json()["fields"], path
