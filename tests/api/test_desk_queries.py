@@ -132,3 +132,12 @@ def test_an_empty_filter_is_refused_not_ignored(queue):
         refused = client.get(path)
         assert refused.status_code == 400, path
         assert path.split("?")[1].rstrip("=") in refused.json()["fields"], path
+
+
+def test_a_rejected_payout_answers_with_its_follow_up_as_documented(waiting):
+    """The document said ``follow_up`` was a string; the answer has always been an object."""
+    tina, payout = waiting["tina"], waiting["payouts"].get(seat=0)
+    rejected = tina.post(f"/api/v1/payouts/{payout.pk}/reject/", {"reason": "chip dumping"}, format="json")
+    assert rejected.status_code == 200 and rejected.json()["follow_up"]["reason"] == "chip dumping"
+    [row] = tina.get("/api/v1/payouts/?status=rejected").json()["results"]
+    assert row["follow_up"]["resolved"] is False
