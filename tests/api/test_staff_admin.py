@@ -151,7 +151,8 @@ def test_the_table_admin_changes_nothing_and_names_stalled_tables(desk):
     Table.objects.filter(pk=table_id).update(
         status=Table.Status.RUNNING, deadline_at=timezone.now() - timedelta(minutes=5)
     )
-    assert table_id in tina.get("/admin/games/table/", {"stalled": "yes"}).content.decode()
+    stalled = tina.get("/admin/games/table/", {"stalled": "yes"}).content.decode()
+    assert table_id in stalled and 'alt="True"' in stalled  # the list's stalled column says so too
     assert table_id not in tina.get("/admin/games/table/", {"stalled": "no"}).content.decode()
 
 
