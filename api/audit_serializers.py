@@ -107,6 +107,12 @@ class ReplaySerializer(serializers.Serializer):
     state = serializers.DictField(allow_null=True, help_text="The game's view for a spectator (a GameView).")
 
 
+class FollowUpSerializer(serializers.Serializer):
+    reason = serializers.CharField(help_text="Why the payout was rejected.")
+    at = serializers.DateTimeField()
+    resolved = serializers.BooleanField()
+
+
 class PayoutSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     status = serializers.ChoiceField(choices=["pending", "approved", "rejected"])
@@ -121,7 +127,7 @@ class PayoutSerializer(serializers.Serializer):
     approvals_needed = serializers.IntegerField()
     decisions = serializers.ListField(child=serializers.DictField())
     decided_at = serializers.DateTimeField(allow_null=True)
-    follow_up = serializers.CharField(allow_null=True)
+    follow_up = FollowUpSerializer(allow_null=True, help_text="A rejected payout's follow-up of its table.")
     pending_account = serializers.CharField()
     transaction_id = serializers.IntegerField(allow_null=True)
     ledger_trail = serializers.ListField(child=serializers.DictField())

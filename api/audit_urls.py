@@ -23,6 +23,7 @@ urlpatterns = [
     ),
     path("tables/<str:table_id>/replay/", audit_views.ReplayView.as_view(), name="table-replay"),
     path("payouts/", payout_views.PayoutsView.as_view(), name="payouts"),
+    path("payouts/report/", payout_views.PayoutsReportView.as_view(), name="payouts-report"),
     path("payouts/<number:payout_id>/approve/", payout_views.ApproveView.as_view(), name="payout-approve"),
     path("payouts/<number:payout_id>/reject/", payout_views.RejectView.as_view(), name="payout-reject"),
 ]

@@ -14,6 +14,7 @@ from api import audit_serializers as a
 from api import pagination
 from api import serializers as s
 from api.ledger_serializers import DecimalStringField
+from api.payout_views import MAX_AGE, OLDER_THAN
 from api.serializers import StrictSerializer
 from api.views import IDEMPOTENCY_KEY, once
 from games.disputes import selectors as disputes
@@ -208,23 +209,47 @@ class DisputesView(APIView):
         )
 
 
+class QueueQuerySerializer(serializers.Serializer):
+    state = serializers.ChoiceField(choices=list(disputes.QUEUE_STATES), required=False)
+    category = serializers.ChoiceField(choices=Dispute.Category.values, required=False)
+    table = serializers.UUIDField(required=False)
+    game = serializers.CharField(max_length=40, required=False)
+    older_than = serializers.IntegerField(min_value=0, max_value=MAX_AGE, required=False)
+
+
 class QueueView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
         parameters=[
             OpenApiParameter("state", str, enum=list(disputes.QUEUE_STATES), required=False),
+            OpenApiParameter("category", str, enum=Dispute.Category.values, required=False),
+            OpenApiParameter(
+                "table", {"type": "string", "format": "uuid"}, required=False, description="A table's id."
+            ),
+            OpenApiParameter("game", str, required=False, description="A game's slug, e.g. `euchre`."),
+            OLDER_THAN,
             *pagination.PARAMETERS,
         ],
         responses={200: DisputesPageSerializer, 400: s.ErrorSerializer, 403: s.ErrorSerializer},
         tags=["disputes"],
     )
     def get(self, request):
-        """Auditors and staff: the disputes not yet settled, oldest first."""
-        state = request.query_params.get("state") or None
-        if state is not None and state not in disputes.QUEUE_STATES:
-            raise serializers.ValidationError({"state": [f"One of {', '.join(disputes.QUEUE_STATES)}."]})
-        return _page(request, disputes.queue(request.user, state=state))
+        """Auditors and staff: the disputes not yet settled, oldest first, filtered by each of state,
+        category, table, game and age that is named."""
+        # A plain dict: from a QueryDict, DRF would take an empty value (`?table=`) as no value at all.
+        query = QueueQuerySerializer(data=request.query_params.dict())
+        query.is_valid(raise_exception=True)
+        found = query.validated_data
+        rows = disputes.queue(
+            request.user,
+            state=found.get("state"),
+            category=found.get("category"),
+            table_id=found.get("table"),
+            game=found.get("game"),
+            older_than=found.get("older_than"),
+        )
+        return _page(request, rows)
 
 
 class ReportView(APIView):

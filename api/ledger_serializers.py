@@ -92,3 +92,25 @@ class DepositSerializer(StrictSerializer):
 class DepositResultSerializer(serializers.Serializer):
     transaction = TransactionSerializer()
     wallet = BalanceSerializer(help_text="The wallet as it stands now.")
+
+
+class PendingDepositSerializer(serializers.Serializer):
+    id = serializers.UUIDField(help_text="The deposit's id, as the 202 of the deposit gave it.")
+    user = serializers.CharField(allow_null=True, help_text="Whose wallet it is for.")
+    currency = serializers.CharField()
+    amount = serializers.CharField(help_text='Decimal string, e.g. "1500.00".')
+    amount_minor = serializers.IntegerField()
+    state = serializers.ChoiceField(choices=["pending", "approved", "rejected"])
+    recorded_by = serializers.CharField(allow_null=True)
+    recorded_at = TimestampField()
+    transaction_id = serializers.IntegerField(help_text="The transaction that opened it (kind `deposit_pending`).")
+    decided_by = serializers.CharField(allow_null=True, help_text="The second member of staff; null while pending.")
+    decided_at = TimestampField(allow_null=True)
+    decision_transaction_id = serializers.IntegerField(allow_null=True)
+    reason = serializers.CharField(allow_null=True, help_text="Why it was rejected; null otherwise.")
+
+
+class PendingDepositsPageSerializer(serializers.Serializer):
+    results = PendingDepositSerializer(many=True)
+    next_cursor = serializers.CharField(allow_null=True)
+    has_more = serializers.BooleanField()

@@ -1,4 +1,5 @@
-"""Wallets, the caller's transactions, and staff deposits. Parse, call one service, serialise."""
+"""Wallets, the caller's transactions, and staff deposits (large ones listed, approved and rejected
+by a second member of staff). Parse, call one service, serialise."""
 
 from __future__ import annotations
 
@@ -14,12 +15,14 @@ from api.ledger_serializers import (
     DepositResultSerializer,
     DepositSerializer,
     ErrorSerializer,
+    PendingDepositsPageSerializer,
     TransactionSerializer,
     WalletsSerializer,
 )
-from api.pagination import PARAMETERS, Cursor
+from api.pagination import PARAMETERS, Cursor, envelope, list_page
+from api.payout_views import RejectSerializer
 from games.engine.words import T
-from ledger import selectors, services
+from ledger import records, selectors, services
 from ledger.errors import NotFound
 from ledger.keys import wallet_key
 from ledger.selectors import Balance
@@ -30,6 +33,17 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     OpenApiParameter.HEADER,
     description="Repeat a request with the same key to get the first result instead of acting twice.",
 )
+
+
+# A second member of staff's decision on a large deposit: the transaction that moved its money.
+DEPOSIT_DECIDED = {
+    201: TransactionSerializer,
+    403: OpenApiResponse(ErrorSerializer, description="Not staff."),
+    404: OpenApiResponse(ErrorSerializer, description="No such pending deposit."),
+    409: OpenApiResponse(
+        ErrorSerializer, description="The decider recorded it or receives it, or it was decided the other way."
+    ),
+}
 
 
 class MyWalletsView(APIView):
@@ -97,15 +111,53 @@ class ApproveDepositView(APIView):
     @extend_schema(
         operation_id="deposits_approve",
         request=None,
-        responses={
-            201: TransactionSerializer,
-            403: OpenApiResponse(ErrorSerializer, description="Not staff."),
-            404: OpenApiResponse(ErrorSerializer, description="No such pending deposit."),
-            409: OpenApiResponse(ErrorSerializer, description="The approver recorded it or receives it."),
-        },
+        responses=DEPOSIT_DECIDED,
         tags=["ledger"],
     )
     def post(self, request: Request, deposit_id: str) -> Response:
         """Staff: a second member of staff approves a large deposit; the money reaches the wallet."""
         txn = services.approve_deposit(deposit_id=deposit_id, by=request.user)
+        return Response(TransactionSerializer(txn).data, status=status.HTTP_201_CREATED)
+
+
+class DepositsView(APIView):
+    permission_classes = [IsAuthenticated, IsAdminUser]
+
+    @extend_schema(
+        operation_id="deposits_list",
+        parameters=[
+            OpenApiParameter("state", str, enum=list(records.DEPOSIT_STATES), required=False),
+            *PARAMETERS,
+        ],
+        responses={
+            200: PendingDepositsPageSerializer,
+            400: OpenApiResponse(ErrorSerializer, description="An unknown state, limit or cursor."),
+            403: OpenApiResponse(ErrorSerializer, description="Not staff."),
+        },
+        tags=["ledger"],
+    )
+    def get(self, request: Request) -> Response:
+        """Staff: deposits above DEPOSIT_TWO_PERSON_LIMIT, oldest first; ``state=pending`` for those
+        waiting for a second member of staff."""
+        rows = records.deposit_records(state=request.query_params.get("state"))
+        page, next_cursor = list_page(rows, request.query_params, position=lambda row: row["id"])
+        return Response(envelope(page, next_cursor))
+
+
+class RejectDepositView(APIView):
+    permission_classes = [IsAuthenticated, IsAdminUser]
+
+    @extend_schema(
+        operation_id="deposits_reject",
+        request=RejectSerializer,
+        responses={**DEPOSIT_DECIDED, 400: OpenApiResponse(ErrorSerializer, description="No reason given.")},
+        tags=["ledger"],
+    )
+    def post(self, request: Request, deposit_id: str) -> Response:
+        """Staff: a second member of staff rejects a large deposit with a reason; its money goes back
+        to house cash (a ``deposit_rejected`` transaction whose memo is the reason)."""
+        body = RejectSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        reason = body.validated_data["reason"]
+        txn = services.reject_deposit(deposit_id=deposit_id, by=request.user, reason=reason)
         return Response(TransactionSerializer(txn).data, status=status.HTTP_201_CREATED)

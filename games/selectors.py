@@ -4,6 +4,7 @@ through the game's ``view`` and ``view_event``."""
 from __future__ import annotations
 
 import uuid
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -372,3 +373,12 @@ def operations_backlog() -> dict[str, float]:
         "oldest_overdue_seconds": (now - oldest).total_seconds() if oldest else 0.0,
         "payouts_pending": Payout.objects.filter(status=Payout.Status.PENDING).count(),
     }
+
+
+def stalled() -> Q:
+    """Running tables that nothing moves: a deadline passed, or a bot's turn not taken, more than
+    ``STALLED_BOT_SECONDS`` ago. Beat's sweeps play a deadline within ``SWEEP_SECONDS`` and send a
+    stalled bot turn again after ``STALLED_BOT_SECONDS``, so a table still here needs a person."""
+    late = timezone.now() - timedelta(seconds=settings.STALLED_BOT_SECONDS)
+    waiting = Q(deadline_at__lt=late) | Q(awaits_bot=True, updated_at__lte=late)
+    return Q(status=Table.Status.RUNNING) & waiting

@@ -6,5 +6,7 @@ class LedgerConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # Importing the module registers its reconcile checker (every payout is backed).
-        import ledger.payouts  # noqa: F401
+        # Importing the modules registers their reconcile checkers (every payout is backed, every
+        # large deposit decided once).
+        import ledger.payouts
+        import ledger.records  # noqa: F401

@@ -12,6 +12,7 @@ __all__ = [
     "AlreadyReversed",
     "BadAmount",
     "Conflict",
+    "DepositDecided",
     "Forbidden",
     "IdempotencyMismatch",
     "ImmutableRecord",
@@ -119,3 +120,9 @@ class SecondApproverNeeded(Conflict):
     """Under the two-person rule the same staff member cannot approve twice."""
 
     code = "second_approver_needed"
+
+
+class DepositDecided(Conflict):
+    """The pending deposit was already approved or rejected; its money moved once and will not again."""
+
+    code = "deposit_decided"

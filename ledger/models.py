@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from ledger.errors import ImmutableRecord
 from ledger.keys import Kind
+from ledger.units import format_amount
 
 
 class Account(models.Model):
@@ -93,6 +94,15 @@ class Posting(_Immutable):
         return f"{self.account_id} {self.amount:+d} {self.unit}"
 
 
+class PendingDeposit(Transaction):
+    """The transactions that open a deposit above ``DEPOSIT_TWO_PERSON_LIMIT`` (kind
+    ``deposit_pending``), as the admin lists the deposits waiting for a second member of staff."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "large deposit"
+
+
 class Payout(models.Model):
     """Money a finished table owes a seat, held in a pending account until staff decide it.
 
@@ -133,7 +143,8 @@ class Payout(models.Model):
         ordering = ["-created_at", "-pk"]
 
     def __str__(self) -> str:
-        return f"payout {self.pk} seat {self.seat} of {self.table_id}: {self.amount} {self.currency} {self.status}"
+        money = f"{format_amount(self.amount, self.currency)} {self.currency}"
+        return f"payout {self.pk} seat {self.seat} of {self.table_id}: {money} {self.status}"
 
 
 class PayoutDecision(_Immutable):

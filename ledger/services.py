@@ -21,6 +21,7 @@ from ledger import keys
 from ledger.errors import (
     AlreadyReversed,
     BadAmount,
+    DepositDecided,
     Forbidden,
     IdempotencyMismatch,
     InsufficientFunds,
@@ -51,6 +52,7 @@ __all__ = [
     "post",
     "reconcile",
     "register_checker",
+    "reject_deposit",
     "reverse",
     "wallet",
     "withdraw",
@@ -203,37 +205,99 @@ def _pending_deposit(*, user: User, unit: str, amount_minor: int, by: User, idem
 
 def approve_deposit(*, deposit_id: str, by: User) -> Transaction:
     """A second member of staff approves a pending deposit: its money moves to the wallet, once.
-    Not the member who recorded it, nor the person it is for."""
+    Not the member who recorded it, nor the person it is for. Approving it again answers the same
+    transaction; approving a rejected one is refused (``DepositDecided``)."""
     _staff_only(by, T("Only staff can approve deposits."))
+    with db_transaction.atomic():
+        line, user_id, settled = _deciding_deposit(deposit_id, by, APPROVED)
+        if settled is not None:
+            return settled
+        memo = f"Deposit of {format_amount(line.amount, line.unit)} {line.unit} approved by {by.get_username()}"
+        wallet = keys.wallet_key(user_id, line.unit)
+        return _empty_pending(line, APPROVED, wallet, kind="deposit", memo=memo, reference=f"user:{user_id}", by=by)
+
+
+def reject_deposit(*, deposit_id: str, by: User, reason: str) -> Transaction:
+    """A second member of staff refuses a pending deposit: its money goes back to the house's cash,
+    once, and the reason is the rejecting transaction's memo (transactions are never changed, so it
+    stays on record). The same people are refused as for ``approve_deposit``; rejecting it again
+    answers the same transaction; rejecting an approved one is refused (``DepositDecided``)."""
+    _staff_only(by, T("Only staff can reject deposits."))
+    reason = (reason or "").strip()
+    if not reason:
+        raise InvalidRequest(T("Say why the deposit is rejected (a reason is required)."), field="reason")
+    with db_transaction.atomic():
+        line, _, settled = _deciding_deposit(deposit_id, by, REJECTED)
+        if settled is not None:
+            return settled
+        cash = keys.house_cash_key(line.unit)
+        return _empty_pending(
+            line, REJECTED, cash, kind=REJECTED_DEPOSIT, memo=reason, reference=line.transaction.reference, by=by
+        )
+
+
+APPROVED, REJECTED = "approved", "rejected"
+REJECTED_DEPOSIT = "deposit_rejected"
+
+
+def deposit_settlement_key(pending_key: str, decision: str) -> str:
+    """The idempotency key of the one transaction that empties a pending deposit's account."""
+    return f"deposit:{pending_key.split(':')[1]}:{decision}"
+
+
+def _empty_pending(
+    line: Posting, decision: str, destination: str, *, kind: str, memo: str, reference: str, by: User
+) -> Transaction:
+    """Move a pending deposit's money to ``destination`` in the one transaction its decision may make."""
+    return post(
+        key=deposit_settlement_key(line.account.key, decision),
+        postings=[(line.account.key, line.unit, -line.amount), (destination, line.unit, line.amount)],
+        kind=kind,
+        memo=memo,
+        reference=reference,
+        created_by=by,
+    )
+
+
+def _deciding_deposit(deposit_id: str, by: User, decision: str) -> tuple[Posting, int, Transaction | None]:
+    """The pending deposit's incoming line (its account locked), the user it is for, and the
+    transaction already made by this same decision (``None`` if it is undecided). Refuses an unknown
+    deposit, a second person who is the first or the receiver, and the opposite decision."""
+    missing = NotFound(T("There is no pending deposit {deposit}.", deposit=str(deposit_id)))
     try:
         wanted = uuid.UUID(str(deposit_id))
     except ValueError:
-        raise NotFound(T("There is no pending deposit {deposit}.", deposit=str(deposit_id))) from None
-    with db_transaction.atomic():
-        opened = Transaction.objects.filter(kind=PENDING_DEPOSIT, reference=f"deposit:{wanted}").first()
-        if opened is None:
-            raise NotFound(T("There is no pending deposit {deposit}.", deposit=str(deposit_id)))
-        line = next(p for p in opened.postings.select_related("account") if p.amount > 0)
-        user_id = int(line.account.key.split(":")[2])
-        if by.pk in (opened.created_by_id, user_id):
-            raise SecondApproverNeeded(
-                T(
-                    "A large deposit needs a second member of staff: neither the one who recorded it "
-                    "nor the person it is for can approve it."
-                ),
-                deposit_id=str(wanted),
-            )
-        return post(
-            key=f"deposit:{wanted}:approved",
-            postings=[
-                (line.account.key, line.unit, -line.amount),
-                (keys.wallet_key(user_id, line.unit), line.unit, line.amount),
-            ],
-            kind="deposit",
-            memo=f"Deposit of {format_amount(line.amount, line.unit)} {line.unit} approved by {by.get_username()}",
-            reference=f"user:{user_id}",
-            created_by=by,
+        raise missing from None
+    opened = Transaction.objects.filter(kind=PENDING_DEPOSIT, reference=f"deposit:{wanted}").first()
+    if opened is None:
+        raise missing
+    line = next(p for p in opened.postings.select_related("account", "transaction") if p.amount > 0)
+    # The lock serialises deciders: of an approval and a rejection at once, the second sees the first.
+    _lock_accounts([line.account.key])
+    user_id = int(line.account.key.split(":")[2])
+    if by.pk in (opened.created_by_id, user_id):
+        raise SecondApproverNeeded(
+            T(
+                "A large deposit needs a second member of staff: neither the one who recorded it "
+                "nor the person it is for can approve or reject it."
+            ),
+            deposit_id=str(wanted),
         )
+    other = REJECTED if decision == APPROVED else APPROVED
+    decided = {
+        t.idempotency_key.rsplit(":", 1)[1]: t
+        for t in Transaction.objects.filter(
+            idempotency_key__in=[deposit_settlement_key(line.account.key, d) for d in (APPROVED, REJECTED)]
+        )
+    }
+    if other in decided:
+        done = (
+            T("Deposit {deposit} was already approved; it cannot be rejected.", deposit=str(wanted))
+            if other == APPROVED
+            else T("Deposit {deposit} was already rejected; it cannot be approved.", deposit=str(wanted))
+        )
+        raise DepositDecided(done, deposit_id=str(wanted), deposit_state=other)
+    return line, user_id, decided.get(decision)
 
 
 def withdraw(

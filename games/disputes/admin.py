@@ -3,21 +3,11 @@ first with each dispute's steps. Decisions are made through the API, where every
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin
-from django.http import HttpRequest
 
 from games.disputes.models import Dispute, DisputeStep
-from ledger.admin import ReadOnly
-
-
-class StaffOnly(ReadOnly):
-    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return bool(request.user.is_active and request.user.is_staff)
-
-    def has_module_permission(self, request: HttpRequest) -> bool:
-        return bool(request.user.is_active and request.user.is_staff)
+from ledger.admin import StaffOnly, table_admin_link
+from ledger.units import format_amount
 
 
 class StepInline(StaffOnly, admin.TabularInline):
@@ -29,11 +19,21 @@ class StepInline(StaffOnly, admin.TabularInline):
 
 @admin.register(Dispute)
 class DisputeAdmin(StaffOnly, admin.ModelAdmin):
-    list_display = ("id", "filed_at", "state", "category", "user", "table", "hand_no", "outcome", "compensation")
+    list_display = (
+        "id",
+        "filed_at",
+        "state",
+        "category",
+        "user",
+        "table_link",
+        "hand_no",
+        "outcome",
+        "compensation_display",
+    )
     list_filter = ("state", "category", "outcome")
     ordering = ("filed_at", "pk")
     readonly_fields = (
-        "table",
+        "table_link",
         "hand_no",
         "payout",
         "user",
@@ -45,12 +45,23 @@ class DisputeAdmin(StaffOnly, admin.ModelAdmin):
         "taken_by",
         "outcome",
         "decided_at",
-        "compensation",
-        "currency",
+        "compensation_display",
         "approvals_needed",
         "transaction",
     )
+    exclude = ("table", "compensation", "currency")
     inlines = [StepInline]
+
+    @admin.display(description="compensation")
+    def compensation_display(self, dispute: Dispute) -> str:
+        """In the table's currency units, as the API's ``compensation`` says it; "none" without one."""
+        if not dispute.compensation or not dispute.currency:
+            return "none"
+        return f"{format_amount(dispute.compensation, dispute.currency)} {dispute.currency}"
+
+    @admin.display(description="table")
+    def table_link(self, dispute: Dispute) -> str:
+        return table_admin_link(dispute.table_id)
 
 
 @admin.register(DisputeStep)

@@ -8,10 +8,12 @@ Hidden information: the review serves the disputing seat's views only (``table_v
 from __future__ import annotations
 
 import statistics
+from datetime import timedelta
 from typing import Any
 
 from django.db.models import Count, QuerySet, Sum
 from django.urls import reverse
+from django.utils import timezone
 
 from games import audit, selectors, store
 from games.disputes import bounds
@@ -65,12 +67,25 @@ def mine(user: Any) -> list[Dispute]:
     return list(Dispute.objects.filter(user=user).select_related("table", "user", "taken_by").order_by("-pk"))
 
 
-def queue(user: Any, *, state: str | None = None) -> list[Dispute]:
-    """Auditors and staff: the disputes not yet settled, oldest first (one state, if named)."""
+def queue(
+    user: Any,
+    *,
+    state: str | None = None,
+    category: str | None = None,
+    table_id: Any = None,
+    game: str | None = None,
+    older_than: int | None = None,
+) -> list[Dispute]:
+    """Auditors and staff: the disputes not yet settled, oldest first; only those of one state,
+    category, table or game, or filed more than ``older_than`` seconds ago, for each one named."""
     if not is_auditor(user):
         raise Forbidden(T("Only auditors and staff see the disputes queue."), code="not_auditor")
     states = (state,) if state else QUEUE_STATES
     rows: QuerySet[Dispute] = Dispute.objects.filter(state__in=states).select_related("table", "user", "taken_by")
+    named = {"category": category, "table_id": table_id, "table__game": game}
+    rows = rows.filter(**{field: value for field, value in named.items() if value is not None})
+    if older_than is not None:
+        rows = rows.filter(filed_at__lte=timezone.now() - timedelta(seconds=older_than))
     return list(rows.order_by("filed_at", "pk"))
 
 

@@ -11,6 +11,8 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from rest_framework.test import APIClient
 
+from tests.api import play
+
 
 @cache
 def document() -> dict[str, Any]:
@@ -79,3 +81,12 @@ class ContractClient(APIClient):
             check(kwargs.get("REQUEST_METHOD", "GET"), path, response)
             ContractClient.checked += 1
         return response
+
+
+def person(name: str, *, staff: bool = False) -> ContractClient:
+    """A signed-in person (``tests.api.play.person``) whose every answer is checked by ``check``."""
+    client = play.person(name, staff=staff)
+    checked = ContractClient()
+    checked.credentials(**client._credentials)
+    checked.user = client.user
+    return checked

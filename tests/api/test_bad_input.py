@@ -45,6 +45,9 @@ PATHS = [
     "/api/v1/payouts/?status={q}",
     "/api/v1/payouts/{q}/approve/",
     "/api/v1/payouts/{q}/reject/",
+    "/api/v1/payouts/?older_than={q}&order=oldest",
+    "/api/v1/deposits/{q}/reject/",
+    "/api/v1/disputes/queue/?older_than={q}&table={t}",
 ]
 TABLE_IDS = ["{table}", "00000000-0000-0000-0000-000000000000", "not-a-uuid"]
 QUERY = ["1", "-1", "abc", "99999999999999999999"]

@@ -218,7 +218,9 @@ def test_admin_lists_payouts_by_status_and_approves_and_rejects_with_a_reason(re
     listing = tina.get("/admin/ledger/payout/?status__exact=pending")
     assert listing.status_code == 200
     page = listing.content.decode()
-    assert f"/api/v1/tables/{review['table_id']}/hands/" in page and "alice" in page
+    # The table links to its admin page, not to the raw API.
+    assert f"/admin/games/table/{review['table_id']}/change/" in page and "alice" in page
+    assert f"/api/v1/tables/{review['table_id']}/hands/" not in page
     detail = tina.get(f"/admin/ledger/payout/{first.pk}/change/").content.decode()
     assert "ledger trail" in detail.lower() and "audit of the last hand" in detail and "GameEnded" in detail
 

@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.db import connections
 
 from ledger import keys, services
-from ledger.errors import InsufficientFunds
+from ledger.errors import DepositDecided, InsufficientFunds
 from ledger.models import Account, Transaction
 from ledger.selectors import balance_of
 
@@ -115,3 +115,29 @@ def test_racing_posts_create_each_new_account_once(postgres_tx):
     assert balance_of(key=bank) == -80
     assert balance_of(key=keys.escrow_key(table, "MXN")) == 800
     assert services.reconcile().ok
+
+
+def test_approvals_and_rejections_of_one_large_deposit_racing_decide_it_once(postgres_tx, settings):
+    settings.DEPOSIT_TWO_PERSON_LIMIT = 100
+    alice, _, carol = people()
+    staff = [get_user_model().objects.create_user(f"staff{i}", is_staff=True) for i in range(THREADS)]
+    opened = services.deposit(user=alice, currency="MXN", amount_minor=5000, by=carol, idempotency_key="large")
+    deposit_id = opened.reference.split(":")[1]
+    cash = balance_of(key=keys.house_cash_key("MXN"))
+
+    def decide(i: int) -> object:
+        if i % 2:
+            return services.approve_deposit(deposit_id=deposit_id, by=staff[i])
+        return services.reject_deposit(deposit_id=deposit_id, by=staff[i], reason=f"refused by {i}")
+
+    results = race(THREADS, decide)
+
+    decided = {r.pk for r in results if isinstance(r, Transaction)}
+    assert len(decided) == 1, results  # every winner answers the one transaction
+    refused = [r for r in results if not isinstance(r, Transaction)]
+    assert all(isinstance(r, DepositDecided) for r in refused), refused
+    [winner] = Transaction.objects.filter(pk__in=decided)
+    approved = winner.kind == "deposit"
+    assert balance_of(key=keys.wallet_key(alice.pk, "MXN")) == (5000 if approved else 0)
+    assert balance_of(key=keys.house_cash_key("MXN")) == (cash if approved else cash + 5000)
+    assert services.reconcile().ok, services.reconcile().lines()
