@@ -85,8 +85,12 @@ class ContractClient(APIClient):
 
 def person(name: str, *, staff: bool = False) -> ContractClient:
     """A signed-in person (``tests.api.play.person``) whose every answer is checked by ``check``."""
-    client = play.person(name, staff=staff)
-    checked = ContractClient()
-    checked.credentials(**client._credentials)
-    checked.user = client.user
-    return checked
+    return checked(play.person(name, staff=staff))
+
+
+def checked(client) -> ContractClient:
+    """The same person as ``client`` (its token), through a client whose every answer is checked."""
+    twin = ContractClient()
+    twin.credentials(**client._credentials)
+    twin.user = client.user
+    return twin

@@ -24,20 +24,12 @@ from ledger import services as ledger
 from ledger.models import Payout, Transaction
 from ledger.selectors import balance_of
 from tests.api import draw, play
-from tests.api.contract import ContractClient
+from tests.api.contract import ContractClient, checked
 from tests.api.play import Game, person, set_up
 from tests.api.test_payouts import admin_client, finished_table
 from tests.api.test_tables import started_pair
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def checked(client):
-    """The same person through a client whose every answer is checked against the document."""
-    twin = ContractClient()
-    twin.credentials(**client._credentials)  # the same token
-    twin.user = client.user
-    return twin
 
 
 def plain(client):
