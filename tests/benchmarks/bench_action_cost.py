@@ -250,7 +250,15 @@ class Requests:
     The person's turn is watched in the table row (the version, whether a bot is awaited) on a
     connection of the benchmark's own, so that the probe's GETs are one per action."""
 
-    def __init__(self, shape: Shape, web: Process, probe: Process, table: PlayedTable, count: int):
+    def __init__(
+        self,
+        shape: Shape,
+        web: Process,
+        probe: Process,
+        table: PlayedTable,
+        count: int,
+        choose: Callable[[dict, random.Random], dict] | None = None,
+    ):
         import psycopg
 
         person = table.people[0]
@@ -261,6 +269,8 @@ class Requests:
         self.path = f"/api/v1/tables/{table.id}/"
         self.probes = Counter[str]()
         self.rng = random.Random(7)
+        # The person's move given their view: by default any of the game's moves at random.
+        self.choose = choose or (lambda view, rng: rng.choice(moves(view["legal_actions"])))
         self.watch = psycopg.connect(shape.database_url, autocommit=True)
 
     def close(self) -> None:
@@ -284,7 +294,7 @@ class Requests:
             view = _awaited(self.reader, self.path, self.probes)
             if view is None:
                 break
-            answer = self.writer.act(self.table.id, self.rng.choice(moves(view["legal_actions"])), view["version"])
+            answer = self.writer.act(self.table.id, self.choose(view, self.rng), view["version"])
             if answer.status != 200:
                 raise RuntimeError(f"action POST: {answer.status} {answer.answer}")
             sent += 1
