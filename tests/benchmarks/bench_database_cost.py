@@ -16,8 +16,9 @@ Counted over the measured actions, with nothing else running on the cluster:
   them, the outbox marked published among it), from the server's statement log (log_statement=all,
   each line with the role, the transaction's virtual id and its xid): transactions, and those that
   wrote (a transaction that ran an INSERT, UPDATE, DELETE or a row lock, or got an xid); from
-  pg_stat_statements: statements, rows written (the rows INSERT, UPDATE and DELETE statements
-  changed), WAL records, full-page images and bytes the statements wrote;
+  pg_stat_statements: statements, the rows the writing statements reported (a statement whose WITH
+  also writes, as the command's append does, reports the rows of its last part only: the cycle's
+  rows are the whole count), WAL records, full-page images and bytes the statements wrote;
 - for the whole cycle (the person's action and the bot turns after it): transactions that wrote
   (xids the cluster handed out), WAL bytes (pg_current_wal_lsn's advance: the commit records and the
   foreign-key checks' row locks included), WAL records and full-page images (pg_stat_wal), rows
@@ -71,7 +72,9 @@ SPECS = {
         options={"format": "tournament", "starting_stack": 5000, "turn_seconds": 3600},
         stake=STAKE,
     ),
-    "guerra": TableSpec("guerra", 4, people=1, options={"max_rounds": 100_000, "turn_seconds": 3600}, stake=STAKE),
+    # Two seats (a person and a bot): a match ends when one player holds every card (GC-12), which
+    # can be within the run; the benchmark then goes on at a new table.
+    "guerra": TableSpec("guerra", 2, people=1, options={"max_rounds": 100_000, "turn_seconds": 3600}, stake=STAKE),
 }
 ROLES = ["web", "worker", "probe"]
 COUNTED = ("web", "worker")
@@ -207,10 +210,27 @@ class Reading:
             {name: (ins, upd, hot, dele) for name, ins, upd, hot, dele in tables},
         )
 
+    def minus(self, before: Reading) -> tuple[Counter[str], dict[str, tuple[int, int, int, int]]]:
+        """The cluster's counts since ``before``, and the rows changed in each table."""
+        changed = Counter({name: self.database[name] - before.database[name] for name in before.database})
+        changed.update(
+            wrote=self.xid - before.xid,
+            wal_bytes=self.lsn - before.lsn,
+            wal_records=self.wal["records"] - before.wal["records"],
+            wal_fpi=self.wal["fpi"] - before.wal["fpi"],
+        )
+        rows = {}
+        for name, now in self.tables.items():
+            delta = _sum(now, tuple(-n for n in before.tables.get(name, (0, 0, 0, 0))))
+            if any(delta):
+                rows[name] = delta
+        return changed, rows
+
 
 @dataclass
 class Cost:
-    """What ``actions`` person actions and the ``bot_turns`` after them cost the database."""
+    """What ``actions`` person actions and the ``bot_turns`` after them cost the database, over
+    ``tables`` tables (a table that ends within the run is followed by a new one)."""
 
     game: str
     actions: int
@@ -218,9 +238,33 @@ class Cost:
     commands: Counter[str]
     statements: list[Statement]
     transactions: Transactions
-    before: Reading
-    after: Reading
+    # The whole cluster's counts (``Reading.minus``), the rows changed by table, the WAL by kind.
+    changed: Counter[str]
+    table_rows: dict[str, tuple[int, int, int, int]]
     wal: dict[str, tuple[int, int, int]] = field(default_factory=dict)
+    tables: int = 1
+
+    def __add__(self, other: Cost) -> Cost:
+        rows = dict(self.table_rows)
+        for name, delta in other.table_rows.items():
+            rows[name] = _sum(rows.get(name, (0, 0, 0, 0)), delta)
+        wal = dict(self.wal)
+        for name, kind in other.wal.items():
+            wal[name] = _sum(wal.get(name, (0, 0, 0)), kind)
+        return Cost(
+            self.game,
+            self.actions + other.actions,
+            self.bot_turns + other.bot_turns,
+            self.commands + other.commands,
+            self.statements + other.statements,
+            Transactions(
+                self.transactions.all + other.transactions.all, self.transactions.wrote + other.transactions.wrote
+            ),
+            self.changed + other.changed,
+            rows,
+            wal,
+            self.tables + other.tables,
+        )
 
     def of(self, role: str) -> dict[str, float]:
         """The role's totals: statements, rows written, WAL records, full-page images, WAL bytes,
@@ -237,28 +281,16 @@ class Cost:
             "wal_bytes": sum(s.wal_bytes for s in mine),
         }
 
-    def cycle(self) -> dict[str, float]:
+    def cycle(self) -> Counter[str]:
         """The whole cluster's counts over the measured actions."""
-        before, after = self.before, self.after
-        changed = {name: after.database[name] - before.database[name] for name in before.database}
-        return {
-            "wrote": after.xid - before.xid,
-            "wal_bytes": after.lsn - before.lsn,
-            "wal_records": after.wal["records"] - before.wal["records"],
-            "wal_fpi": after.wal["fpi"] - before.wal["fpi"],
-            "rows": changed["inserted"] + changed["updated"] + changed["deleted"],
-            **changed,
-        }
+        # A Counter: a count that summed to nothing (no row deleted) reads as 0, not missing.
+        changed = Counter(self.changed)
+        changed["rows"] = changed["inserted"] + changed["updated"] + changed["deleted"]
+        return changed
 
-    def tables(self) -> dict[str, tuple[int, int, int, int]]:
-        """Rows inserted, updated (of which HOT) and deleted in each table over the run."""
-        out = {}
-        for name, now in self.after.tables.items():
-            was = self.before.tables.get(name, (0, 0, 0, 0))
-            delta = tuple(a - b for a, b in zip(now, was, strict=True))
-            if any(delta):
-                out[name] = delta
-        return out
+
+def _sum(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(x + y for x, y in zip(a, b, strict=True))
 
 
 def main() -> None:
@@ -302,6 +334,21 @@ def main() -> None:
 def measure(
     own: OwnPostgres | None, shape: Shape, web: Process, probe: Process, staff: Person, game: str, args
 ) -> Cost:
+    """``args.actions`` person actions at tables of ``game``, a new table whenever one ends."""
+    cost = None
+    while cost is None or cost.actions < args.actions:
+        part = measure_table(own, shape, web, probe, staff, game, args, args.actions - (cost.actions if cost else 0))
+        cost = part if cost is None else cost + part
+        if not part.actions:
+            break  # a table that ended in its warm-up: the game's tables are too short for it
+    assert cost is not None
+    return cost
+
+
+def measure_table(
+    own: OwnPostgres | None, shape: Shape, web: Process, probe: Process, staff: Person, game: str, args, wanted: int
+) -> Cost:
+    """Up to ``wanted`` person actions at a new table of ``game``, after its warm-up."""
     assert own is not None
     spec = SPECS[game]
     person = register([web], f"{game[:6]}{uuid.uuid4().hex[:6]}")
@@ -318,7 +365,7 @@ def measure(
         (first_event,) = shape.sql("SELECT coalesce(max(id), 0) FROM games_event")[0]
         own.reset_statements()
         log_at = own.log_offset()
-        requests.count = args.actions
+        requests.count = wanted
         done = requests.action_post()
         (last_event,) = shape.sql("SELECT coalesce(max(id), 0) FROM games_event")[0]
         time.sleep(args.flush)
@@ -330,8 +377,9 @@ def measure(
     finally:
         requests.close()
     commands = commands_between(shape, first_event, last_event)
+    changed, rows = after.minus(before)
     wal = wal_kinds(own, before.lsn, after.lsn)
-    return Cost(game, done, commands["bot"], commands, statements, transactions(logged), before, after, wal)
+    return Cost(game, done, commands["bot"], commands, statements, transactions(logged), changed, rows, wal)
 
 
 # --- printing ----------------------------------------------------------------------------------
@@ -340,7 +388,7 @@ ROWS = [
     ("transactions", "transactions"),
     ("wrote", "  of which wrote"),
     ("statements", "statements"),
-    ("rows", "rows written"),
+    ("rows", "rows (statements)"),
     ("wal_records", "WAL records"),
     ("wal_fpi", "full-page images"),
     ("wal_bytes", "WAL bytes"),
@@ -354,8 +402,8 @@ def _per(value: float, count: int) -> str:
 def print_cost(cost: Cost, listed: int) -> None:
     n, bots = cost.actions, cost.bot_turns
     print(
-        f"\n== {cost.game}: {n} person actions, {bots} bot turns ({_per(bots, n)} per action); commands: "
-        + ", ".join(f"{kind} {count}" for kind, count in sorted(cost.commands.items()))
+        f"\n== {cost.game}: {n} person actions at {cost.tables} table(s), {bots} bot turns ({_per(bots, n)} per "
+        "action); commands: " + ", ".join(f"{kind} {count}" for kind, count in sorted(cost.commands.items()))
     )
     web, worker, fk, cycle = cost.of("web"), cost.of("worker"), cost.of("fk-check"), cost.cycle()
     print(f"{'':<18} {'person action':>14} {'bot turn':>9} {'FK checks':>10} {'action cycle':>13}")
@@ -385,7 +433,7 @@ def print_cost(cost: Cost, listed: int) -> None:
         f"{_per(stated - readers, n)}, the readers' (the probe's GETs, the benchmark's watch: pages pruned) "
         f"{_per(readers, n)}, the rest (commit records, and WAL no counted statement shows: see by record type) {_per(cycle['wal_bytes'] - stated, n)}"
     )
-    tables = sorted(cost.tables().items(), key=lambda item: -sum(item[1]))
+    tables = sorted(cost.table_rows.items(), key=lambda item: -sum(item[1]))
     print(
         "   rows by table per action cycle (inserted/updated (HOT)/deleted): "
         + "; ".join(
@@ -434,8 +482,9 @@ def print_summary(costs: list[Cost]) -> None:
             f"{_per(cycle['rows'], n):>5} {_per(cycle['wal_bytes'], n):>7} {_per(cycle['wal_fpi'], n):>5}"
         )
     print(
-        "   (tx: transactions; w-tx: of which wrote; rows: rows written; WAL B: WAL bytes, the statements' for a "
-        "role, the cluster's whole advance for the cycle; FPI: full-page images)"
+        "   (tx: transactions; w-tx: of which wrote; rows: for a role the rows its writing statements reported (a "
+        "WITH's other writes not included), for the cycle every row inserted, updated or deleted; WAL B: WAL bytes, "
+        "the statements' for a role, the cluster's whole advance for the cycle; FPI: full-page images)"
     )
 
 
