@@ -43,7 +43,7 @@ import sys
 import time
 import uuid
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -136,10 +136,7 @@ def main() -> None:
     parser.add_argument("--worker-concurrency", type=int, default=4)
     parser.add_argument("--statements", type=int, default=6, help="statements listed per request kind")
     args = parser.parse_args()
-    games = [game.strip() for game in args.games.split(",") if game.strip()]
-    unknown = set(games) - set(SPECS)
-    if unknown:
-        parser.error(f"unknown games {sorted(unknown)}; known: {sorted(SPECS)}")
+    games = games_asked(parser, args.games, SPECS)
 
     started = time.monotonic()
     with benchmark_services(ROLES) as services:
@@ -170,6 +167,15 @@ def main() -> None:
                     raise RuntimeError("a process exited:\n" + shape.logs())
     print(f"\nwhole run {time.monotonic() - started:.0f} s; load average after: {_load_text(os.getloadavg())}")
     print(result_line(windows, kinds))
+
+
+def games_asked(parser: argparse.ArgumentParser, text: str, known: Mapping[str, object]) -> list[str]:
+    """The games of ``--games`` (comma-separated), refused unless each is one of ``known``."""
+    games = [game.strip() for game in text.split(",") if game.strip()]
+    unknown = set(games) - set(known)
+    if unknown:
+        parser.error(f"unknown games {sorted(unknown)}; known: {sorted(known)}")
+    return games
 
 
 def _tables(spec: TableSpec, count: int, web: Process, staff: Person | None, game: str) -> list[PlayedTable]:

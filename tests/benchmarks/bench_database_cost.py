@@ -54,7 +54,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.benchmarks.bench_action_cost import SPECS as COST_SPECS  # noqa: E402
-from tests.benchmarks.bench_action_cost import Requests, commands_between  # noqa: E402
+from tests.benchmarks.bench_action_cost import Requests, commands_between, games_asked  # noqa: E402
 from tests.benchmarks.servers import OwnPostgres, Statement, benchmark_services, postgres_bindir  # noqa: E402
 from tests.production.players import Person, TableSpec, deposit, moves, register, set_up_table, staff_member  # noqa: E402
 from tests.production.shape import Process, Shape  # noqa: E402
@@ -301,10 +301,7 @@ def main() -> None:
     parser.add_argument("--flush", type=float, default=11.0, help="seconds for the statistics to be flushed")
     parser.add_argument("--writes", type=int, default=10, help="write statements listed per role and game")
     args = parser.parse_args()
-    games = [game.strip() for game in args.games.split(",") if game.strip()]
-    unknown = set(games) - set(SPECS)
-    if unknown:
-        parser.error(f"unknown games {sorted(unknown)}; known: {sorted(SPECS)}")
+    games = games_asked(parser, args.games, SPECS)
     if os.environ.get("BENCH_POSTGRES_URL"):
         parser.error("the counts need a PostgreSQL cluster of the benchmark's own: unset BENCH_POSTGRES_URL")
 
