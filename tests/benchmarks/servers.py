@@ -97,7 +97,29 @@ class OwnPostgres:
         return ["runuser", "-u", "postgres", "--", *args]
 
     def start(self) -> OwnPostgres:
-        bindir = postgres_bindir()
+        bindir = self._own_folder()
+        initdb = [str(bindir / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres"]
+        initdb += ["-E", "UTF8", "--locale=C.UTF-8", "--no-sync"]
+        subprocess.run(self._as_owner(initdb), check=True, capture_output=True)
+        self._run(bindir)
+        self.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+        for role in self.roles:
+            self.execute(f'CREATE ROLE "{role}" LOGIN SUPERUSER')
+        return self
+
+    def start_standby_of(self, primary: OwnPostgres) -> OwnPostgres:
+        """This cluster as a streaming standby of ``primary``, read-only: a base backup of it
+        (``pg_basebackup -R`` writes standby.signal and the connection to the primary), started on
+        this cluster's own port. The roles and the extension come with the backup."""
+        bindir = self._own_folder()
+        backup = [str(bindir / "pg_basebackup"), "-D", str(self.data), "-h", "127.0.0.1", "-p", str(primary.port)]
+        backup += ["-U", "postgres", "-X", "stream", "-R", "--no-sync"]
+        subprocess.run(self._as_owner(backup), check=True, capture_output=True)
+        self._run(bindir)
+        return self
+
+    def _own_folder(self) -> Path:
+        """The server binaries' folder, once the cluster's folder belongs to the user that runs it."""
         if os.geteuid() == 0:
             try:
                 owner = pwd.getpwnam("postgres")
@@ -107,9 +129,9 @@ class OwnPostgres:
                     "create one, or set BENCH_POSTGRES_URL to a server already running"
                 ) from None
             os.chown(self.folder, owner.pw_uid, owner.pw_gid)
-        initdb = [str(bindir / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres"]
-        initdb += ["-E", "UTF8", "--locale=C.UTF-8", "--no-sync"]
-        subprocess.run(self._as_owner(initdb), check=True, capture_output=True)
+        return postgres_bindir()
+
+    def _run(self, bindir: Path) -> None:
         settings = {
             "port": str(self.port),
             "listen_addresses": "127.0.0.1",
@@ -132,10 +154,6 @@ class OwnPostgres:
             )
         self._wait_ready()
         self.postmaster_pid = int((self.data / "postmaster.pid").read_text().split()[0])
-        self.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
-        for role in self.roles:
-            self.execute(f'CREATE ROLE "{role}" LOGIN SUPERUSER')
-        return self
 
     def _wait_ready(self, timeout: float = 60.0) -> None:
         import psycopg
