@@ -6,7 +6,8 @@ Three people play Whiskey Poker with no bot, so that nothing but the test moves 
 the standby caught up, their event pages and hand lists are read from it (its own statement
 statistics show it answered). With its replay delayed (``recovery_min_apply_delay``), each person
 who has just acted reads their own action in the events page, and the hand list the primary holds,
-though the standby has not replayed it yet."""
+though the standby has not replayed it yet. Then ``check_replay``, ``reconcile`` and
+``verify_hands --all`` run on the replica, clean."""
 
 from __future__ import annotations
 
@@ -105,6 +106,15 @@ def test_reads_come_from_the_replica_and_a_person_reads_their_own_writes_when_it
             break
     assert behind >= 10, f"the standby was behind the person's own action only {behind} times"
     assert finished >= 2, "no two hands finished while replay was delayed"
+
+    # The integrity commands read one snapshot of the caught-up replica, and find nothing wrong.
+    _delay(standby, "0")
+    _wait_for(lambda: _standby_version(standby, shape.database_name, table.id) >= version, "the standby to catch up")
+    before = _standby_reads(standby, shape.database_name)
+    replica_url = _with_path(standby.url(), f"/{shape.database_name}")
+    for command in (["check_replay"], ["reconcile"], ["verify_hands", "--all"]):
+        shape.manage(*command, check=True, env={"DATABASE_REPLICA_URL": replica_url})
+    assert _standby_reads(standby, shape.database_name) > before
 
 
 def _standby_has(standby: OwnPostgres, database: str) -> bool:
