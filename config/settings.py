@@ -225,6 +225,8 @@ if DATABASE_REPLICA_URL and DATABASES["default"]["ENGINE"] != "django.db.backend
 # primary instead, and how long that write's position is remembered.
 REPLICA_WAIT_SECONDS = float(os.environ.get("REPLICA_WAIT_SECONDS", "0.5"))
 REPLICA_REMEMBER_SECONDS = int(os.environ.get("REPLICA_REMEMBER_SECONDS", "300"))
+# After the replica fails to answer, a process reads only the primary for this long.
+REPLICA_RETRY_SECONDS = float(os.environ.get("REPLICA_RETRY_SECONDS", "10"))
 
 
 def _forget_pools_in_child() -> None:

@@ -42,6 +42,8 @@ POLL_SECONDS = 0.02
 
 log = logging.getLogger(__name__)
 _reading: contextvars.ContextVar[str | None] = contextvars.ContextVar("replica_reading", default=None)
+# Until when (monotonic clock) this process reads the primary only, the replica having failed.
+_down_until = 0.0
 
 
 def configured() -> bool:
@@ -110,6 +112,9 @@ def from_replica(method: Callable[..., Any]) -> Callable[..., Any]:
 def _alias_for(user_id: Any) -> str:
     """The replica once it has replayed past ``user_id``'s last write (waiting up to
     ``REPLICA_WAIT_SECONDS``), else the primary; the primary too when the replica cannot answer."""
+    global _down_until
+    if time.monotonic() < _down_until:
+        return PRIMARY
     written = cache.get(_key(user_id)) if user_id is not None else None
     deadline = time.monotonic() + settings.REPLICA_WAIT_SECONDS
     while True:
@@ -119,6 +124,9 @@ def _alias_for(user_id: Any) -> str:
                 cursor.execute("SELECT coalesce(pg_last_wal_replay_lsn() >= %s::pg_lsn, true)", [written or "0/0"])
                 (caught_up,) = cursor.fetchone()
         except DatabaseError:
+            # A replica that is down would cost every read the pool's wait (DATABASE_POOL_TIMEOUT)
+            # before it fell back: this process leaves it alone for a while instead.
+            _down_until = time.monotonic() + settings.REPLICA_RETRY_SECONDS
             log.warning("the replica did not answer; reading from the primary", exc_info=True)
             return PRIMARY
         if caught_up:

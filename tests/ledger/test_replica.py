@@ -5,7 +5,7 @@ standby in tests/production/test_replica.py."""
 from __future__ import annotations
 
 import pytest
-from django.db import transaction
+from django.db import OperationalError, transaction
 
 from games.models import Event
 from ledger import replica
@@ -48,3 +48,27 @@ def test_a_standby_is_never_migrated():
     router = replica.Router()
     assert router.allow_migrate(replica.ALIAS, "games") is False
     assert router.allow_migrate("default", "games") is True
+
+
+class _Refusing:
+    """A replica connection that cannot be reached."""
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    def cursor(self):
+        self.asked += 1
+        raise OperationalError("connection refused")
+
+
+def test_a_replica_that_does_not_answer_is_left_alone_for_a_while(monkeypatch, settings):
+    settings.REPLICA_RETRY_SECONDS = 60
+    refusing = _Refusing()
+    monkeypatch.setattr(replica, "connections", {replica.ALIAS: refusing})
+    monkeypatch.setattr(replica, "_down_until", 0.0)
+    assert replica._alias_for(None) == "default"
+    assert replica._alias_for(None) == "default"
+    assert refusing.asked == 1
+    monkeypatch.setattr(replica, "_down_until", 0.0)
+    assert replica._alias_for(None) == "default"
+    assert refusing.asked == 2
