@@ -14,6 +14,7 @@ from api import pagination
 from api import serializers as s
 from games import audit, selectors
 from games.engine.words import T
+from ledger import replica
 
 HANDS_DEFAULT_LIMIT = 10
 
@@ -32,6 +33,7 @@ class HandsView(APIView):
         responses={200: a.HandsPageSerializer, 400: s.ErrorSerializer, **ERRORS},
         tags=["audit"],
     )
+    @replica.from_replica
     def get(self, request, table_id):
         """The table's finished hands, newest first, with the result per seat and links to each audit."""
         table = _table(request, table_id)
@@ -43,6 +45,7 @@ class HandsView(APIView):
 
 class HandAuditView(APIView):
     @extend_schema(responses={200: a.HandAuditSerializer, **ERRORS}, tags=["audit"])
+    @replica.from_replica
     def get(self, request, table_id, hand_no: int):
         """Everything about a finished hand, unredacted: seeds, deck, events, showdown, ledger, verification."""
         return Response(audit.hand_audit(_table(request, table_id), hand_no))
@@ -50,6 +53,7 @@ class HandAuditView(APIView):
 
 class HandVerifyView(APIView):
     @extend_schema(responses={200: a.VerificationSerializer, **ERRORS}, tags=["audit"])
+    @replica.from_replica
     def get(self, request, table_id, hand_no: int):
         """Each check of a finished hand by name, pass / fail / skip, and what differs."""
         return Response(audit.verify_hand(_table(request, table_id), hand_no).as_json())
@@ -57,6 +61,7 @@ class HandVerifyView(APIView):
 
 class HandHistoryView(APIView):
     @extend_schema(responses={(200, "text/plain"): OpenApiTypes.STR, **ERRORS}, tags=["audit"])
+    @replica.from_replica
     def get(self, request, table_id, hand_no: int):
         """The hand's history in plain text, one line per action."""
         text = audit.hand_history(_table(request, table_id), hand_no)
@@ -65,6 +70,7 @@ class HandHistoryView(APIView):
 
 class HandPhhView(APIView):
     @extend_schema(responses={(200, "application/toml"): OpenApiTypes.STR, **ERRORS}, tags=["audit"])
+    @replica.from_replica
     def get(self, request, table_id, hand_no: int):
         """The hand in the Poker Hand History format, for games that provide it."""
         text = audit.hand_phh(_table(request, table_id), hand_no)
@@ -79,6 +85,7 @@ class ReplayView(APIView):
         responses={200: a.ReplaySerializer, 400: s.ErrorSerializer, **ERRORS},
         tags=["audit"],
     )
+    @replica.from_replica
     def get(self, request, table_id):
         """The spectator's view of a finished table (staff: any table) just after event ``version``."""
         raw = request.query_params.get("version")

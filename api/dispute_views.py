@@ -20,6 +20,7 @@ from api.views import IDEMPOTENCY_KEY, once
 from games.disputes import selectors as disputes
 from games.disputes import services as dispute_services
 from games.disputes.models import Dispute, DisputeStep
+from ledger import replica
 
 ERRORS = {400: s.ErrorSerializer, 403: s.ErrorSerializer, 404: s.ErrorSerializer, 409: s.ErrorSerializer}
 # Deciding and approving a compensation: refused over its bound or past the house's budget.
@@ -184,6 +185,7 @@ class DisputesView(APIView):
         responses={200: DisputesPageSerializer, 400: s.ErrorSerializer},
         tags=["disputes"],
     )
+    @replica.from_replica
     def get(self, request):
         """Your disputes, newest first, each with its state, the decision's reasons and every step."""
         return _page(request, disputes.mine(request.user))
@@ -234,6 +236,7 @@ class QueueView(APIView):
         responses={200: DisputesPageSerializer, 400: s.ErrorSerializer, 403: s.ErrorSerializer},
         tags=["disputes"],
     )
+    @replica.from_replica
     def get(self, request):
         """Auditors and staff: the disputes not yet settled, oldest first, filtered by each of state,
         category, table, game and age that is named."""
@@ -256,6 +259,7 @@ class ReportView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(responses={200: ReportSerializer, 403: s.ErrorSerializer}, tags=["disputes"])
+    @replica.from_replica
     def get(self, request):
         """Staff: disputes by category and state, time to decision, share upheld, money compensated."""
         return Response(disputes.report(request.user))
@@ -265,6 +269,7 @@ class DisputeView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(responses={200: DisputeSerializer, 404: s.ErrorSerializer}, tags=["disputes"])
+    @replica.from_replica
     def get(self, request, dispute_id: int):
         """One dispute, for its player, auditors and staff: its state, the decision and every step."""
         return Response(disputes.dispute_json(disputes.get(dispute_id, request.user), viewer=request.user))
@@ -274,6 +279,7 @@ class ReviewView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(responses={200: ReviewSerializer, **ERRORS}, tags=["disputes"])
+    @replica.from_replica
     def get(self, request, dispute_id: int):
         """Auditors who did not play at the table: the dispute, the hand's audit and verification, the
         disputing player's own view after every event of the hand, the timer and the table's payouts."""

@@ -21,6 +21,7 @@ from games import idempotency, play, selectors
 from games.engine import registry
 from games.engine.words import T
 from games.errors import InvalidRequest
+from ledger import replica
 
 ERRORS = {
     400: s.ErrorSerializer,
@@ -296,14 +297,16 @@ class EventsView(APIView):
         query = parsed(s.EventsQuerySerializer, request.query_params)
         after = query["cursor"] if query.get("cursor") is not None else query["after"]
         limit = query["limit"]
-        # One statement: the table and its events after the cursor, with its version.
-        table, rows = selectors.table_and_events(table_id, after=after, limit=limit + 1)
-        if query["wait"] and table.version <= after:
-            with limits.waiting_slot(request.user.pk):
-                table = selectors.wait_for_events(table, after, query["wait"])
-            table, rows = selectors.table_and_events(table.pk, after=after, limit=limit + 1)
-        seat = selectors.seat_among_rows(table, request.user)
-        page = selectors.events_page(table, seat, after=after, limit=limit, read=(table, rows))
-        if query["sentences"]:
-            page["results"] = sentences.with_sentences(table, page["results"])
+        # From the replica, but for a long poll: woken by the primary's notice, it reads the primary.
+        with replica.reads(request.user, primary=bool(query["wait"])):
+            # One statement: the table and its events after the cursor, with its version.
+            table, rows = selectors.table_and_events(table_id, after=after, limit=limit + 1)
+            if query["wait"] and table.version <= after:
+                with limits.waiting_slot(request.user.pk):
+                    table = selectors.wait_for_events(table, after, query["wait"])
+                table, rows = selectors.table_and_events(table.pk, after=after, limit=limit + 1)
+            seat = selectors.seat_among_rows(table, request.user)
+            page = selectors.events_page(table, seat, after=after, limit=limit, read=(table, rows))
+            if query["sentences"]:
+                page["results"] = sentences.with_sentences(table, page["results"])
         return Response(page)

@@ -144,7 +144,7 @@ TEMPLATES = [
 DATABASE_POOL = env_bool("DATABASE_POOL", True)
 
 
-def _pool_options() -> dict:
+def _pool_options(name: str = "default") -> dict:
     return {
         "min_size": int(os.environ.get("DATABASE_POOL_MIN_SIZE", "2")),
         "max_size": int(os.environ.get("DATABASE_POOL_MAX_SIZE", "10")),
@@ -160,12 +160,12 @@ def _pool_options() -> dict:
         # that after an outage a process reconnects within seconds, not after the last long delay.
         "reconnect_timeout": float(os.environ.get("DATABASE_POOL_RECONNECT_TIMEOUT", "5")),
         # How psycopg_pool's log lines name it.
-        "name": "default",
+        "name": name,
     }
 
 
-def _database() -> dict:
-    url = os.environ.get("DATABASE_URL", "").strip()
+def _database(url: str | None = None, alias: str = "default") -> dict:
+    url = (os.environ.get("DATABASE_URL", "") if url is None else url).strip()
     if url:
         # Without the pool: the web process serves each request of a sync view on a thread of its
         # own (ASGI), so a connection kept past its request is never reused: it lingers, idle, until
@@ -182,7 +182,7 @@ def _database() -> dict:
             # A pooled connection goes back to the pool when Django closes it; Django refuses a pool
             # with persistent connections, so CONN_MAX_AGE does not apply.
             config["CONN_MAX_AGE"] = 0
-            config.setdefault("OPTIONS", {})["pool"] = _pool_options()
+            config.setdefault("OPTIONS", {})["pool"] = _pool_options(alias)
             # Django's backend, its pool checking every idle connection once one is found dead.
             config["ENGINE"] = "config.postgresql"
         return config
@@ -208,6 +208,25 @@ DATABASES = {"default": _database()}
 # first use from these settings, too).
 if os.environ.get("DJANGO_DB_NAME"):
     DATABASES["default"]["NAME"] = os.environ["DJANGO_DB_NAME"]
+
+# A PostgreSQL streaming replica of the primary, optional: the reads that need not see the very
+# last commit go to it, a person who has just written is never served older data than they wrote
+# (ledger/replica.py, docs/scaling.md). Without it, every read goes to the primary as before.
+DATABASE_REPLICA_URL = os.environ.get("DATABASE_REPLICA_URL", "").strip()
+if DATABASE_REPLICA_URL and DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
+    DATABASES["replica"] = _database(DATABASE_REPLICA_URL, alias="replica")
+    # Under the tests the replica reads the test database, which replication brings it.
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+    if os.environ.get("DJANGO_DB_NAME"):
+        DATABASES["replica"]["NAME"] = os.environ["DJANGO_DB_NAME"]
+    DATABASE_ROUTERS = ["ledger.replica.Router"]
+    MIDDLEWARE.append("ledger.replica.RememberWrites")
+# How long a read waits for the replica to replay a person's last write before it reads the
+# primary instead, and how long that write's position is remembered.
+REPLICA_WAIT_SECONDS = float(os.environ.get("REPLICA_WAIT_SECONDS", "0.5"))
+REPLICA_REMEMBER_SECONDS = int(os.environ.get("REPLICA_REMEMBER_SECONDS", "300"))
+# After the replica fails to answer, a process reads only the primary for this long.
+REPLICA_RETRY_SECONDS = float(os.environ.get("REPLICA_RETRY_SECONDS", "10"))
 
 
 def _forget_pools_in_child() -> None:

@@ -13,7 +13,7 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from django.db import connection
+from django.db import connection, connections, router
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, ForeignKey, Model
 from django.db.models.expressions import Col
@@ -64,6 +64,13 @@ def lock_clause() -> str:
     return " FOR UPDATE OF a" if connection.features.has_select_for_update_of else " FOR UPDATE"
 
 
+def reading(model: type[Model]) -> BaseDatabaseWrapper:
+    """The connection a read of ``model`` runs on: the database router's choice, which is the
+    primary's unless ``ledger.replica.reads`` sent the reads of the block to the replica (and the
+    primary's, in any case, inside a write transaction)."""
+    return connections[router.db_for_read(model)]
+
+
 def placeholders(count: int) -> str:
     return ", ".join(["%s"] * count)
 
@@ -72,16 +79,17 @@ def select_rows(model: type[Model], where: str, params: list[Any], *, related: s
     """The ``model`` instances matching ``where`` (SQL in which ``a`` is the model's table and ``b``
     the ``related`` one; it may end in ORDER BY and ``lock_clause()``). ``params`` are database
     values (``field.get_db_prep_value``)."""
-    sql, converters, (fk, other, names, their_names, their_pk) = _layout(model, related, connection.vendor)
-    with connection.cursor() as cursor:
+    db = reading(model)
+    sql, converters, (fk, other, names, their_names, their_pk) = _layout(model, related, db.vendor)
+    with db.cursor() as cursor:
         cursor.execute(sql + where, params)
         fetched = cursor.fetchall()
-    alias, split, found = connection.alias, len(names), []
+    alias, split, found = db.alias, len(names), []
     for row in fetched:
         values = list(row)
         for i, (col, steps) in enumerate(converters):
             for step in steps:
-                values[i] = step(values[i], col, connection)
+                values[i] = step(values[i], col, db)
         instance = model.from_db(alias, names, values[:split])
         if fk is not None and other is not None:  # a join sets both
             theirs = values[split:]
@@ -170,10 +178,9 @@ def select_tree(
     ``inner``: only a parent with children is found (its children may then be locked too,
     ``FOR UPDATE OF a, c``, which PostgreSQL refuses on the nullable side of an outer join).
     ``None`` when no parent matches."""
-    sql, converters, splits = _tree_layout(
-        parent, parent_related, child, child_fk, child_related, connection.vendor, inner
-    )
-    with connection.cursor() as cursor:
+    db = reading(parent)
+    sql, converters, splits = _tree_layout(parent, parent_related, child, child_fk, child_related, db.vendor, inner)
+    with db.cursor() as cursor:
         cursor.execute(sql + where, params)
         fetched = cursor.fetchall()
     if not fetched:
@@ -183,12 +190,12 @@ def select_tree(
         bounds.append((start, start + len(names)))
         start += len(names)
     # The parent and its related row repeat on every row: they are made from the first alone.
-    first: list[Any] = _instances(fetched[0], converters, splits, bounds, parts=range(2))
+    first: list[Any] = _instances(db, fetched[0], converters, splits, bounds, parts=range(2))
     found = first[0]
     splits[1][2].set_cached_value(found, first[1])  # type: ignore[union-attr]
     children: list[Any] = []
     for row in fetched:
-        _, _, c, d = _instances(row, converters, splits, bounds, parts=range(2, 4))
+        _, _, c, d = _instances(db, row, converters, splits, bounds, parts=range(2, 4))
         if c is not None:
             splits[3][2].set_cached_value(c, d)  # type: ignore[union-attr]
             children.append(c)
@@ -196,7 +203,13 @@ def select_tree(
 
 
 def _instances(
-    row: Sequence[Any], converters: Converters, splits: Any, bounds: list[tuple[int, int]], *, parts: range
+    db: BaseDatabaseWrapper,
+    row: Sequence[Any],
+    converters: Converters,
+    splits: Any,
+    bounds: list[tuple[int, int]],
+    *,
+    parts: range,
 ) -> list[Any]:
     """The instances of one row of ``select_tree`` among ``parts`` (a, b, c, d by number; ``None``
     for the others and where the join found none), each column through its database converters
@@ -209,10 +222,10 @@ def _instances(
         for i in range(lo, hi):
             col, steps = converters[i]
             for step in steps:
-                values[i] = step(values[i], col, connection)
+                values[i] = step(values[i], col, db)
         part = values[lo:hi]
         pk_at = names.index(model._meta.pk.attname)
-        made[number] = None if part[pk_at] is None else model.from_db(connection.alias, names, part)
+        made[number] = None if part[pk_at] is None else model.from_db(db.alias, names, part)
     return made
 
 
@@ -230,26 +243,31 @@ class Compiled:
         self.build = build
         self.examples = examples
         self._plans: dict[str, _Plan] = {}
+        # The model read, known once the queryset is first built (at a call, once the apps are ready).
+        self._model: type[Model] | None = None
 
     def run(self, value: Any) -> list[Any]:
-        plan = self._plans.get(connection.alias) or self._plan()
+        if self._model is None:
+            self._model = self.build(self.examples[0]).model
+        db = reading(self._model)
+        plan = self._plans.get(db.alias) or self._plan(db)
         params = list(plan.params)
         for place in plan.places:
             params[place] = value
-        with connection.cursor() as cursor:
+        with db.cursor() as cursor:
             cursor.execute(plan.sql, params)
             rows = cursor.fetchall()
-        return [plan.instance(row) for row in rows]
+        return [plan.instance(row, db) for row in rows]
 
-    def _plan(self) -> _Plan:
-        first, second = (self.build(example).query.get_compiler(using=connection.alias) for example in self.examples)
+    def _plan(self, db: BaseDatabaseWrapper) -> _Plan:
+        first, second = (self.build(example).query.get_compiler(using=db.alias) for example in self.examples)
         sql, params = first.as_sql()
         other_sql, other_params = second.as_sql()
         places = tuple(i for i, (a, b) in enumerate(zip(params, other_params, strict=True)) if a != b)
         # The value must stand in the parameters, never in the SQL text itself.
         if sql != other_sql or not places:
             raise ValueError("the examples must differ in the query's parameters only")
-        plan = self._plans[connection.alias] = _Plan(sql, tuple(params), places, first)
+        plan = self._plans[db.alias] = _Plan(sql, tuple(params), places, first)
         return plan
 
 
@@ -269,14 +287,14 @@ class _Plan:
         self.width = compiler.col_count
         self.converters = list(compiler.get_converters([column[0] for column in select[: self.width]]).items())
 
-    def instance(self, fetched: Sequence[Any]) -> Any:
+    def instance(self, fetched: Sequence[Any], db: BaseDatabaseWrapper) -> Any:
         row = list(fetched[: self.width])
         for place, (steps, expression) in self.converters:
             value = row[place]
             for step in steps:
-                value = step(value, expression, connection)
+                value = step(value, expression, db)
             row[place] = value
-        found = self.model.from_db(connection.alias, self.names, row[self.start : self.end])
+        found = self.model.from_db(db.alias, self.names, row[self.start : self.end])
         for populator in self.populators:
             populator.populate(row, found)
         for name, place in self.annotations:

@@ -43,7 +43,7 @@ import sys
 import time
 import uuid
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -136,10 +136,7 @@ def main() -> None:
     parser.add_argument("--worker-concurrency", type=int, default=4)
     parser.add_argument("--statements", type=int, default=6, help="statements listed per request kind")
     args = parser.parse_args()
-    games = [game.strip() for game in args.games.split(",") if game.strip()]
-    unknown = set(games) - set(SPECS)
-    if unknown:
-        parser.error(f"unknown games {sorted(unknown)}; known: {sorted(SPECS)}")
+    games = games_asked(parser, args.games, SPECS)
 
     started = time.monotonic()
     with benchmark_services(ROLES) as services:
@@ -170,6 +167,15 @@ def main() -> None:
                     raise RuntimeError("a process exited:\n" + shape.logs())
     print(f"\nwhole run {time.monotonic() - started:.0f} s; load average after: {_load_text(os.getloadavg())}")
     print(result_line(windows, kinds))
+
+
+def games_asked(parser: argparse.ArgumentParser, text: str, known: Mapping[str, object]) -> list[str]:
+    """The games of ``--games`` (comma-separated), refused unless each is one of ``known``."""
+    games = [game.strip() for game in text.split(",") if game.strip()]
+    unknown = set(games) - set(known)
+    if unknown:
+        parser.error(f"unknown games {sorted(unknown)}; known: {sorted(known)}")
+    return games
 
 
 def _tables(spec: TableSpec, count: int, web: Process, staff: Person | None, game: str) -> list[PlayedTable]:
@@ -250,7 +256,15 @@ class Requests:
     The person's turn is watched in the table row (the version, whether a bot is awaited) on a
     connection of the benchmark's own, so that the probe's GETs are one per action."""
 
-    def __init__(self, shape: Shape, web: Process, probe: Process, table: PlayedTable, count: int):
+    def __init__(
+        self,
+        shape: Shape,
+        web: Process,
+        probe: Process,
+        table: PlayedTable,
+        count: int,
+        choose: Callable[[dict, random.Random], dict] | None = None,
+    ):
         import psycopg
 
         person = table.people[0]
@@ -261,6 +275,8 @@ class Requests:
         self.path = f"/api/v1/tables/{table.id}/"
         self.probes = Counter[str]()
         self.rng = random.Random(7)
+        # The person's move given their view: by default any of the game's moves at random.
+        self.choose = choose or (lambda view, rng: rng.choice(moves(view["legal_actions"])))
         self.watch = psycopg.connect(shape.database_url, autocommit=True)
 
     def close(self) -> None:
@@ -284,7 +300,7 @@ class Requests:
             view = _awaited(self.reader, self.path, self.probes)
             if view is None:
                 break
-            answer = self.writer.act(self.table.id, self.rng.choice(moves(view["legal_actions"])), view["version"])
+            answer = self.writer.act(self.table.id, self.choose(view, self.rng), view["version"])
             if answer.status != 200:
                 raise RuntimeError(f"action POST: {answer.status} {answer.answer}")
             sent += 1

@@ -69,6 +69,8 @@ class OwnPostgres:
     when we are root (PostgreSQL refuses to run as root), by ourselves otherwise."""
 
     roles: list[str] = field(default_factory=list)
+    # Server settings of a benchmark's own, over and above the ones ``start`` sets.
+    settings: dict[str, str] = field(default_factory=dict)
     folder: Path = field(init=False)
     port: int = field(init=False)
     popen: subprocess.Popen | None = field(init=False, default=None)
@@ -95,7 +97,29 @@ class OwnPostgres:
         return ["runuser", "-u", "postgres", "--", *args]
 
     def start(self) -> OwnPostgres:
-        bindir = postgres_bindir()
+        bindir = self._own_folder()
+        initdb = [str(bindir / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres"]
+        initdb += ["-E", "UTF8", "--locale=C.UTF-8", "--no-sync"]
+        subprocess.run(self._as_owner(initdb), check=True, capture_output=True)
+        self._run(bindir)
+        self.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+        for role in self.roles:
+            self.execute(f'CREATE ROLE "{role}" LOGIN SUPERUSER')
+        return self
+
+    def start_standby_of(self, primary: OwnPostgres) -> OwnPostgres:
+        """This cluster as a streaming standby of ``primary``, read-only: a base backup of it
+        (``pg_basebackup -R`` writes standby.signal and the connection to the primary), started on
+        this cluster's own port. The roles and the extension come with the backup."""
+        bindir = self._own_folder()
+        backup = [str(bindir / "pg_basebackup"), "-D", str(self.data), "-h", "127.0.0.1", "-p", str(primary.port)]
+        backup += ["-U", "postgres", "-X", "stream", "-R", "--no-sync"]
+        subprocess.run(self._as_owner(backup), check=True, capture_output=True)
+        self._run(bindir)
+        return self
+
+    def _own_folder(self) -> Path:
+        """The server binaries' folder, once the cluster's folder belongs to the user that runs it."""
         if os.geteuid() == 0:
             try:
                 owner = pwd.getpwnam("postgres")
@@ -105,9 +129,9 @@ class OwnPostgres:
                     "create one, or set BENCH_POSTGRES_URL to a server already running"
                 ) from None
             os.chown(self.folder, owner.pw_uid, owner.pw_gid)
-        initdb = [str(bindir / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres"]
-        initdb += ["-E", "UTF8", "--locale=C.UTF-8", "--no-sync"]
-        subprocess.run(self._as_owner(initdb), check=True, capture_output=True)
+        return postgres_bindir()
+
+    def _run(self, bindir: Path) -> None:
         settings = {
             "port": str(self.port),
             "listen_addresses": "127.0.0.1",
@@ -119,6 +143,7 @@ class OwnPostgres:
             "log_connections": "on",
             "logging_collector": "off",
             "log_line_prefix": "%m [%p] ",
+            **self.settings,
         }
         args = [str(bindir / "postgres"), "-D", str(self.data)]
         for name, value in settings.items():
@@ -129,10 +154,6 @@ class OwnPostgres:
             )
         self._wait_ready()
         self.postmaster_pid = int((self.data / "postmaster.pid").read_text().split()[0])
-        self.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
-        for role in self.roles:
-            self.execute(f'CREATE ROLE "{role}" LOGIN SUPERUSER')
-        return self
 
     def _wait_ready(self, timeout: float = 60.0) -> None:
         import psycopg
@@ -166,7 +187,8 @@ class OwnPostgres:
         """Every statement sent to ``database`` since the last reset, by the role that sent it."""
         rows = self.execute(
             """
-            SELECT r.rolname, s.query, s.calls, s.rows, s.total_exec_time, s.total_plan_time
+            SELECT r.rolname, s.query, s.calls, s.rows, s.total_exec_time, s.total_plan_time,
+                s.wal_records, s.wal_fpi, s.wal_bytes
             FROM pg_stat_statements s
             JOIN pg_roles r ON r.oid = s.userid
             JOIN pg_database d ON d.oid = s.dbid
@@ -174,7 +196,7 @@ class OwnPostgres:
             """,
             [database],
         )
-        return [Statement(role, query, calls, count, ms, plan) for role, query, calls, count, ms, plan in rows]
+        return [Statement(*row[:6], wal_records=row[6], wal_fpi=row[7], wal_bytes=int(row[8])) for row in rows]
 
     def database_counters(self, database: str) -> dict[str, int]:
         """pg_stat_database's cumulative counters for ``database``: commits, rollbacks, sessions."""
@@ -221,6 +243,10 @@ class Statement:
     rows: int
     exec_ms: float
     plan_ms: float = 0.0
+    # The WAL its executions wrote: records, full-page images, bytes.
+    wal_records: int = 0
+    wal_fpi: int = 0
+    wal_bytes: int = 0
 
     @property
     def sender(self) -> str:
@@ -333,14 +359,15 @@ class Services:
 
 
 @contextlib.contextmanager
-def benchmark_services(roles: list[str] | None = None) -> Iterator[Services]:
-    """Servers of the benchmark's own, unless BENCH_POSTGRES_URL / BENCH_REDIS_URL name others."""
+def benchmark_services(roles: list[str] | None = None, settings: dict[str, str] | None = None) -> Iterator[Services]:
+    """Servers of the benchmark's own, unless BENCH_POSTGRES_URL / BENCH_REDIS_URL name others;
+    ``settings`` are PostgreSQL settings of our own cluster's."""
     postgres_url = os.environ.get("BENCH_POSTGRES_URL")
     redis_url = os.environ.get("BENCH_REDIS_URL")
     with contextlib.ExitStack() as stack:
         postgres = redis = None
         if not postgres_url:
-            postgres = OwnPostgres(list(roles or []))
+            postgres = OwnPostgres(list(roles or []), dict(settings or {}))
             stack.callback(postgres.close)
             postgres.start()
             postgres_url = postgres.url()

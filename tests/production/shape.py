@@ -396,6 +396,17 @@ def _answers(process: Process) -> bool:
     return True
 
 
+def redis_answers(url: str) -> bool:
+    """Whether ``url`` is a Redis server that answers a PING."""
+    if not url.startswith("redis"):
+        return False
+    import redis
+
+    with contextlib.suppress(redis.RedisError):
+        return bool(redis.Redis.from_url(url, socket_connect_timeout=3).ping())
+    return False
+
+
 def claim_redis_db(redis_url: str) -> int:
     """An empty Redis db number, claimed with a key (so two shapes on one server pick different
     numbers); the highest free number first, away from the low numbers people use by hand."""

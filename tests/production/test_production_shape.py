@@ -6,7 +6,6 @@ the replays and the hands all check out."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 from collections import Counter
 from collections.abc import Iterator
@@ -24,7 +23,7 @@ from tests.production.players import (
     staff_member,
     tables_of_every_game,
 )
-from tests.production.shape import Shape
+from tests.production.shape import Shape, redis_answers
 
 pytestmark = pytest.mark.production
 
@@ -48,13 +47,7 @@ def _services() -> tuple[str, str]:
             pass
     require(reachable, "PostgreSQL (DATABASE_URL=postgres://…)")
     broker_url = settings.CELERY_BROKER_URL
-    reachable = False
-    if broker_url.startswith("redis"):
-        import redis
-
-        with contextlib.suppress(redis.RedisError):
-            reachable = bool(redis.Redis.from_url(broker_url, socket_connect_timeout=3).ping())
-    require(reachable, "Redis (CELERY_BROKER_URL=redis://…)")
+    require(redis_answers(broker_url), "Redis (CELERY_BROKER_URL=redis://…)")
     try:
         import uvicorn_worker  # noqa: F401
     except ImportError:

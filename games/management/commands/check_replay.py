@@ -17,7 +17,7 @@ from games import store
 from games.engine import registry
 from games.engine.codec import encode_state
 from games.models import Table
-from ledger.snapshot import one_snapshot
+from ledger import replica
 
 
 class Command(BaseCommand):
@@ -27,7 +27,7 @@ class Command(BaseCommand):
         parser.add_argument("tables", nargs="*", help="Table ids (default: every table).")
 
     def handle(self, *args, **options):
-        with one_snapshot():
+        with replica.checking():
             failures, checked = self.check_all(options["tables"])
         if failures:
             raise CommandError(f"{failures} of {checked} table(s) failed the replay check.")

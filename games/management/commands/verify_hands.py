@@ -14,7 +14,7 @@ from django.core.management.base import BaseCommand, CommandError
 from games import audit
 from games.models import Table
 from games.selectors import get_table
-from ledger.snapshot import one_snapshot
+from ledger import replica
 
 
 class Command(BaseCommand):
@@ -31,7 +31,7 @@ class Command(BaseCommand):
             raise CommandError("Give --table ID or --all.")
         if options["hand"] is not None and not options["table"]:
             raise CommandError("--hand needs --table.")
-        with one_snapshot():
+        with replica.checking():
             if options["table"]:
                 try:
                     tables = [get_table(options["table"])]

@@ -9,15 +9,15 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from ledger import replica
 from ledger.services import reconcile
-from ledger.snapshot import one_snapshot
 
 
 class Command(BaseCommand):
     help = "Check that every transaction balances per unit and every account equals the sum of its postings."
 
     def handle(self, *args: Any, **options: Any) -> None:
-        with one_snapshot():
+        with replica.checking():
             report = reconcile()
         head, *problems = report.lines()
         for line in problems:
