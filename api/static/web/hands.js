@@ -36,7 +36,7 @@ async function verifier() {
 }
 
 // The audit's facts in words; the machine's whole answer stays one click away.
-function auditView(audit) {
+export function auditView(audit) {
   const box = el("div", { id: "audit" });
   const facts = el("dl", {});
   const labels = {
@@ -72,12 +72,9 @@ function nameFrom(audit) {
   };
 }
 
-export async function showHand(main, tableId, handNo) {
-  const [text, audit] = await Promise.all([
-    api.get(`tables/${tableId}/hands/${handNo}/history.txt`, { text: true }),
-    api.get(`tables/${tableId}/hands/${handNo}/audit/`),
-  ]);
-  const history = historyView(text);
+// The button that verifies a finished hand in the browser, its result and its details (the hand
+// page and the dispute desk's replayer).
+export function verifyControls(audit, tableId) {
   const result = el("p", { id: "verify-result", "aria-live": "polite" });
   const details = el("ul", { className: "verify-details" });
   const button = el("button", { type: "button", id: "verify" }, t("Verify this hand in the browser"));
@@ -98,11 +95,20 @@ export async function showHand(main, tableId, handNo) {
       details.replaceChildren(...(outcome.details || []).map((line) => el("li", {}, line)));
     }),
   );
+  return [button, result, details];
+}
+
+export async function showHand(main, tableId, handNo) {
+  const [text, audit] = await Promise.all([
+    api.get(`tables/${tableId}/hands/${handNo}/history.txt`, { text: true }),
+    api.get(`tables/${tableId}/hands/${handNo}/audit/`),
+  ]);
+  const history = historyView(text);
   main.replaceChildren(
     el("h1", {}, t("Hand %(no)s", { no: handNo })),
     el("p", {}, el("a", { href: `#/tables/${tableId}/hands` }, t("All hands")), " · ", el("a", { href: `#/tables/${tableId}` }, t("Back to the table"))),
     ...showdownSections(audit.showdown, nameFrom(audit)),
     section("history-box", t("History"), ...history),
-    section("audit-box", t("Audit"), auditView(audit), button, result, details),
+    section("audit-box", t("Audit"), auditView(audit), ...verifyControls(audit, tableId)),
   );
 }
