@@ -10,6 +10,8 @@ import { showTable } from "./table.js";
 import { showHand, showHands } from "./hands.js";
 import { showForgot, showReset } from "./password.js";
 import { showDispute, showQueue } from "./desk.js";
+import { showPayoutDesk } from "./payouts.js";
+import { showReports } from "./reports.js";
 
 const LANGUAGE_KEY = "language";
 const main = document.getElementById("main");
@@ -20,6 +22,8 @@ const ROUTES = [
   [/^#\/tables\/([^/]+)$/, (id) => showTable(main, id)],
   [/^#\/desk\/disputes\/(\d+)$/, (id) => showDispute(main, Number(id))],
   [/^#\/desk\/disputes$/, () => showQueue(main)],
+  [/^#\/desk\/payouts$/, () => showPayoutDesk(main)],
+  [/^#\/desk\/reports$/, () => showReports(main)],
   [/^#\/forgot$/, () => showForgot(main)],
   [/^#\/reset\/([^/]+)\/([^/]+)$/, (uid, token) => showReset(main, uid, token)],
 ];
