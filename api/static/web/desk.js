@@ -211,7 +211,7 @@ function replayer(review) {
       eventLine(step.event),
       el("div", { className: "event-data" }, valueView(step.event.data)),
       el("h3", {}, t("What %(player)s saw then", { player })),
-      el("p", {}, t("Seat %(seat)s; the table %(status)s at version %(version)s.", { seat: step.table.your_seat, status: step.table.status, version: step.version })),
+      el("p", {}, t("Seat %(seat)s, at version %(version)s of the table (status: %(status)s).", { seat: step.table.your_seat, status: step.table.status, version: step.version })),
       el("div", { className: "view-state" }, valueView(step.table.state)),
       el("h3", {}, t("What %(player)s was offered", { player })),
       el("div", { className: "view-actions" }, step.table.legal_actions.length ? valueView(step.table.legal_actions) : t("Nothing: not their turn.")),

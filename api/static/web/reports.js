@@ -2,7 +2,7 @@
 // reader's language and currency formats. A section the API refuses shows its words.
 import * as api from "./api.js";
 import { CATEGORIES, STATES } from "./desk.js";
-import { t } from "./i18n.js";
+import { nt, t } from "./i18n.js";
 import { duration, money, number, when } from "./money.js";
 import { el, section } from "./shell.js";
 
@@ -62,7 +62,7 @@ function disputesReport(r) {
     rows(Object.entries(r.by_state).map(([code, n]) => [STATES[code] ? STATES[code]() : code, number(n), code]), "state"),
     el("h3", {}, t("Compensated")),
     r.compensated.length
-      ? rows(r.compensated.map((c) => [c.currency, t("%(amount)s in %(count)s disputes", { amount: money(c.amount, c.currency), count: number(c.disputes) }), c.currency]), "compensated")
+      ? rows(r.compensated.map((c) => [c.currency, nt("%(amount)s in %(count)s dispute", "%(amount)s in %(count)s disputes", c.disputes, { amount: money(c.amount, c.currency), count: number(c.disputes) }), c.currency]), "compensated")
       : el("p", {}, t("Nothing compensated yet.")),
   ];
 }
