@@ -124,6 +124,16 @@ export function valueView(value, depth = 0) {
     if (value.every((item) => item === null || (typeof item === "string" && CARD.test(item)))) {
       return el("span", { className: "cards" }, value.map((code) => cardElement(code)));
     }
+    if (value.every((item) => item && typeof item === "object" && !Array.isArray(item))) {
+      // Rows of one kind (the players, the pots): a table, one column per field.
+      const names = [...new Set(value.flatMap((item) => Object.keys(item)))];
+      return el(
+        "table",
+        { className: "value-table" },
+        el("thead", {}, el("tr", {}, names.map((name) => el("th", { scope: "col", className: "mono" }, name)))),
+        el("tbody", {}, value.map((item) => el("tr", {}, names.map((name) => el("td", {}, name in item ? valueView(item[name], depth + 1) : ""))))),
+      );
+    }
     return el("ol", { className: "value-list", start: 0 }, value.map((item) => el("li", {}, valueView(item, depth + 1))));
   }
   const list = el("dl", { className: "value" });

@@ -12,7 +12,8 @@ export function exponentOf(amount) {
   return dot < 0 ? 0 : String(amount).length - dot - 1;
 }
 
-// money("1050.00", "MXN") -> "MX$1,050.00" (en), "$1,050.00" (es-MX), "۱٬۰۵۰٫۰۰ MX$" (fa).
+// money("1050.00", "MXN") -> "MXN 1,050.00" (en), "MXN 1,050.00" (es-MX), "MXN ۱٬۰۵۰٫۰۰" (fa): the
+// currency's code, never a bare "$" that a right-to-left line would move to the other end.
 export function money(amount, currency) {
   if (amount == null) return "";
   if (!currency) return String(amount);
@@ -20,6 +21,7 @@ export function money(amount, currency) {
   return new Intl.NumberFormat(locale(), {
     style: "currency",
     currency,
+    currencyDisplay: "code",
     minimumFractionDigits: digits,
     maximumFractionDigits: digits,
   }).format(Number(amount));
