@@ -1,18 +1,13 @@
 """The people of the desks' browser tests and their set-up through the API: roles given as an
-operator gives them (``manage.py shell`` on the served database), tables played by the API, card
-codes read out of what the review served."""
+operator gives them (``manage.py shell`` on the served database), tables played by the API, balances."""
 
 from __future__ import annotations
 
 import random
-import re
 import time
-from typing import Any
 
 from tests.api.server import Server, manage
 from tests.web.api import OWNERS, PRESENCE, Client, deposit, finished_hands, register
-
-CARD = re.compile(r"^(?:[2-9TJQKA][cdhs]|(?:1[0-2]|[1-9])[oceb]|X[12])$")
 
 
 def person(server: Server, name: str, *, staff: bool = False, auditor: bool = False) -> Client:
@@ -54,17 +49,6 @@ def play_hand_one(players: list[Client], table_id: str, *, seed: int = 5, limit:
         if not moved:
             time.sleep(0.1)  # a bot's turn, played by the worker: ask again shortly
     raise AssertionError(f"hand 1 of {table_id} did not finish in {limit} s")
-
-
-def cards_in(value: Any) -> set[str]:
-    """Every card code anywhere in a served value."""
-    if isinstance(value, str):
-        return {value} if CARD.match(value) else set()
-    if isinstance(value, dict):
-        return set().union(*(cards_in(v) for v in value.values())) if value else set()
-    if isinstance(value, list):
-        return set().union(*(cards_in(v) for v in value)) if value else set()
-    return set()
 
 
 def balance(client: Client, currency: str = "MXN") -> int:

@@ -12,7 +12,8 @@ import secrets
 
 from tests.api.server import manage
 from tests.web.client import sign_in
-from tests.web.desks import arrives, balance, cards_in, fund, person, play_hand_one
+from tests.web.desks import arrives, balance, fund, person, play_hand_one
+from tests.web.test_game_modules import codes_in as cards_in  # every card code anywhere in a value
 
 # A tournament for a stake of 1,100.00 MXN: a compensation's bound is the stake (docs/api.md,
 # "Disputed hands"), above the two-person limit of 1,000.00 the test server keeps by default.
