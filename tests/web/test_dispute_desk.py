@@ -1,6 +1,6 @@
 """The dispute desk (issue 26) walked in Chromium as its people would: alice disputes a finished hand
-of a table she played with bob, who is also an auditor; bob is refused at the desk in the API's
-words; ada, an auditor who did not play, finds the dispute in the queue, steps through the hand on
+on its page, a hand of a table she played with bob, who is also an auditor; bob is refused at the
+desk in the API's words; ada, an auditor who did not play, finds the dispute in the queue, steps through the hand on
 the replayer (at every step the page shows exactly the cards alice's own view held, nothing
 more), verifies the audit in the browser, takes the dispute and upholds it with a compensation
 above the two-person limit; sam, staff, approves it as the second person and alice's wallet gets
@@ -48,10 +48,17 @@ def test_a_disputed_hand_is_replayed_upheld_above_the_limit_and_paid_on_the_desk
     alice.ok("POST", f"/tables/{table_id}/bots/", {"seat": 2})
     alice.ok("POST", f"/tables/{table_id}/start/")
     play_hand_one([alice, bob], table_id)
-    filed = alice.ok(
-        "POST", "/disputes/", {"table_id": table_id, "hand_no": 1, "category": "cards", "words": "My cards changed."}
-    )
-    number = filed["id"]
+    # alice disputes hand 1 from the hand's page.
+    sign_in(page, alice.username)
+    page.goto(f"/#/tables/{table_id}/hands/1")
+    form = page.locator("form#dispute-hand")
+    form.locator("select[name=category]").select_option("cards")
+    form.locator("textarea[name=words]").fill("My cards changed.")
+    form.locator("[type=submit]").click()
+    arrives(page, "#dispute-filed[data-dispute]")
+    number = int(page.locator("#dispute-filed").get_attribute("data-dispute") or 0)
+    assert alice.ok("GET", f"/disputes/{number}/")["category"] == "cards"
+    page.context.clear_cookies()
 
     # bob played at the table: the desk shows the API's refusal, and refuses his take in its words.
     sign_in(page, bob.username)
