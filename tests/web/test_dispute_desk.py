@@ -1,10 +1,11 @@
 """The dispute desk (issue 26) walked in Chromium as its people would: alice disputes a finished hand
 on its page, a hand of a table she played with bob, who is also an auditor; bob is refused at the
-desk in the API's words; ada, an auditor who did not play, finds the dispute in the queue, steps through the hand on
-the replayer (at every step the page shows exactly the cards alice's own view held, nothing
-more), verifies the audit in the browser, takes the dispute and upholds it with a compensation
-above the two-person limit; sam, staff, approves it as the second person and alice's wallet gets
-it. bob's own dispute is rejected and moves nothing; ``reconcile`` passes."""
+desk in the API's words; ada, an auditor who did not play, finds the dispute in the queue, steps
+through the hand on the replayer (at every step the page shows exactly the cards alice's own view
+held, nothing more), verifies the audit in the browser, takes the dispute and upholds it with a
+compensation above the two-person limit; sam, staff, declines it once (back to ada, who upholds it
+again) and then approves it as the second person, and alice's wallet gets it. bob's own dispute is
+rejected and moves nothing; ``reconcile`` passes."""
 
 from __future__ import annotations
 
@@ -28,6 +29,16 @@ def shown_cards(page) -> set[str]:
 def open_dispute(page, number: int) -> None:
     page.goto(f"/#/desk/disputes/{number}")
     page.locator("#dispute-facts").wait_for()
+
+
+def uphold(page) -> None:
+    """Uphold the dispute on the page with 1,050.00 MXN: above the limit, it waits for a second person."""
+    form = page.locator("form#decide")
+    form.locator("input[name=outcome][value=upheld]").check()
+    form.locator("textarea[name=reasons]").fill("The deal was fine but the timer cut you off early.")
+    form.locator("input[name=compensation]").fill("1050.00")
+    form.locator("[type=submit]").click()
+    arrives(page, "#dispute-facts [data-state=awaiting_approval]")
 
 
 def test_a_disputed_hand_is_replayed_upheld_above_the_limit_and_paid_on_the_desk(
@@ -120,12 +131,7 @@ def test_a_disputed_hand_is_replayed_upheld_above_the_limit_and_paid_on_the_desk
     # Take, then uphold with 1,050.00 MXN: above the limit, it waits for a second approver.
     desk.locator("button#take").click()
     arrives(desk, "#dispute-facts [data-state=under_review]")
-    form = desk.locator("form#decide")
-    form.locator("input[name=outcome][value=upheld]").check()
-    form.locator("textarea[name=reasons]").fill("The deal was fine but the timer cut you off early.")
-    form.locator("input[name=compensation]").fill("1050.00")
-    form.locator("[type=submit]").click()
-    arrives(desk, "#dispute-facts [data-state=awaiting_approval]")
+    uphold(desk)
     assert desk.locator("#awaiting").is_visible()
     assert desk.locator("#second-approver").count() == 0  # ada is no member of staff
     desk.goto(f"/?lang=fa#/desk/disputes/{number}")
@@ -138,13 +144,24 @@ def test_a_disputed_hand_is_replayed_upheld_above_the_limit_and_paid_on_the_desk
     desk.goto("/?lang=fa#/desk/disputes")
     desk.locator("#queue-list[data-loaded]").wait_for()
     screenshot(desk, "dispute-queue-fa")
-    ada.close()
 
-    # sam, staff: the second approver; alice's wallet gets the compensation.
-    before = balance(alice)
+    # sam, staff, the second person: declines it first (a reason is needed: the API says so), and
+    # it goes back to ada, who upholds it again; then sam approves it and alice's wallet gets it.
     page.context.clear_cookies()
     sign_in(page, sam_name)
     open_dispute(page, number)
+    page.locator("button#decline-compensation").click()
+    page.locator("#errors p").wait_for()
+    assert page.locator("#dispute-facts [data-state=awaiting_approval]").count() == 1
+    page.locator("#second-reason").fill("Check the timer's log before paying.")
+    page.locator("button#decline-compensation").click()
+    arrives(page, "#dispute-facts [data-state=under_review]")
+    desk.goto(f"/#/desk/disputes/{number}")
+    uphold(desk)
+    ada.close()
+    before = balance(alice)
+    page.reload()  # the same address: drawn again from the API
+    page.locator("#dispute-facts [data-state=awaiting_approval]").wait_for()
     page.locator("button#approve-compensation").click()
     arrives(page, "#dispute-facts [data-state=upheld]")
     assert page.locator("#steps li[data-kind=compensation_paid]").count() == 1
