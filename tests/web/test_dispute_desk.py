@@ -166,6 +166,10 @@ def test_a_disputed_hand_is_replayed_upheld_above_the_limit_and_paid_on_the_desk
     arrives(page, "#dispute-facts [data-state=upheld]")
     assert page.locator("#steps li[data-kind=compensation_paid]").count() == 1
     assert balance(alice) - before == 105000
+    # alice reads it on her wallet (her 1,100.00 went on the stake: the compensation is all of it).
+    page.context.clear_cookies()
+    sign_in(page, alice.username)
+    assert page.locator("#wallet li[data-currency=MXN]").inner_text() == f"{(before + 105000) / 100:.2f} MXN"
 
     # bob's own dispute of the hand is rejected at the desk: nothing moves.
     rejected = bob.ok(
