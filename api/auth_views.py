@@ -24,6 +24,7 @@ from api import serializers as s
 from api.authentication import SESSION_BACKEND, SessionAuthentication
 from api.models import TokenDevice
 from games import notify
+from games.disputes.services import is_auditor
 from games.engine.words import T
 from games.errors import InvalidRequest, NotFound, ServiceError
 
@@ -203,6 +204,9 @@ class SessionView(APIView):
         return Response(
             {
                 "username": user.get_username() if user.is_authenticated else None,
+                # Which desks the client offers; every desk's API still checks for itself.
+                "is_staff": bool(user.is_authenticated and user.is_staff),
+                "is_auditor": is_auditor(user),
                 "csrf_token": get_token(request._request),
             }
         )

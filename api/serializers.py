@@ -133,6 +133,10 @@ class TokenSerializer(serializers.Serializer):
 
 class SessionSerializer(serializers.Serializer):
     username = serializers.CharField(allow_null=True)
+    is_staff = serializers.BooleanField(help_text="Staff: the payout desk, deposits and the reports.")
+    is_auditor = serializers.BooleanField(
+        help_text="Staff or a member of the `auditors` group: the disputes queue and its reviews."
+    )
     csrf_token = serializers.CharField(help_text="Send back as the X-CSRFToken header on every write.")
 
 

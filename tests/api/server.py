@@ -56,6 +56,15 @@ def _env(data_dir: Path) -> dict[str, str]:
     return env
 
 
+def manage(server: Server, *args: str) -> subprocess.CompletedProcess[str]:
+    """``manage.py <args>`` against the served database (a role given, ``reconcile`` run), as an
+    operator runs it beside the service; the completed process, its output captured."""
+    env = _env(server.data_dir)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, check=False
+    )
+
+
 @contextlib.contextmanager
 def serve(data_dir: Path, *, worker: bool = False) -> Iterator[Server]:
     """The web process; with ``worker``, Celery's worker and beat beside it (bots, timers), as

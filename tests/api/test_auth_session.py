@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from rest_framework.settings import api_settings
 from rest_framework.test import APIClient
 
 from api import limits
+from tests.api.contract import ContractClient
 
 pytestmark = pytest.mark.django_db
 
@@ -159,3 +161,26 @@ def test_a_password_change_ends_the_session(alice):
     alice.set_password("another long passphrase")
     alice.save()
     assert client.get("/api/v1/tables/").status_code == 401
+
+
+def test_the_session_says_which_desks_its_person_may_use(alice):
+    """The web client offers the desks from this answer (the desks' API checks again); the answer
+    is held against the OpenAPI document."""
+    client = ContractClient(enforce_csrf_checks=True)
+    nobody = client.get("/api/v1/auth/session/").json()
+    assert (nobody["is_staff"], nobody["is_auditor"]) == (False, False)
+    csrf = nobody["csrf_token"]
+    client.post(
+        "/api/v1/auth/session/", {"username": "alice", "password": PASSWORD}, format="json", HTTP_X_CSRFTOKEN=csrf
+    )
+    assert {k: v for k, v in client.get("/api/v1/auth/session/").json().items() if k.startswith("is_")} == {
+        "is_staff": False,
+        "is_auditor": False,
+    }
+    alice.groups.add(Group.objects.get_or_create(name="auditors")[0])
+    assert client.get("/api/v1/auth/session/").json()["is_auditor"] is True
+    alice.groups.clear()
+    alice.is_staff = True
+    alice.save(update_fields=["is_staff"])
+    mine = client.get("/api/v1/auth/session/").json()
+    assert (mine["is_staff"], mine["is_auditor"]) == (True, True)

@@ -1,6 +1,7 @@
 // The entry: the language select, then the hash router that shows the lobby, a table, its hands
-// or one hand (#/, #/tables/<id>, #/tables/<id>/hands, #/tables/<id>/hands/<no>), and a forgotten
-// password's pages (#/forgot, #/reset/<uid>/<token>).
+// or one hand (#/, #/tables/<id>, #/tables/<id>/hands, #/tables/<id>/hands/<no>), the desks
+// (#/desk/disputes[/<id>], #/desk/payouts, #/desk/reports) and a forgotten password's pages
+// (#/forgot, #/reset/<uid>/<token>).
 import * as api from "./api.js";
 import { language, t } from "./i18n.js";
 import { app, attempt, refreshWho } from "./shell.js";
@@ -8,6 +9,9 @@ import { showLobby } from "./lobby.js";
 import { showTable } from "./table.js";
 import { showHand, showHands } from "./hands.js";
 import { showForgot, showReset } from "./password.js";
+import { showDispute, showQueue } from "./desk.js";
+import { showPayoutDesk } from "./payouts.js";
+import { showReports } from "./reports.js";
 
 const LANGUAGE_KEY = "language";
 const main = document.getElementById("main");
@@ -16,6 +20,10 @@ const ROUTES = [
   [/^#\/tables\/([^/]+)\/hands\/(\d+)$/, (id, no) => showHand(main, id, Number(no))],
   [/^#\/tables\/([^/]+)\/hands$/, (id) => showHands(main, id)],
   [/^#\/tables\/([^/]+)$/, (id) => showTable(main, id)],
+  [/^#\/desk\/disputes\/(\d+)$/, (id) => showDispute(main, Number(id))],
+  [/^#\/desk\/disputes$/, () => showQueue(main)],
+  [/^#\/desk\/payouts$/, () => showPayoutDesk(main)],
+  [/^#\/desk\/reports$/, () => showReports(main)],
   [/^#\/forgot$/, () => showForgot(main)],
   [/^#\/reset\/([^/]+)\/([^/]+)$/, (uid, token) => showReset(main, uid, token)],
 ];

@@ -1,7 +1,7 @@
 // A table's hands: the list, and one hand's history, audit and in-browser verification.
 import * as api from "./api.js";
 import { t } from "./i18n.js";
-import { attempt, el, section } from "./shell.js";
+import { app, attempt, el, formValues, section } from "./shell.js";
 import { showdownSections } from "./showdown.js";
 import { word } from "./words.js";
 
@@ -36,7 +36,7 @@ async function verifier() {
 }
 
 // The audit's facts in words; the machine's whole answer stays one click away.
-function auditView(audit) {
+export function auditView(audit) {
   const box = el("div", { id: "audit" });
   const facts = el("dl", {});
   const labels = {
@@ -72,12 +72,9 @@ function nameFrom(audit) {
   };
 }
 
-export async function showHand(main, tableId, handNo) {
-  const [text, audit] = await Promise.all([
-    api.get(`tables/${tableId}/hands/${handNo}/history.txt`, { text: true }),
-    api.get(`tables/${tableId}/hands/${handNo}/audit/`),
-  ]);
-  const history = historyView(text);
+// The button that verifies a finished hand in the browser, its result and its details (the hand
+// page and the dispute desk's replayer).
+export function verifyControls(audit, tableId) {
   const result = el("p", { id: "verify-result", "aria-live": "polite" });
   const details = el("ul", { className: "verify-details" });
   const button = el("button", { type: "button", id: "verify" }, t("Verify this hand in the browser"));
@@ -98,11 +95,45 @@ export async function showHand(main, tableId, handNo) {
       details.replaceChildren(...(outcome.details || []).map((line) => el("li", {}, line)));
     }),
   );
+  return [button, result, details];
+}
+
+export async function showHand(main, tableId, handNo) {
+  const [text, audit] = await Promise.all([
+    api.get(`tables/${tableId}/hands/${handNo}/history.txt`, { text: true }),
+    api.get(`tables/${tableId}/hands/${handNo}/audit/`),
+  ]);
+  const history = historyView(text);
   main.replaceChildren(
     el("h1", {}, t("Hand %(no)s", { no: handNo })),
     el("p", {}, el("a", { href: `#/tables/${tableId}/hands` }, t("All hands")), " · ", el("a", { href: `#/tables/${tableId}` }, t("Back to the table"))),
     ...showdownSections(audit.showdown, nameFrom(audit)),
     section("history-box", t("History"), ...history),
-    section("audit-box", t("Audit"), auditView(audit), button, result, details),
+    section("audit-box", t("Audit"), auditView(audit), ...verifyControls(audit, tableId)),
+    ...disputeForm(audit, tableId, handNo),
   );
+}
+
+// A player of the hand disputes it: the category and their words, filed with POST /disputes/.
+function disputeForm(audit, tableId, handNo) {
+  if (!app.username || !(audit.seats || []).some((seat) => seat.player === app.username)) return [];
+  const categories = { cards: t("The cards"), rules: t("The rules"), timer: t("The timer"), money: t("The money") };
+  const filed = el("p", { id: "dispute-filed", "aria-live": "polite" });
+  const form = el(
+    "form",
+    { id: "dispute-hand" },
+    el("label", {}, t("What was wrong"), " ", el("select", { name: "category" }, Object.entries(categories).map(([code, name]) => el("option", { value: code }, name)))),
+    el("label", {}, t("In your words"), el("textarea", { name: "words", required: true, rows: 3, maxlength: 2000 })),
+    el("button", { type: "submit" }, t("Dispute this hand")),
+  );
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    attempt(async () => {
+      const body = { table_id: tableId, hand_no: handNo, ...formValues(form) };
+      const dispute = await api.post("disputes/", body, { key: crypto.randomUUID() });
+      filed.dataset.dispute = String(dispute.id);
+      filed.textContent = dispute.state_text;
+    });
+  });
+  return [section("dispute-box", t("Dispute this hand"), form, filed)];
 }

@@ -3,7 +3,7 @@
 import * as api from "./api.js";
 import { t } from "./i18n.js";
 
-export const app = { username: null, leave: null };
+export const app = { username: null, staff: false, auditor: false, leave: null };
 
 export function showError(error) {
   const errors = document.getElementById("errors");
@@ -31,6 +31,10 @@ export async function refreshWho() {
   const me = await api.session();
   app.username = me.username;
   document.getElementById("who").textContent = me.username ? t("Signed in as %(name)s", { name: me.username }) : "";
+  // The desks' links, only for those the session says may use them (the API checks again).
+  [app.staff, app.auditor] = [Boolean(me.is_staff), Boolean(me.is_auditor)];
+  const links = [[app.auditor, "#/desk/disputes", t("Dispute desk")], [app.staff, "#/desk/payouts", t("Payout desk")], [app.staff, "#/desk/reports", t("Reports")]];
+  document.getElementById("desks").replaceChildren(...links.filter(([may]) => may).map(([, href, name]) => el("a", { href }, name)));
   return me;
 }
 
