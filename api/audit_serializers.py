@@ -13,6 +13,11 @@ class ResultLineSerializer(serializers.Serializer):
     chips = serializers.IntegerField(required=False, allow_null=True)
     money = serializers.CharField(required=False, allow_null=True, help_text="Decimal string.")
     money_minor = serializers.IntegerField(required=False, allow_null=True)
+    outcome = serializers.CharField(
+        required=False,
+        allow_null=True,
+        help_text="The showdown's word for the seat (`wins`, `splits`, `pays`, …); null where no hand was shown.",
+    )
 
 
 class HandSummarySerializer(serializers.Serializer):

@@ -176,6 +176,18 @@ LEGAL_ACTIONS = (
 )
 
 
+def _money_terms(config: dict[str, Any]) -> None:
+    """The money terms every table's config carries beside its options (``settlement.Stake``)."""
+    config["properties"].update(
+        {
+            "currency": {"type": ["string", "null"], "description": "The table's currency; null without money."},
+            "chip_value": {"type": "integer", "description": "What a chip is worth (chip games)."},
+            "stake": {"type": "integer", "description": "What each player puts in (the other games)."},
+        }
+    )
+    config["required"] = [*config["required"], "currency", "chip_value", "stake"]
+
+
 def _wire(schemas: dict[str, Any]) -> None:
     """Point the generic schemas' free-form objects at the typed ones."""
     for name in ("Table", "TableRequest"):
@@ -192,6 +204,7 @@ def _wire(schemas: dict[str, Any]) -> None:
     for decider in registry.all_games():
         name = prefix_of(decider.slug) + "Config"
         schemas[name] = config_schema(decider)
+        _money_terms(schemas[name])
         _money_shown(schemas[name])
         configs.append({"$ref": REF + name})
     schemas["TableConfig"] = {"anyOf": configs, "description": "The table's configuration, by its game."}

@@ -11,12 +11,19 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from rest_framework.test import APIClient
 
+from tests.schemas import closed
+
 
 @cache
 def document() -> dict[str, Any]:
     response = APIClient().get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
     assert response.status_code == 200, response.content[:500]
     return json.loads(response.content)
+
+
+@cache
+def strict_components() -> dict[str, Any]:
+    return closed(document()["components"])
 
 
 @cache
@@ -55,7 +62,7 @@ def check(method: str, path: str, response: Any) -> None:
         return
     body = json.loads(response.content)
     validator = Draft202012Validator(
-        {"$id": "urn:contract", "components": document()["components"], **schema},
+        {"$id": "urn:contract", "components": strict_components(), **schema},
         format_checker=Draft202012Validator.FORMAT_CHECKER,
     )
     errors = sorted(validator.iter_errors(body), key=lambda e: list(e.absolute_path))

@@ -3,7 +3,7 @@ of its view (``view.py``). ``games.engine.contract`` makes them schemas."""
 
 from __future__ import annotations
 
-from typing import Any, Literal, Required, TypedDict
+from typing import Literal, Required, TypedDict
 
 from games.engine import presence
 
@@ -71,6 +71,33 @@ ACTIONS: tuple[type, ...] = (
 )
 
 
+class SeatCard(TypedDict):
+    """A card and the seat it is from: a play to a trick, or a draw for first dealer."""
+
+    seat: int
+    card: str
+
+
+class Bid(TypedDict):
+    seat: int
+    bid: str
+
+
+class Shown(TypedDict):
+    """Cards a seat showed (a farmer's hand, an ace-no-face claim)."""
+
+    seat: int
+    cards: list[str]
+
+
+class Trick(TypedDict):
+    """A trick taken: its plays, who won it, and the sentence saying so (EU-11)."""
+
+    plays: list[SeatCard]
+    winner: int
+    sentence: str
+
+
 class EuchreView(TypedDict, total=False):
     game: Required[Literal["euchre"]]
     seat: int | None
@@ -81,8 +108,8 @@ class EuchreView(TypedDict, total=False):
     hand_no: int
     commitment: str
     dealer: int
-    deal_patterns: list[Any]
-    first_dealer_draws: list[dict[str, Any]]
+    deal_patterns: list[str]
+    first_dealer_draws: list[SeatCard]
     scores: list[int]
     turn: int
     to_act: list[int]
@@ -90,16 +117,16 @@ class EuchreView(TypedDict, total=False):
     turned_down: bool
     picked_up: bool
     bidding_round: int
-    bids: list[dict[str, Any]]
-    shown: list[dict[str, Any]]
+    bids: list[Bid]
+    shown: list[Shown]
     trump: str | None
     no_trump: bool
     maker: int
     makers: list[int]
     alone: bool
     sitting_out: int
-    trick: list[dict[str, Any]]
-    tricks: list[dict[str, Any]]
+    trick: list[SeatCard]
+    tricks: list[Trick]
     tricks_won: list[int]
     hand_sizes: list[int]
     winners: list[int]
@@ -107,5 +134,26 @@ class EuchreView(TypedDict, total=False):
     discard: str
     played_by_bot: list[int]
 
+
+class YourHand(TypedDict):
+    hand: list[str]
+
+
+class YourSwap(TypedDict):
+    given: list[str]
+    taken: list[str]
+
+
+class YourDiscard(TypedDict):
+    card: str
+
+
+# What a seat sees of its own in an event (``view.view_event``): its dealt hand, its farmer's
+# swap, the card it discarded as dealer.
+EVENT_EXTRAS: dict[str, type] = {
+    "HandStarted": YourHand,
+    "FarmersHandSwapped": YourSwap,
+    "DealerDiscarded": YourDiscard,
+}
 
 VIEW: type = EuchreView

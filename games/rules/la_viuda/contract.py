@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Literal, Required, TypedDict
 
 from games.engine import presence
-from games.rules.widow.contract import EXCHANGE_ACTIONS, WidowView
+from games.rules.la_viuda.events import ShowdownHeld
+from games.rules.widow.contract import EVENT_EXTRAS, EXCHANGE_ACTIONS, ShowdownEntry, WidowView
 
 
 class BuyWidow(TypedDict):
@@ -28,6 +29,10 @@ class LaViudaView(WidowView, total=False):
     widow_price: int
     wild_rank: str
     chips_per_player: int
+    # The last showdown as recorded (its public fields, tagged with ``type``), and its hands in words.
+    last_showdown: ShowdownHeld | None
+    showdown: list[ShowdownEntry] | None
 
 
 VIEW: type = LaViudaView
+__all__ = ["ACTIONS", "EVENT_EXTRAS", "VIEW"]

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Literal, Required, TypedDict
 
 from games.engine import presence
-from games.rules.widow.contract import EXCHANGE_ACTIONS, WidowView
+from games.rules.whiskey_poker.events import ShowdownHeld
+from games.rules.widow.contract import EVENT_EXTRAS, EXCHANGE_ACTIONS, ShowdownEntry, WidowView
 
 
 class EndMatch(TypedDict):
@@ -28,6 +29,10 @@ class WhiskeyPokerView(WidowView, total=False):
     end_requested: bool
     reduced_pack: bool
     pack_lowest_rank: str
+    # The last showdown as recorded (its public fields, tagged with ``type``), and its hands in words.
+    last_showdown: ShowdownHeld | None
+    showdown: list[ShowdownEntry] | None
 
 
 VIEW: type = WhiskeyPokerView
+__all__ = ["ACTIONS", "EVENT_EXTRAS", "VIEW"]
