@@ -80,6 +80,23 @@ TAGS = [
     {"name": "languages", "description": "The languages answers come in, and the one you read them in."},
 ]
 
+# The objects left free on purpose, each with the reason: every other object a client reads names
+# its properties (tests/api/test_contract.py fails on one that does not).
+FREE_OBJECTS = {
+    "/components/schemas/AuditEvent/properties/secret": (
+        "An event's secret fields exactly as recorded (server seeds, hidden cards), by event type and "
+        "record version: an auditor recomputes the event's hash from them, so they are shown as stored."
+    ),
+    "/components/schemas/AuditEvent/properties/data": (
+        "An event's public fields as recorded, its `type` beside it rather than in it: the fields are "
+        "those of the game's event of that `type` (`EventData`, less `type`). Not yet a schema of its own."
+    ),
+    "/components/schemas/Error/properties/fields": (
+        "What is wrong with each request field, keyed by the request's own field names and nested as "
+        "the request is (a field of `stake` under `stake`); the keys are the request's, not ours."
+    ),
+}
+
 ERROR_DESCRIPTIONS = {
     "400": "The request is malformed or a field is invalid (`fields` says which).",
     "401": "No valid credentials.",
@@ -131,7 +148,7 @@ def _money_shown(schema: dict[str, Any]) -> None:
 
 
 def _game_components(schemas: dict[str, Any]) -> None:
-    events, legal, views = [], [], []
+    events, legal, views = [], [], {}
     for decider in registry.all_games():
         generated = game_schemas(decider)
         for schema in generated.values():
@@ -142,10 +159,14 @@ def _game_components(schemas: dict[str, Any]) -> None:
         if prefix + "LegalAction" in schemas:
             legal.append({"$ref": REF + prefix + "LegalAction"})
         if prefix + "View" in schemas:
-            views.append({"$ref": REF + prefix + "View"})
+            views[decider.slug] = REF + prefix + "View"
     schemas["EventData"] = {"anyOf": events, "description": "An event's data: one of its game's events, by `type`."}
     schemas["LegalAction"] = {"anyOf": legal, "description": "An action of the table's game, by `type`."}
-    schemas["GameView"] = {"anyOf": views, "description": "The table's game as the caller's seat sees it."}
+    schemas["GameView"] = {
+        "oneOf": [{"$ref": ref} for ref in views.values()],
+        "discriminator": {"propertyName": "game", "mapping": views},
+        "description": "The table's game as the caller's seat sees it, told apart by `game`.",
+    }
     # The action a client sends: any game's action type, with the fields its legal action lists
     # (sending a legal action back as it came is always well formed) and the chosen values.
     types: set[str] = set()
@@ -176,6 +197,22 @@ LEGAL_ACTIONS = (
 )
 
 
+def _game_table(table: dict[str, Any], slug: str, prefix: str) -> dict[str, Any]:
+    """The table schema of one game: its ``game``, config, view and legal actions."""
+    props = {
+        **table["properties"],
+        "game": {"type": "string", "enum": [slug]},
+        "config": {"$ref": REF + prefix + "Config"},
+        "state": {"anyOf": [{"$ref": REF + prefix + "View"}, {"type": "null"}]},
+        "legal_actions": {
+            "type": "array",
+            "items": {"$ref": REF + prefix + "LegalAction"},
+            "description": LEGAL_ACTIONS,
+        },
+    }
+    return {**table, "title": prefix + "Table", "properties": props}
+
+
 def _money_terms(config: dict[str, Any]) -> None:
     """The money terms every table's config carries beside its options (``settlement.Stake``)."""
     config["properties"].update(
@@ -189,39 +226,46 @@ def _money_terms(config: dict[str, Any]) -> None:
 
 
 def _wire(schemas: dict[str, Any]) -> None:
-    """Point the generic schemas' free-form objects at the typed ones."""
-    for name in ("Table", "TableRequest"):
-        table = schemas.get(name)
-        if table:
-            props = table["properties"]
-            props["state"] = {"anyOf": [{"$ref": REF + "GameView"}, {"type": "null"}]}
-            props["legal_actions"] = {
-                "type": "array",
-                "items": {"$ref": REF + "LegalAction"},
-                "description": LEGAL_ACTIONS,
-            }
-    configs = []
+    """Point the generic schemas' free-form objects at the typed ones: a table is one of the games'
+    tables, told apart by ``game``, each with its own config, view and legal actions."""
+    table = schemas.pop("Table", None)
+    tables, mapping = [], {}
     for decider in registry.all_games():
-        name = prefix_of(decider.slug) + "Config"
-        schemas[name] = config_schema(decider)
-        _money_terms(schemas[name])
-        _money_shown(schemas[name])
-        configs.append({"$ref": REF + name})
-    schemas["TableConfig"] = {"anyOf": configs, "description": "The table's configuration, by its game."}
-    if "Table" in schemas:
-        schemas["Table"]["properties"]["config"] = {"$ref": REF + "TableConfig"}
+        prefix = prefix_of(decider.slug)
+        schemas[prefix + "Config"] = config_schema(decider)
+        _money_terms(schemas[prefix + "Config"])
+        _money_shown(schemas[prefix + "Config"])
+        # A game without a view type (the test suite's counter) has no table of its own here.
+        if table is not None and prefix + "View" in schemas:
+            schemas[prefix + "Table"] = _game_table(table, decider.slug, prefix)
+            tables.append({"$ref": REF + prefix + "Table"})
+            mapping[decider.slug] = REF + prefix + "Table"
+    if table is not None:
+        schemas["Table"] = {
+            "oneOf": tables,
+            "discriminator": {"propertyName": "game", "mapping": mapping},
+            "description": table.get("description", ""),
+        }
     error = schemas.get("Error")
     if error and "legal_actions" in error.get("properties", {}):
         error["properties"]["legal_actions"]["description"] = (
             "What you are offered now, the same list as the table view's `legal_actions` "
             "(422: `illegal_action`, `sitting_out`, `seat_left` and the game's own codes)."
         )
+        error["properties"]["legal_actions"]["items"] = {"$ref": REF + "LegalAction"}
+        error["properties"]["legal"]["items"] = {"$ref": REF + "LegalAction"}
+    option = schemas.get("GameOption")
+    if option:
+        option["properties"]["default"] = {
+            "anyOf": [{"type": "integer"}, {"type": "boolean"}, {"type": "string"}],
+            "description": "The value a table gets when the option is left out, of the option's `type`.",
+        }
     replay = schemas.get("Replay")
     if replay:
         replay["properties"]["state"] = {"anyOf": [{"$ref": REF + "GameView"}, {"type": "null"}]}
-    event = schemas.get("Event")
-    if event:
-        event["properties"]["data"] = {"$ref": REF + "EventData"}
+    for name in ("Event", "ReplayEvent"):
+        if name in schemas:
+            schemas[name]["properties"]["data"] = {"$ref": REF + "EventData"}
     for name in ("ActionRequest",):
         if name in schemas:
             schemas[name]["properties"]["action"] = {"$ref": REF + "Action"}

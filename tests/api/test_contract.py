@@ -9,12 +9,13 @@ import pytest
 from django.core.cache import cache
 
 from api import limits
-from api.schema import OPERATIONS
+from api.schema import FREE_OBJECTS, OPERATIONS
 from games.engine import registry
 from games.engine.contract import prefix_of
 from tests.api import draw, play
 from tests.api.contract import ContractClient, check, document
 from tests.api.play import Game, set_up
+from tests.schemas import untyped
 
 pytestmark = pytest.mark.django_db
 
@@ -76,6 +77,24 @@ def test_every_game_is_typed():
         prefix = prefix_of(decider.slug)
         for suffix in ("Event", "LegalAction", "View"):
             assert prefix + suffix in schemas, prefix + suffix
+
+
+def test_every_object_a_client_reads_names_its_properties():
+    # An object without properties becomes Record<string, never> or a free dict in a generated
+    # client; only the ones listed free, each with its reason, may stay so.
+    found = {where.removesuffix("/additionalProperties") for where in untyped(document())}
+    assert found == set(FREE_OBJECTS)
+
+
+def test_a_table_is_told_apart_by_its_game():
+    schemas = document()["components"]["schemas"]
+    for union in ("Table", "GameView"):
+        mapping = schemas[union]["discriminator"]["mapping"]
+        assert schemas[union]["discriminator"]["propertyName"] == "game"
+        assert set(mapping) == {decider.slug for decider in registry.all_games() if decider.view_type}
+        for slug, ref in mapping.items():
+            game = schemas[ref.removeprefix("#/components/schemas/")]["properties"]["game"]
+            assert game["enum"] == [slug], (union, slug)
 
 
 @pytest.mark.long
