@@ -5,6 +5,7 @@ problem-details error (``Error``) declared on every operation with the statuses 
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from games.engine import registry
@@ -311,6 +312,27 @@ def _requests(schemas: dict[str, Any]) -> None:
     reject = schemas.get("RejectRequest")
     if reject:
         reject["properties"]["reason"]["pattern"] = r"\S"
+    for name, schema in schemas.items():
+        if name.endswith("Request"):
+            _defaults_said(schema)
+
+
+def _defaults_said(node: Any) -> None:
+    """A request's defaults in words, not as ``default``: generators with their default settings
+    (openapi-typescript's ``defaultNonNullable``) make a property with a ``default`` required, and
+    an option a client may leave out must stay optional. The server fills the default in."""
+    if isinstance(node, list):
+        for item in node:
+            _defaults_said(item)
+        return
+    if not isinstance(node, dict):
+        return
+    for value in node.values():
+        _defaults_said(value)
+    if "default" in node and "type" in node:
+        default = node.pop("default")
+        said = f"Default: `{json.dumps(default)}`."
+        node["description"] = f"{node['description']} {said}" if node.get("description") else said
 
 
 def _create_table_requests(schemas: dict[str, Any]) -> None:

@@ -368,11 +368,31 @@ SPECTACULAR_SETTINGS = {
     "OAS_VERSION": "3.1.0",
     # Typed game components, operationIds, tags and the error on every operation (api/schema.py).
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.schema.postprocess"],
-    # Three answers have a `status` of their own; each enum gets a name that says whose.
+    # Every enum gets a name that says whose, not the field's alone (`StateEnum`, `KindEnum`): a
+    # generated client names its types after them (tests/api/test_contract.py).
     "ENUM_NAME_OVERRIDES": {
         "TableStatusEnum": ["open", "running", "finished"],
         "CheckStatusEnum": ["pass", "fail", "skip"],
         "PayoutStatusEnum": ["pending", "approved", "rejected"],
+        "DisputeStateEnum": ["open", "under_review", "awaiting_approval", "upheld", "rejected"],
+        "DisputeStepKindEnum": [
+            "filed",
+            "payouts_held",
+            "taken",
+            "decided",
+            "referred",
+            "compensation_approved",
+            "compensation_declined",
+            "compensation_paid",
+            "payouts_released",
+        ],
+        "DisputeCategoryEnum": ["cards", "rules", "timer", "money"],
+        "DisputeOutcomeEnum": ["upheld", "rejected"],
+        "DisputeReferralEnum": ["void_table", "other"],
+        "GameOptionTypeEnum": ["int", "bool", "choice", "str"],
+        "GameMoneyEnum": ["chips", "stake"],
+        "ShowdownOutcomeEnum": ["wins", "splits", "returned", "pays", "safe", "loses", "out"],
+        "TextDirectionEnum": ["ltr", "rtl"],
     },
 }
 

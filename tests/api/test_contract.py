@@ -3,7 +3,9 @@ content type, body) validated against the document ``/api/schema/`` serves; the 
 
 from __future__ import annotations
 
+import json
 import random
+import re
 
 import pytest
 from django.core.cache import cache
@@ -95,6 +97,26 @@ def test_a_table_is_told_apart_by_its_game():
         for slug, ref in mapping.items():
             game = schemas[ref.removeprefix("#/components/schemas/")]["properties"]["game"]
             assert game["enum"] == [slug], (union, slug)
+
+
+def test_no_request_body_has_a_default():
+    # With a default, openapi-typescript's default flags make an optional field required (a
+    # register without `device`, a table without every option would not compile).
+    schemas = document()["components"]["schemas"]
+    with_default = [
+        name for name, schema in schemas.items() if name.endswith("Request") and '"default"' in json.dumps(schema)
+    ]
+    assert with_default == []
+    options = schemas["EuchreCreateTableRequest"]["properties"]["options"]["properties"]
+    assert "Default: `60`." in options["turn_seconds"]["description"]
+
+
+def test_every_enum_is_named_for_whose_it_is():
+    generic = {"KindEnum", "StateEnum", "TypeEnum", "CategoryEnum", "OutcomeEnum", "MoneyEnum", "DirectionEnum"}
+    names = [name for name in document()["components"]["schemas"] if name.endswith("Enum")]
+    assert not generic & set(names)
+    # A name drf-spectacular had to make up for a clash ends in a hash (``Outcome2f7Enum``).
+    assert not [name for name in names if re.search(r"[0-9a-f]{3}Enum$", name)]
 
 
 @pytest.mark.long
