@@ -98,6 +98,15 @@ FREE_OBJECTS = {
     ),
 }
 
+# What a success says where the operation gives no words of its own.
+SUCCESS_DESCRIPTIONS = {
+    "200": "Done; the answer.",
+    "201": "Created; the new resource.",
+    "202": "Accepted; it is under way.",
+    "204": "Done; no body.",
+    "304": "Not modified since the `ETag` sent in `If-None-Match`; no body.",
+}
+
 ERROR_DESCRIPTIONS = {
     "400": "The request is malformed or a field is invalid (`fields` says which).",
     "401": "No valid credentials.",
@@ -430,6 +439,32 @@ CONTENT_LANGUAGE = {
 }
 
 
+def _header(description: str, **schema: Any) -> dict[str, Any]:
+    return {"description": description, "schema": {"type": "string", **schema}}
+
+
+# The headers an answer may carry, declared where they are sent (CORS_EXPOSE_HEADERS lets a browser
+# read them); tests/api/contract.py fails on an answer with one its operation does not declare.
+REQUEST_ID = _header("The request's id: the `X-Request-ID` sent (up to 64 of `A-Z a-z 0-9 - _ .`), or one made for it.")
+RETRY_AFTER = _header("Seconds to wait before trying again, as `retry_after` says.", pattern=r"^[0-9]+$")
+REPLAYED = _header(
+    "`true` when this is the first answer to the same `Idempotency-Key` and body, replayed.", enum=["true"]
+)
+ETAG = _header("The view's tag: send it as `If-None-Match` and an unchanged table answers 304 without a body.")
+
+
+def _headers(status: str, response: dict[str, Any], parameters: list[dict[str, Any]]) -> None:
+    headers = response.setdefault("headers", {})
+    headers["X-Request-ID"] = dict(REQUEST_ID)
+    if status in ("429", "503"):
+        headers["Retry-After"] = dict(RETRY_AFTER)
+    names = {parameter.get("name") for parameter in parameters if parameter.get("in") == "header"}
+    if status.startswith("2") and "Idempotency-Key" in names:
+        headers["Idempotent-Replayed"] = dict(REPLAYED)
+    if status in ("200", "304") and "If-None-Match" in names:
+        headers["ETag"] = dict(ETAG)
+
+
 def _languages(operation: dict[str, Any]) -> None:
     """Every operation takes ``Accept-Language`` and every answer says ``Content-Language``
     (api/languages.py): the header is read in one place for all of them."""
@@ -457,6 +492,12 @@ def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bo
             for status in _errors_for(path, method, operation):
                 if status not in responses:
                     responses[status] = _error_response(status)
+            for status, response in responses.items():
+                # Every status says when it is answered, the ones a view declared without words too.
+                words = ERROR_DESCRIPTIONS.get(status) or SUCCESS_DESCRIPTIONS.get(status)
+                if not response.get("description") or response["description"] == "No response body":
+                    response["description"] = words or response.get("description", "")
+                _headers(status, response, operation.get("parameters", []))
             if path.startswith("/api/"):
                 _languages(operation)
         # Server-sent events: the stream's media type, each event's data a JSON text.

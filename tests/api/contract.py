@@ -13,6 +13,9 @@ from rest_framework.test import APIClient
 
 from tests.schemas import closed
 
+# The headers the document declares where they are sent.
+DECLARED_HEADERS = ("ETag", "Retry-After", "Idempotent-Replayed", "X-Request-ID", "Content-Language")
+
 
 @cache
 def document() -> dict[str, Any]:
@@ -52,6 +55,9 @@ def check(method: str, path: str, response: Any) -> None:
     status = str(response.status_code)
     declared = op["responses"].get(status)
     assert declared is not None, f"{method} {template} answered {status}, which is not declared"
+    sent = [name for name in DECLARED_HEADERS if response.has_header(name)]
+    undeclared = [name for name in sent if name not in declared.get("headers", {})]
+    assert not undeclared, f"{method} {template} {status}: headers {undeclared} are sent but not declared"
     content = declared.get("content")
     if not content:
         return

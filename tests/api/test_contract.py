@@ -119,6 +119,21 @@ def test_every_enum_is_named_for_whose_it_is():
     assert not [name for name in names if re.search(r"[0-9a-f]{3}Enum$", name)]
 
 
+def test_every_status_says_when_and_which_headers_it_sends():
+    for path, item in document()["paths"].items():
+        for method, op in item.items():
+            for status, response in op["responses"].items():
+                where = f"{method} {path} {status}"
+                assert response.get("description"), where
+                assert "X-Request-ID" in response.get("headers", {}), where
+                if status in ("429", "503"):
+                    assert "Retry-After" in response["headers"], where
+    get_table = document()["paths"]["/api/v1/tables/{table_id}/"]["get"]["responses"]
+    assert "ETag" in get_table["200"]["headers"] and "ETag" in get_table["304"]["headers"]
+    post_action = document()["paths"]["/api/v1/tables/{table_id}/actions/"]["post"]["responses"]
+    assert "Idempotent-Replayed" in post_action["200"]["headers"]
+
+
 @pytest.mark.long
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_a_whole_game_answers_as_documented(game, task_queue):
@@ -181,3 +196,15 @@ def test_a_throttled_answer_is_documented(monkeypatch):
     throttled = [a for a in answers if a.status_code == 429]
     assert throttled and "retry_after" in throttled[0].json()
     check("POST", "/api/v1/auth/token/", throttled[0])
+
+
+def test_a_refusal_by_the_rules_is_titled_as_rfc_9110_says(task_queue):
+    owner, staff = play.person("alice"), play.person("sam", staff=True)
+    table_id, _ = set_up(GAMES["guerra"], owner, staff)
+    view = owner.get(f"/api/v1/tables/{table_id}/").json()
+    illegal = owner.post(
+        f"/api/v1/tables/{table_id}/actions/",
+        {"action": {"type": "knock"}, "expected_version": view["version"]},
+        format="json",
+    )
+    assert illegal.status_code == 422 and illegal.json()["title"] == "Unprocessable Content"
