@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from api import problems
 from games.engine import registry
 from games.engine.contract import REF, config_schema, game_schemas, options_schema, prefix_of
 from ledger.units import CURRENCIES, MONEY_KEYS
@@ -107,21 +108,8 @@ SUCCESS_DESCRIPTIONS = {
     "304": "Not modified since the `ETag` sent in `If-None-Match`; no body.",
 }
 
-ERROR_DESCRIPTIONS = {
-    "400": "The request is malformed or a field is invalid (`fields` says which).",
-    "401": "No valid credentials.",
-    "403": "Not allowed for this account.",
-    "404": "Nothing at this address.",
-    "405": "This method is not allowed here.",
-    "406": "No acceptable representation.",
-    "409": "A conflict: the table moved on (`current_version`), or the state refuses it.",
-    "413": "The body is larger than `DATA_UPLOAD_MAX_MEMORY_SIZE` (`limit` bytes).",
-    "415": "The body is not JSON.",
-    "422": "The rules or the ledger refuse it (`legal_actions`, `needed`, `balance`).",
-    "429": "Too many requests; `retry_after` seconds to wait.",
-    "500": "A bug on our side, logged under `request_id`.",
-    "503": "The database or cache is out of reach; `retry_after` seconds to wait.",
-}
+# Each error status's description, from the rows the errors table of docs/api.md is made of.
+ERROR_DESCRIPTIONS = problems.descriptions()
 
 
 def _errors_for(path: str, method: str, operation: dict[str, Any]) -> list[str]:
