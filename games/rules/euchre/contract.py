@@ -3,7 +3,7 @@ of its view (``view.py``). ``games.engine.contract`` makes them schemas."""
 
 from __future__ import annotations
 
-from typing import Literal, Required, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 from games.engine import presence
 
@@ -98,8 +98,10 @@ class Trick(TypedDict):
     sentence: str
 
 
-class EuchreView(TypedDict, total=False):
-    game: Required[Literal["euchre"]]
+class EuchreView(TypedDict):
+    """Every key is always there but a seat's own ``hand`` and the dealer's ``discard``."""
+
+    game: Literal["euchre"]
     seat: int | None
     phase: str
     seats: int
@@ -130,8 +132,8 @@ class EuchreView(TypedDict, total=False):
     tricks_won: list[int]
     hand_sizes: list[int]
     winners: list[int]
-    hand: list[str]
-    discard: str
+    hand: NotRequired[list[str]]
+    discard: NotRequired[str]
     played_by_bot: list[int]
 
 

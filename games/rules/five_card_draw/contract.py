@@ -6,7 +6,7 @@ names, an ace to ``show``); a top-up with the ``chips`` it buys."""
 
 from __future__ import annotations
 
-from typing import Literal, NotRequired, Required, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 from games.engine import presence
 from games.rules.five_card_draw.events import PotShare
@@ -155,13 +155,15 @@ class LastHand(TypedDict):
     passed: bool
 
 
-class FiveCardDrawView(TypedDict, total=False):
-    game: Required[Literal["five_card_draw"]]
+class FiveCardDrawView(TypedDict):
+    """Every key is always there (``view.view``)."""
+
+    game: Literal["five_card_draw"]
     status: str
     seat: int | None
     format: str
-    variant: Required[str]
-    betting: Required[str]
+    variant: str
+    betting: str
     forced_bets: str
     opening: str
     ace_rule: str

@@ -3,7 +3,7 @@ keys of its view (``view.py``). ``games.engine.contract`` makes them schemas."""
 
 from __future__ import annotations
 
-from typing import Literal, NotRequired, Required, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 from games.engine import presence
 
@@ -71,17 +71,19 @@ class LastRound(TypedDict):
     settled_by_lot: list[Lot]
 
 
-class GuerraView(TypedDict, total=False):
-    game: Required[Literal["guerra"]]
+class GuerraView(TypedDict):
+    """Every key is always there (``view.view``)."""
+
+    game: Literal["guerra"]
     status: str
     seat: int | None
     hand_no: int
-    deck: Required[str]
+    deck: str
     jokers: bool
     ace_high: bool
     auto_play: bool
     max_rounds: int
-    rounds_played: Required[int]
+    rounds_played: int
     next_round_size: int
     players: list[Player]
     table: list[Play]

@@ -3,7 +3,7 @@ keys of its view (``view.py``). ``games.engine.contract`` makes them schemas."""
 
 from __future__ import annotations
 
-from typing import Literal, Required, TypedDict
+from typing import Literal, TypedDict
 
 from games.engine import presence
 from games.rules.whiskey_poker.events import ShowdownHeld
@@ -19,8 +19,8 @@ class EndMatch(TypedDict):
 ACTIONS: tuple[type, ...] = (*EXCHANGE_ACTIONS, EndMatch, *presence.ACTIONS)
 
 
-class WhiskeyPokerView(WidowView, total=False):
-    game: Required[Literal["whiskey-poker"]]
+class WhiskeyPokerView(WidowView):
+    game: Literal["whiskey-poker"]
     points: list[int]
     winners: list[int]
     losers: list[int]

@@ -70,15 +70,16 @@ class YourTake(TypedDict):
 EVENT_EXTRAS: dict[str, type] = {"HandStarted": YourHand, "WidowTaken": YourTake}
 
 
-class WidowView(TypedDict, total=False):
-    """The keys of the view both widow games build with ``games.rules.widow.view``."""
+class WidowView(TypedDict):
+    """The keys of the view both widow games build with ``games.rules.widow.view``: all always
+    there but the exchange's own, which come once a hand is dealt."""
 
     seat: int | None
     hand_no: int
     started: bool
     finished: bool
     seats: int
-    dealer: int
+    dealer: int | None
     turn: int | None
     phase: int | None
     hand: list[str] | None
@@ -86,13 +87,13 @@ class WidowView(TypedDict, total=False):
     widow_face_up: bool
     chips: list[int]
     pot: int
-    order: list[int]
+    order: NotRequired[list[int]]
     out: list[bool]
-    knocks: list[int]
-    first_knocker: int | None
+    knocks: NotRequired[list[int]]
+    first_knocker: NotRequired[int | None]
     chip_value: int
     currency: str | None
     flush_by_suit: bool
-    phase2_turns: int
-    turns_before_forced_knock: int | None
+    phase2_turns: NotRequired[int]
+    turns_before_forced_knock: NotRequired[int | None]
     played_by_bot: list[int]
