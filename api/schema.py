@@ -438,12 +438,23 @@ RETRY_AFTER = _header("Seconds to wait before trying again, as `retry_after` say
 REPLAYED = _header(
     "`true` when this is the first answer to the same `Idempotency-Key` and body, replayed.", enum=["true"]
 )
+RATE_LIMIT_POLICY = _header(
+    'The limits that counted this request (IETF draft RateLimit headers): per limit, `"<name>";q=<requests>;w=<seconds>`, '
+    'e.g. `"user";q=1200;w=60`.'
+)
+RATE_LIMIT = _header(
+    'What is left of each limit: `"<name>";r=<requests left>;t=<seconds until the window ends>`, e.g. '
+    '`"user";r=1187;t=42`. An estimate: a process tells its counts to the others in batches.'
+)
 ETAG = _header("The view's tag: send it as `If-None-Match` and an unchanged table answers 304 without a body.")
 
 
 def _headers(status: str, response: dict[str, Any], parameters: list[dict[str, Any]]) -> None:
     headers = response.setdefault("headers", {})
     headers["X-Request-ID"] = dict(REQUEST_ID)
+    # Every operation is throttled (DEFAULT_THROTTLE_CLASSES; the logins by their own limits too).
+    headers["RateLimit-Policy"] = dict(RATE_LIMIT_POLICY)
+    headers["RateLimit"] = dict(RATE_LIMIT)
     if status in ("429", "503"):
         headers["Retry-After"] = dict(RETRY_AFTER)
     names = {parameter.get("name") for parameter in parameters if parameter.get("in") == "header"}

@@ -111,6 +111,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # RateLimit and RateLimit-Policy on every answer a throttle counted (api/limits.py).
+    "api.limits.RateLimitMiddleware",
 ]
 
 # The benchmark serves its reference endpoint beside the API through its own urlconf.
@@ -351,7 +353,7 @@ CORS_ALLOW_HEADERS = [
     "last-event-id",
     "x-request-id",
 ]
-CORS_EXPOSE_HEADERS = ["ETag", "Idempotent-Replayed", "Retry-After", "X-Request-ID"]
+CORS_EXPOSE_HEADERS = ["ETag", "Idempotent-Replayed", "Retry-After", "X-Request-ID", "RateLimit", "RateLimit-Policy"]
 CORS_PREFLIGHT_MAX_AGE = 3600
 
 SPECTACULAR_SETTINGS = {

@@ -14,7 +14,15 @@ from rest_framework.test import APIClient
 from tests.schemas import closed
 
 # The headers the document declares where they are sent.
-DECLARED_HEADERS = ("ETag", "Retry-After", "Idempotent-Replayed", "X-Request-ID", "Content-Language")
+DECLARED_HEADERS = (
+    "ETag",
+    "Retry-After",
+    "Idempotent-Replayed",
+    "X-Request-ID",
+    "Content-Language",
+    "RateLimit",
+    "RateLimit-Policy",
+)
 
 
 @cache
