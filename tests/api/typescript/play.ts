@@ -36,37 +36,42 @@ export function screen(table: Table): string[] {
   switch (table.game) {
     case "five_card_draw": {
       const view = table.state;
-      const hand = view?.hand;
+      if (view === null) return ["waiting"];
+      const hand = view.hand;
       const yours: string[] = hand?.your_cards ?? [];
-      const pots: number[] = hand?.pots.map((pot) => pot.amount) ?? [];
-      const stacks = (view?.players ?? []).map((player) => `${player.seat}: ${player.stack}${player.folded ? " folded" : ""}`);
-      const shown = (view?.last_hand?.showdown ?? []).map((entry) => `${entry.seat} ${entry.category_name}: ${entry.description}`);
-      const won = (view?.last_hand?.shares ?? []).map((share) => `${share.seat} +${share.chips}`);
+      const pots: number[] = hand?.pots.map((pot) => pot.amount) ?? [view.pot];
+      const stacks = view.players.map((player) => `${player.seat}: ${player.stack}${player.folded ? " folded" : ""}`);
+      const shown = (view.last_hand?.showdown ?? []).map((entry) => `${entry.seat} ${entry.category_name}: ${entry.description}`);
+      const won = (view.last_hand?.shares ?? []).map((share) => `${share.seat} +${share.chips}`);
       return [`cards ${yours.join(" ")}`, `pots ${pots.join("/")}`, ...stacks, ...shown, ...won];
     }
     case "euchre": {
       const view = table.state;
-      const trick = (view?.trick ?? []).map((play) => `${play.seat}:${play.card}`);
-      const tricks = (view?.tricks ?? []).map((taken) => taken.sentence);
-      const bids = (view?.bids ?? []).map((bid) => `${bid.seat} ${bid.bid}`);
-      const trump: string | null = view?.trump ?? null;
-      return [`hand ${(view?.hand ?? []).join(" ")}`, `trump ${trump ?? "-"}`, `trick ${trick.join(" ")}`, ...bids, ...tricks];
+      if (view === null) return ["waiting"];
+      const trick = view.trick.map((play) => `${play.seat}:${play.card}`);
+      const tricks = view.tricks.map((taken) => taken.sentence);
+      const bids = view.bids.map((bid) => `${bid.seat} ${bid.bid}`);
+      const trump: string | null = view.trump;
+      const scores: number[] = view.scores;
+      return [`hand ${(view.hand ?? []).join(" ")}`, `trump ${trump ?? "-"}`, `trick ${trick.join(" ")}`, `scores ${scores.join("/")}`, ...bids, ...tricks];
     }
     case "guerra": {
       const view = table.state;
-      const piles = (view?.players ?? []).map((player) => `${player.seat}: ${player.cards}${player.out ? ` out (${player.out})` : ""}`);
-      const last = view?.last_round;
+      if (view === null) return ["waiting"];
+      const piles = view.players.map((player) => `${player.seat}: ${player.cards}${player.out ? ` out (${player.out})` : ""}`);
+      const last = view.last_round;
       const round: string = last ? `${last.sentence} ${last.plays.map((play) => play.face_up ?? play.cards?.join(" ")).join(", ")}` : "";
       return [...piles, round];
     }
     case "la-viuda":
     case "whiskey-poker": {
       const view = table.state;
-      const widow: string[] = view?.widow ?? [];
-      const shown = (view?.showdown ?? []).map((entry) => `${entry.seat} ${entry.outcome}: ${entry.description} (${entry.value})`);
-      const steps = (view?.showdown ?? []).flatMap((entry) => entry.tie_break.map((step) => step.sentence));
-      const last: number[] = view?.last_showdown?.hands.map((hand) => hand.seat) ?? [];
-      return [`hand ${(view?.hand ?? []).join(" ")}`, `widow ${widow.join(" ")}`, `chips ${(view?.chips ?? []).join("/")}`, ...shown, ...steps, `shown ${last.join(",")}`];
+      if (view === null) return ["waiting"];
+      const widow: string[] = view.widow ?? [];
+      const shown = (view.showdown ?? []).map((entry) => `${entry.seat} ${entry.outcome}: ${entry.description} (${entry.value})`);
+      const steps = (view.showdown ?? []).flatMap((entry) => entry.tie_break.map((step) => step.sentence));
+      const last: number[] = view.last_showdown?.hands.map((hand) => hand.seat) ?? [];
+      return [`hand ${(view.hand ?? []).join(" ")}`, `widow ${widow.join(" ")}`, `chips ${view.chips.join("/")}`, ...shown, ...steps, `shown ${last.join(",")}`];
     }
   }
 }
