@@ -6,6 +6,7 @@ problem-details error (``Error``) declared on every operation with the statuses 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from api import problems
@@ -269,21 +270,24 @@ def _wire(schemas: dict[str, Any]) -> None:
             schemas[name]["properties"]["action"] = {"$ref": REF + "Action"}
 
 
-def _nullable_31(node: Any) -> None:
-    """OpenAPI 3.0's ``nullable: true``, which a few of drf-spectacular's schemas (the paginators')
-    still carry under 3.1 where it means nothing, as 3.1's ``null`` type."""
+def _walk(node: Any, fix: Callable[[dict[str, Any]], None]) -> None:
+    """Call ``fix`` on every object of ``node``, the innermost first."""
     if isinstance(node, list):
         for item in node:
-            _nullable_31(item)
-        return
-    if not isinstance(node, dict):
-        return
-    for value in node.values():
-        _nullable_31(value)
-    if node.pop("nullable", False):
-        kind = node.get("type")
+            _walk(item, fix)
+    elif isinstance(node, dict):
+        for value in node.values():
+            _walk(value, fix)
+        fix(node)
+
+
+def _nullable_31(schema: dict[str, Any]) -> None:
+    """OpenAPI 3.0's ``nullable: true``, which a few of drf-spectacular's schemas (the paginators')
+    still carry under 3.1 where it means nothing, as 3.1's ``null`` type."""
+    if schema.pop("nullable", False):
+        kind = schema.get("type")
         if isinstance(kind, str):
-            node["type"] = [kind, "null"]
+            schema["type"] = [kind, "null"]
         elif isinstance(kind, list) and "null" not in kind:
             kind.append("null")
 
@@ -311,25 +315,17 @@ def _requests(schemas: dict[str, Any]) -> None:
         reject["properties"]["reason"]["pattern"] = r"\S"
     for name, schema in schemas.items():
         if name.endswith("Request"):
-            _defaults_said(schema)
+            _walk(schema, _defaults_said)
 
 
-def _defaults_said(node: Any) -> None:
+def _defaults_said(schema: dict[str, Any]) -> None:
     """A request's defaults in words, not as ``default``: generators with their default settings
     (openapi-typescript's ``defaultNonNullable``) make a property with a ``default`` required, and
     an option a client may leave out must stay optional. The server fills the default in."""
-    if isinstance(node, list):
-        for item in node:
-            _defaults_said(item)
-        return
-    if not isinstance(node, dict):
-        return
-    for value in node.values():
-        _defaults_said(value)
-    if "default" in node and "type" in node:
-        default = node.pop("default")
+    if "default" in schema and "type" in schema:
+        default = schema.pop("default")
         said = f"Default: `{json.dumps(default)}`."
-        node["description"] = f"{node['description']} {said}" if node.get("description") else said
+        schema["description"] = f"{schema['description']} {said}" if schema.get("description") else said
 
 
 def _create_table_requests(schemas: dict[str, Any]) -> None:
@@ -475,7 +471,7 @@ def _languages(operation: dict[str, Any]) -> None:
 
 
 def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
-    _nullable_31(result)
+    _walk(result, _nullable_31)
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     _game_components(schemas)
     _wire(schemas)
