@@ -17,6 +17,8 @@ import dj_database_url
 import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 
+from config.enums import ENUM_NAME_OVERRIDES
+
 # Lets admin classes name their model (ModelAdmin[Payout]) for mypy at run time too.
 django_stubs_ext.monkeypatch()
 
@@ -370,32 +372,8 @@ SPECTACULAR_SETTINGS = {
     "OAS_VERSION": "3.1.0",
     # Typed game components, operationIds, tags and the error on every operation (api/schema.py).
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.schema.postprocess"],
-    # Every enum gets a name that says whose, not the field's alone (`StateEnum`, `KindEnum`): a
-    # generated client names its types after them (tests/api/test_contract.py).
-    "ENUM_NAME_OVERRIDES": {
-        "TableStatusEnum": ["open", "running", "finished"],
-        "CheckStatusEnum": ["pass", "fail", "skip"],
-        "PayoutStatusEnum": ["pending", "approved", "rejected"],
-        "DisputeStateEnum": ["open", "under_review", "awaiting_approval", "upheld", "rejected"],
-        "DisputeStepKindEnum": [
-            "filed",
-            "payouts_held",
-            "taken",
-            "decided",
-            "referred",
-            "compensation_approved",
-            "compensation_declined",
-            "compensation_paid",
-            "payouts_released",
-        ],
-        "DisputeCategoryEnum": ["cards", "rules", "timer", "money"],
-        "DisputeOutcomeEnum": ["upheld", "rejected"],
-        "DisputeReferralEnum": ["void_table", "other"],
-        "GameOptionTypeEnum": ["int", "bool", "choice", "str"],
-        "GameMoneyEnum": ["chips", "stake"],
-        "ShowdownOutcomeEnum": ["wins", "splits", "returned", "pays", "safe", "loses", "out"],
-        "TextDirectionEnum": ["ltr", "rtl"],
-    },
+    # Every enum gets a name that says whose, not the field's alone (config/enums.py).
+    "ENUM_NAME_OVERRIDES": ENUM_NAME_OVERRIDES,
 }
 
 CACHES = {
