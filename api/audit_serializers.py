@@ -13,6 +13,74 @@ class ResultLineSerializer(serializers.Serializer):
     chips = serializers.IntegerField(required=False, allow_null=True)
     money = serializers.CharField(required=False, allow_null=True, help_text="Decimal string.")
     money_minor = serializers.IntegerField(required=False, allow_null=True)
+    outcome = serializers.CharField(
+        required=False,
+        allow_null=True,
+        help_text="The showdown's word for the seat (`wins`, `splits`, `pays`, …); null where no hand was shown.",
+    )
+
+
+class RecordPostingSerializer(serializers.Serializer):
+    account = serializers.CharField()
+    unit = serializers.CharField()
+    amount = serializers.CharField(help_text="Signed decimal string.")
+    amount_minor = serializers.IntegerField()
+
+
+class TransactionRecordSerializer(serializers.Serializer):
+    """A transaction with its postings as the audit lists it (``ledger.records.transactions_json``)."""
+
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    reference = serializers.CharField()
+    memo = serializers.CharField(allow_blank=True)
+    created_at = serializers.DateTimeField()
+    postings = RecordPostingSerializer(many=True)
+
+
+class DecisionSerializer(serializers.Serializer):
+    decision = serializers.CharField()
+    by = serializers.CharField(allow_null=True, help_text="Who; null for a decision by rule.")
+    automatic = serializers.BooleanField()
+    reason = serializers.CharField(allow_blank=True)
+    at = serializers.DateTimeField()
+
+
+class FollowUpSerializer(serializers.Serializer):
+    reason = serializers.CharField()
+    at = serializers.DateTimeField()
+    resolved = serializers.BooleanField()
+
+
+class PayoutRecordSerializer(serializers.Serializer):
+    """A payout with every decision (``ledger.records.payout_record``)."""
+
+    id = serializers.IntegerField()
+    seat = serializers.IntegerField(allow_null=True)
+    player = serializers.CharField(allow_null=True)
+    currency = serializers.CharField()
+    amount = serializers.CharField(help_text="Decimal string.")
+    amount_minor = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=["pending", "approved", "rejected"])
+    automatic = serializers.BooleanField()
+    approvals_needed = serializers.IntegerField()
+    pending_account = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    decided_at = serializers.DateTimeField(allow_null=True)
+    transaction_id = serializers.IntegerField(allow_null=True)
+    follow_up = FollowUpSerializer(allow_null=True)
+    decisions = DecisionSerializer(many=True)
+
+
+class TrailLineSerializer(serializers.Serializer):
+    """A posting on a payout's pending account (``ledger.records.ledger_trail``)."""
+
+    transaction_id = serializers.IntegerField()
+    kind = serializers.CharField()
+    reference = serializers.CharField()
+    amount = serializers.CharField(help_text="Signed decimal string.")
+    amount_minor = serializers.IntegerField()
+    at = serializers.DateTimeField()
 
 
 class HandSummarySerializer(serializers.Serializer):
@@ -35,7 +103,7 @@ class CheckSerializer(serializers.Serializer):
     name = serializers.CharField()
     status = serializers.ChoiceField(choices=["pass", "fail", "skip"])
     detail = serializers.CharField(allow_blank=True)
-    differences = serializers.ListField(child=serializers.JSONField())
+    differences = serializers.ListField(child=serializers.CharField(), help_text="What differs, in words.")
 
 
 class VerificationSerializer(serializers.Serializer):
@@ -66,6 +134,48 @@ class SeatLineSerializer(serializers.Serializer):
     bot = serializers.BooleanField()
 
 
+class TieBreakLineSerializer(serializers.Serializer):
+    """A tie settled by a rule, said in a sentence; the rule's own facts where it has them."""
+
+    rule = serializers.CharField()
+    sentence = serializers.CharField()
+    step = serializers.IntegerField(required=False)
+    still_tied = serializers.ListField(child=serializers.IntegerField(), required=False)
+    seats = serializers.ListField(child=serializers.IntegerField(), required=False)
+    purpose = serializers.CharField(required=False)
+    pot = serializers.IntegerField(required=False)
+    half = serializers.CharField(required=False)
+
+
+class PotWonSerializer(serializers.Serializer):
+    """A pot (or half) a Five-Card Draw hand took."""
+
+    pot = serializers.IntegerField()
+    name = serializers.CharField()
+    half = serializers.CharField()
+    chips = serializers.IntegerField()
+    uncontested = serializers.BooleanField()
+    returned = serializers.BooleanField()
+
+
+class ShowdownLineSerializer(serializers.Serializer):
+    """A seat at the end of the hand (``games.engine.audit.AuditHooks.showdown``): its cards and
+    ``category`` for a program, the words for a person, and the outcome; a game adds its own
+    (a widow hand's ``value`` and ``wild_count``, a draw hand's ``won`` and ``pots``)."""
+
+    seat = serializers.IntegerField()
+    cards = serializers.ListField(child=serializers.CharField())
+    category = serializers.CharField(allow_null=True)
+    category_name = serializers.CharField(allow_null=True, required=False)
+    description = serializers.CharField()
+    outcome = serializers.ChoiceField(choices=["wins", "splits", "returned", "pays", "safe", "loses", "out"])
+    tie_break = TieBreakLineSerializer(many=True)
+    value = serializers.IntegerField(required=False)
+    wild_count = serializers.IntegerField(required=False)
+    won = serializers.IntegerField(required=False)
+    pots = PotWonSerializer(many=True, required=False)
+
+
 class HandAuditSerializer(serializers.Serializer):
     table_id = serializers.UUIDField()
     game = serializers.CharField()
@@ -79,11 +189,11 @@ class HandAuditSerializer(serializers.Serializer):
     deck_name = serializers.CharField(allow_null=True, required=False)
     deck = serializers.ListField(child=serializers.CharField(), allow_null=True)
     events = AuditEventSerializer(many=True)
-    showdown = serializers.ListField(child=serializers.DictField())
+    showdown = ShowdownLineSerializer(many=True)
     result = ResultLineSerializer(many=True)
-    transactions = serializers.ListField(child=serializers.DictField())
-    payouts = serializers.ListField(child=serializers.DictField())
-    payout_transactions = serializers.ListField(child=serializers.DictField())
+    transactions = TransactionRecordSerializer(many=True)
+    payouts = PayoutRecordSerializer(many=True)
+    payout_transactions = TransactionRecordSerializer(many=True)
     verification = VerificationSerializer()
 
 
@@ -107,31 +217,29 @@ class ReplaySerializer(serializers.Serializer):
     state = serializers.DictField(allow_null=True, help_text="The game's view for a spectator (a GameView).")
 
 
-class FollowUpSerializer(serializers.Serializer):
-    reason = serializers.CharField(help_text="Why the payout was rejected.")
-    at = serializers.DateTimeField()
-    resolved = serializers.BooleanField()
+class PayoutTableSerializer(serializers.Serializer):
+    """The table a payout is from (``games.audit.payouts.table_summary``); ``missing`` alone with
+    ``id`` when the table is gone."""
+
+    id = serializers.CharField()
+    missing = serializers.BooleanField(required=False)
+    game = serializers.CharField(required=False)
+    status = serializers.CharField(required=False)
+    players = SeatLineSerializer(many=True, required=False)
+    result = ResultLineSerializer(many=True, required=False)
+    audit = serializers.CharField(allow_null=True, required=False, help_text="The URL of the last hand's audit.")
+    hands = serializers.CharField(required=False, help_text="The URL of the table's hands.")
 
 
-class PayoutSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    status = serializers.ChoiceField(choices=["pending", "approved", "rejected"])
+class PayoutTrailSerializer(PayoutRecordSerializer):
+    """A payout as a review shows it: its record and the trail of its pending account."""
+
     table_id = serializers.UUIDField()
-    table = serializers.DictField(help_text="The table's game, status and result.")
-    seat = serializers.IntegerField(allow_null=True)
-    player = serializers.CharField(allow_null=True)
-    currency = serializers.CharField()
-    amount = serializers.CharField(help_text="Decimal string.")
-    amount_minor = serializers.IntegerField()
-    automatic = serializers.BooleanField()
-    approvals_needed = serializers.IntegerField()
-    decisions = serializers.ListField(child=serializers.DictField())
-    decided_at = serializers.DateTimeField(allow_null=True)
-    follow_up = FollowUpSerializer(allow_null=True, help_text="A rejected payout's follow-up of its table.")
-    pending_account = serializers.CharField()
-    transaction_id = serializers.IntegerField(allow_null=True)
-    ledger_trail = serializers.ListField(child=serializers.DictField())
-    created_at = serializers.DateTimeField()
+    ledger_trail = TrailLineSerializer(many=True)
+
+
+class PayoutSerializer(PayoutTrailSerializer):
+    table = PayoutTableSerializer(help_text="The table's game, status and result.")
 
 
 class PayoutsPageSerializer(serializers.Serializer):

@@ -69,13 +69,32 @@ class DeclineSerializer(StrictSerializer):
 # --- answers ------------------------------------------------------------------------------------
 
 
+class StepDataSerializer(serializers.Serializer):
+    """A step's facts (``games.disputes.services._step``), each present for the kinds that record it."""
+
+    category = serializers.CharField(required=False, help_text="filed")
+    payout = serializers.IntegerField(required=False, allow_null=True, help_text="filed: the payout disputed")
+    payouts = serializers.ListField(
+        child=serializers.IntegerField(), required=False, help_text="payouts held or released"
+    )
+    outcome = serializers.CharField(required=False, help_text="decided")
+    compensation = serializers.CharField(required=False, allow_null=True, help_text="Decimal string.")
+    compensation_minor = serializers.IntegerField(required=False)
+    currency = serializers.CharField(required=False, allow_null=True)
+    referral = serializers.CharField(required=False, allow_blank=True, allow_null=True)
+    approval = serializers.IntegerField(required=False, help_text="compensation approved: which approval")
+    transaction = serializers.IntegerField(required=False, help_text="compensation paid")
+    amount = serializers.CharField(required=False, help_text="Decimal string.")
+    amount_minor = serializers.IntegerField(required=False)
+
+
 class StepSerializer(serializers.Serializer):
     n = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=DisputeStep.Kind.values)
     by = serializers.CharField(allow_null=True, help_text="Who; null for the service itself.")
     at = serializers.DateTimeField()
     reason = serializers.CharField(allow_blank=True)
-    data = serializers.DictField()
+    data = StepDataSerializer()
 
 
 class DisputeSerializer(serializers.Serializer):
@@ -129,12 +148,16 @@ class CompensationLimitsSerializer(serializers.Serializer):
     budget_left_minor = serializers.IntegerField()
 
 
+class TimersSerializer(serializers.Serializer):
+    turn_seconds = serializers.IntegerField(allow_null=True, help_text="The table's turn timer; null without one.")
+
+
 class ReviewSerializer(serializers.Serializer):
     dispute = DisputeSerializer()
     audit = a.HandAuditSerializer()
     player_views = PlayerViewSerializer(many=True)
-    timers = serializers.DictField()
-    payouts = serializers.ListField(child=serializers.DictField())
+    timers = TimersSerializer()
+    payouts = a.PayoutTrailSerializer(many=True)
     compensation_limits = CompensationLimitsSerializer(
         allow_null=True, help_text="Above the bound, only a referral; null at a table without money."
     )

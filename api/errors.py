@@ -59,6 +59,17 @@ _CODES = {
 PROBLEM_TYPE_PREFIX = "urn:gameledger:problem:"
 
 
+# RFC 9110's reason phrases where Python's (before 3.13) still say RFC 7231's.
+TITLES = {413: "Content Too Large", 422: "Unprocessable Content"}
+
+
+def title(status: int) -> str:
+    """The status's reason phrase, a problem's ``title``."""
+    if status in TITLES:
+        return TITLES[status]
+    return HTTPStatus(status).phrase if status in HTTPStatus._value2member_map_ else "Error"
+
+
 def problem(body: dict[str, Any], status: int, request: Any = None) -> dict[str, Any]:
     """``body`` (``code``, ``detail`` and extras) as RFC 9457 problem details for ``status``."""
     code = str(body.get("code", "error"))
@@ -67,7 +78,7 @@ def problem(body: dict[str, Any], status: int, request: Any = None) -> dict[str,
     return {
         **body,
         "type": PROBLEM_TYPE_PREFIX + code,
-        "title": HTTPStatus(status).phrase if status in HTTPStatus._value2member_map_ else "Error",
+        "title": title(status),
         "status": status,
         **({"instance": path} if path else {}),
     }

@@ -6,15 +6,17 @@ report, never a header the client wrote itself.
 
 from __future__ import annotations
 
+import math
 import random
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
 from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
 
 from games.engine.words import N
@@ -77,8 +79,12 @@ class CountingThrottle(SimpleRateThrottle):
             budget = self._budget(int(window))
             if self._fits_locally(budget):
                 budget.pending += 1
-                return True
-            return self._tell(budget)
+                allowed, used = True, self._estimate(budget.previous, (budget.shared or 0) + budget.pending)
+            else:
+                allowed = self._tell(budget)
+                used = self._estimate(budget.previous, budget.shared or 0) if allowed else self.num_requests
+        _note(request, self.scope, self.num_requests, self.duration, used, self.duration - elapsed)
+        return allowed
 
     def _budget(self, window: int) -> _Budget:
         budget = _budgets.get(self.key)
@@ -133,6 +139,44 @@ class CountingThrottle(SimpleRateThrottle):
             wait = self.duration - elapsed + self.duration * max(1 - limit / max(current, 1), 0.0)
         # Retry-After is in whole seconds: never tell a refused client to come back at once.
         return max(wait, 1.0)
+
+
+# The answer's RateLimit and RateLimit-Policy headers (IETF draft-ietf-httpapi-ratelimit-headers):
+# one list item per throttle that counted the request, named by its scope. A count kept locally is
+# told to the others in batches, so `r` is this process's estimate.
+RATE_LIMITS = "rate_limits"
+
+
+def _note(request, scope: str, quota: int, window: int, used: float, reset: float) -> None:  # type: ignore[no-untyped-def]
+    holder = getattr(request, "_request", request)  # the Django request under DRF's
+    if holder is None:
+        return
+    notes = holder.__dict__.setdefault(RATE_LIMITS, {})
+    notes[scope] = (quota, window, max(0, int(quota - math.ceil(used))), max(1, math.ceil(reset)))
+
+
+def rate_limit_headers(request: HttpRequest) -> dict[str, str]:
+    """The headers of what the request's throttles counted, or none if none counted it."""
+    notes = request.__dict__.get(RATE_LIMITS) or {}
+    if not notes:
+        return {}
+    return {
+        "RateLimit-Policy": ", ".join(f'"{scope}";q={q};w={w}' for scope, (q, w, _, _) in notes.items()),
+        "RateLimit": ", ".join(f'"{scope}";r={r};t={t}' for scope, (_, _, r, t) in notes.items()),
+    }
+
+
+class RateLimitMiddleware:
+    """Writes ``rate_limit_headers`` on the answer (DRF's throttles cannot touch it)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        for name, value in rate_limit_headers(request).items():
+            response[name] = value
+        return response
 
 
 class AnonThrottle(CountingThrottle, AnonRateThrottle):

@@ -315,6 +315,12 @@ class ErrorSerializer(serializers.Serializer):
     request_id = serializers.CharField(required=False, help_text="What to quote to the operator (500).")
     payout_id = serializers.IntegerField(required=False, help_text="The payout refused (409 payout_decided).")
     payout_status = serializers.CharField(required=False, help_text="Where that payout stands (409 payout_decided).")
+    state = serializers.CharField(required=False, help_text="Where the dispute stands (409 dispute_decided).")
+    taken_by = serializers.CharField(required=False, help_text="The auditor who took the dispute (409 dispute_taken).")
+    closed_at = serializers.DateTimeField(required=False, help_text="When filing closed (409 dispute_window_closed).")
+    dispute_id = serializers.IntegerField(
+        required=False, allow_null=True, help_text="The dispute that holds it, or the one already filed (409)."
+    )
     limit = serializers.IntegerField(required=False, help_text="The most bytes a request body may have (413).")
     bound = serializers.CharField(
         required=False,

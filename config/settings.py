@@ -17,6 +17,8 @@ import dj_database_url
 import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 
+from config.enums import ENUM_NAME_OVERRIDES
+
 # Lets admin classes name their model (ModelAdmin[Payout]) for mypy at run time too.
 django_stubs_ext.monkeypatch()
 
@@ -111,6 +113,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # RateLimit and RateLimit-Policy on every answer a throttle counted (api/limits.py).
+    "api.limits.RateLimitMiddleware",
 ]
 
 # The benchmark serves its reference endpoint beside the API through its own urlconf.
@@ -370,7 +374,7 @@ CORS_ALLOW_HEADERS = [
     "last-event-id",
     "x-request-id",
 ]
-CORS_EXPOSE_HEADERS = ["ETag", "Idempotent-Replayed", "Retry-After", "X-Request-ID"]
+CORS_EXPOSE_HEADERS = ["ETag", "Idempotent-Replayed", "Retry-After", "X-Request-ID", "RateLimit", "RateLimit-Policy"]
 CORS_PREFLIGHT_MAX_AGE = 3600
 
 SPECTACULAR_SETTINGS = {
@@ -387,12 +391,8 @@ SPECTACULAR_SETTINGS = {
     "OAS_VERSION": "3.1.0",
     # Typed game components, operationIds, tags and the error on every operation (api/schema.py).
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.schema.postprocess"],
-    # Three answers have a `status` of their own; each enum gets a name that says whose.
-    "ENUM_NAME_OVERRIDES": {
-        "TableStatusEnum": ["open", "running", "finished"],
-        "CheckStatusEnum": ["pass", "fail", "skip"],
-        "PayoutStatusEnum": ["pending", "approved", "rejected"],
-    },
+    # Every enum gets a name that says whose, not the field's alone (config/enums.py).
+    "ENUM_NAME_OVERRIDES": ENUM_NAME_OVERRIDES,
 }
 
 CACHES = {

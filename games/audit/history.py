@@ -94,7 +94,10 @@ def hand_phh(table: Table, hand_no: int) -> str:
     hand = finished_hand(table, hand_no)
     text = None if hand.hooks is None else hand.hooks.phh(table.config, hand.decoded, _players(table))
     if not text:
-        raise NotFound(T("{game} has no PHH export; use history.txt.", game=hand.decider.name), code="no_phh")
+        # Said of the hand, not the game: Five-Card Draw exports its triple draw hands, not the others.
+        raise NotFound(
+            T("{game} has no PHH export for this hand; use history.txt.", game=hand.decider.name), code="no_phh"
+        )
     return text
 
 

@@ -74,6 +74,19 @@ def game_schemas(decider: Decider) -> dict[str, dict[str, Any]]:
     prefix = prefix_of(decider.slug)
     out: dict[str, dict[str, Any]] = {}
 
+    view_type = getattr(decider, "view_type", None)
+    if view_type is not None:
+        # Named with the game's prefix like its events, so two games' parts never share a name; a
+        # part that is one of the game's events (a showdown kept for the view) is then replaced
+        # below by the event's schema, the public fields tagged with ``type``, which is what the
+        # view serves (``public_event``).
+        names, components = _components((view_type,), prefix)
+        view_name = prefix + view_type.__name__.removeprefix(prefix)
+        components[view_name] = {**components.pop(names[0]), "title": view_name}
+        out.update(_renamed(components, REF + names[0], REF + view_name))
+        if view_name != prefix + "View":
+            out[prefix + "View"] = {"$ref": REF + view_name}
+
     names, components = _components(tuple(decider.event_types), prefix)
     for cls, name in zip(decider.event_types, names, strict=True):
         schema = components[name]
@@ -87,6 +100,7 @@ def game_schemas(decider: Decider) -> dict[str, dict[str, Any]]:
             f"{decider.name}: the event {cls.__name__} (its public fields; a seat also sees what is its own)."
         )
     out.update(components)
+    _add_extras(decider, prefix, out)
     out[prefix + "Event"] = _union(names, components, f"Any {decider.name} event's data, by its `type`.")
 
     action_types = tuple(getattr(decider, "action_types", ()))
@@ -94,15 +108,29 @@ def game_schemas(decider: Decider) -> dict[str, dict[str, Any]]:
         names, components = _components(action_types, prefix + "Action")
         out.update(components)
         out[prefix + "LegalAction"] = _union(names, components, f"A {decider.name} action, by its `type`.")
-
-    view_type = getattr(decider, "view_type", None)
-    if view_type is not None:
-        # The view's type is named for its game already (``EuchreView``).
-        names, components = _components((view_type,), "")
-        out.update(components)
-        if names[0] != prefix + "View":
-            out[prefix + "View"] = {"$ref": REF + names[0]}
     return out
+
+
+def _add_extras(decider: Decider, prefix: str, out: dict[str, dict[str, Any]]) -> None:
+    """Each event's schema with what ``view_event`` adds for a seat (``Decider.event_extras``)."""
+    for type_name, extras in decider.event_extras.items():
+        names, components = _components((extras,), prefix)
+        schema = out[prefix + type_name]
+        extra = components.pop(names[0])
+        for key, value in extra["properties"].items():
+            schema["properties"][key] = value
+        out.update(components)
+
+
+def _renamed(node: Any, old: str, new: str) -> Any:
+    """``node`` with every ``$ref`` to ``old`` pointing at ``new``."""
+    if isinstance(node, list):
+        return [_renamed(item, old, new) for item in node]
+    if isinstance(node, dict):
+        return {
+            key: new if key == "$ref" and value == old else _renamed(value, old, new) for key, value in node.items()
+        }
+    return node
 
 
 def option_schema(option: Option) -> dict[str, Any]:

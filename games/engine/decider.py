@@ -171,6 +171,10 @@ class Game:
     # ``type``, and the TypedDict of the view's top-level keys.
     action_types: tuple[type, ...] = ()
     view_type: type | None = None
+    # What ``view_event`` adds to an event's public fields, by event type: a TypedDict of the keys
+    # a seat may see of its own (its dealt cards) or words said for it; a key the event already has
+    # is replaced, a new one is optional (another seat does not get it).
+    event_extras: Mapping[str, type] = dataclasses.field(default_factory=dict)
 
     # The fewest and most chips a person may buy when they join, or ``None`` when everyone gets
     # what the game gives (``buy_in``).

@@ -12,6 +12,18 @@ from jsonschema import Draft202012Validator
 from rest_framework.test import APIClient
 
 from tests.api import play
+from tests.schemas import closed
+
+# The headers the document declares where they are sent.
+DECLARED_HEADERS = (
+    "ETag",
+    "Retry-After",
+    "Idempotent-Replayed",
+    "X-Request-ID",
+    "Content-Language",
+    "RateLimit",
+    "RateLimit-Policy",
+)
 
 
 @cache
@@ -19,6 +31,11 @@ def document() -> dict[str, Any]:
     response = APIClient().get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
     assert response.status_code == 200, response.content[:500]
     return json.loads(response.content)
+
+
+@cache
+def strict_components() -> dict[str, Any]:
+    return closed(document()["components"])
 
 
 @cache
@@ -47,6 +64,9 @@ def check(method: str, path: str, response: Any) -> None:
     status = str(response.status_code)
     declared = op["responses"].get(status)
     assert declared is not None, f"{method} {template} answered {status}, which is not declared"
+    sent = [name for name in DECLARED_HEADERS if response.has_header(name)]
+    undeclared = [name for name in sent if name not in declared.get("headers", {})]
+    assert not undeclared, f"{method} {template} {status}: headers {undeclared} are sent but not declared"
     content = declared.get("content")
     if not content:
         return
@@ -57,7 +77,7 @@ def check(method: str, path: str, response: Any) -> None:
         return
     body = json.loads(response.content)
     validator = Draft202012Validator(
-        {"$id": "urn:contract", "components": document()["components"], **schema},
+        {"$id": "urn:contract", "components": strict_components(), **schema},
         format_checker=Draft202012Validator.FORMAT_CHECKER,
     )
     errors = sorted(validator.iter_errors(body), key=lambda e: list(e.absolute_path))

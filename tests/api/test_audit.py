@@ -17,6 +17,7 @@ from django.contrib.auth.models import Group
 from django.core.management import CommandError, call_command
 
 from games.models import Event, Table
+from tests.api import draw
 from tests.api.play import Game, check_finished_table, person, play_to_the_end, set_up
 from tests.games.tamper import tamper_event
 
@@ -258,3 +259,14 @@ def test_cm_10_a_finished_table_has_no_hand_in_progress_even_one_never_revealed(
     audit = clients[0].get(f"/api/v1/tables/{table_id}/hands/3/audit/").json()
     assert audit["revealed_at"] is None and audit["verification"]["ok"] is True
     assert clients[0].get(f"/api/v1/tables/{table_id}/hands/4/audit/").status_code == 404  # seeded, never dealt
+
+
+def test_a_standard_five_card_draw_hand_has_no_phh_and_says_it_of_the_hand(task_queue):
+    # PHH covers Five-Card Draw's deuce-to-seven triple draw; the game does export, this hand does not.
+    owner, staff = person("alice"), person("sam", staff=True)
+    spec = Game("five_card_draw", 2, people=(0,), options={"format": "tournament", "starting_stack": 4})
+    table_id, clients = set_up(spec, owner, staff)
+    play_to_the_end(table_id, clients, task_queue, random.Random(3), choose=draw.choose)
+    phh = owner.get(f"/api/v1/tables/{table_id}/hands/1/history.phh")
+    assert phh.status_code == 404 and phh.json()["code"] == "no_phh"
+    assert phh.json()["detail"] == "Five-Card Draw has no PHH export for this hand; use history.txt."

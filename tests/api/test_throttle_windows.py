@@ -4,8 +4,11 @@ before it is let through; the last window's count weighs by how much of it still
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.core.cache import cache
+from rest_framework.test import APIClient
 
 from api import limits
 
@@ -117,3 +120,18 @@ def test_the_last_window_weighs_by_how_much_of_it_still_overlaps():
     assert [throttle.allow_request(None, None) for _ in range(4)] == [True, True, True, False]
     # Room for one opens when the last window weighs under 10 - 8 = 2, at 48 s of this window.
     assert throttle.wait() == pytest.approx(48 - 45)
+
+
+@pytest.mark.django_db
+def test_an_answer_says_what_is_left_of_each_limit_that_counted_it():
+    client = APIClient()
+    body = {"username": "nobody", "password": "not the password"}
+    first, second = (client.post("/api/v1/auth/token/", body, format="json") for _ in range(2))
+    assert first.status_code == 400  # a wrong password still counts against the login limits
+    policy = first["RateLimit-Policy"]
+    assert '"login_account";q=10;w=60' in policy and '"login_address";q=30;w=60' in policy and '"anon";' in policy
+
+    def left(answer) -> int:
+        return int(re.search(r'"login_account";r=(\d+);t=(\d+)', answer["RateLimit"]).group(1))
+
+    assert (left(first), left(second)) == (9, 8)

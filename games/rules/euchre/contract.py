@@ -3,7 +3,7 @@ of its view (``view.py``). ``games.engine.contract`` makes them schemas."""
 
 from __future__ import annotations
 
-from typing import Any, Literal, Required, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 from games.engine import presence
 
@@ -71,8 +71,37 @@ ACTIONS: tuple[type, ...] = (
 )
 
 
-class EuchreView(TypedDict, total=False):
-    game: Required[Literal["euchre"]]
+class SeatCard(TypedDict):
+    """A card and the seat it is from: a play to a trick, or a draw for first dealer."""
+
+    seat: int
+    card: str
+
+
+class Bid(TypedDict):
+    seat: int
+    bid: str
+
+
+class Shown(TypedDict):
+    """Cards a seat showed (a farmer's hand, an ace-no-face claim)."""
+
+    seat: int
+    cards: list[str]
+
+
+class Trick(TypedDict):
+    """A trick taken: its plays, who won it, and the sentence saying so (EU-11)."""
+
+    plays: list[SeatCard]
+    winner: int
+    sentence: str
+
+
+class EuchreView(TypedDict):
+    """Every key is always there but a seat's own ``hand`` and the dealer's ``discard``."""
+
+    game: Literal["euchre"]
     seat: int | None
     phase: str
     seats: int
@@ -81,8 +110,8 @@ class EuchreView(TypedDict, total=False):
     hand_no: int
     commitment: str
     dealer: int
-    deal_patterns: list[Any]
-    first_dealer_draws: list[dict[str, Any]]
+    deal_patterns: list[str]
+    first_dealer_draws: list[SeatCard]
     scores: list[int]
     turn: int
     to_act: list[int]
@@ -90,22 +119,43 @@ class EuchreView(TypedDict, total=False):
     turned_down: bool
     picked_up: bool
     bidding_round: int
-    bids: list[dict[str, Any]]
-    shown: list[dict[str, Any]]
+    bids: list[Bid]
+    shown: list[Shown]
     trump: str | None
     no_trump: bool
     maker: int
     makers: list[int]
     alone: bool
     sitting_out: int
-    trick: list[dict[str, Any]]
-    tricks: list[dict[str, Any]]
+    trick: list[SeatCard]
+    tricks: list[Trick]
     tricks_won: list[int]
     hand_sizes: list[int]
     winners: list[int]
-    hand: list[str]
-    discard: str
+    hand: NotRequired[list[str]]
+    discard: NotRequired[str]
     played_by_bot: list[int]
 
+
+class YourHand(TypedDict):
+    hand: list[str]
+
+
+class YourSwap(TypedDict):
+    given: list[str]
+    taken: list[str]
+
+
+class YourDiscard(TypedDict):
+    card: str
+
+
+# What a seat sees of its own in an event (``view.view_event``): its dealt hand, its farmer's
+# swap, the card it discarded as dealer.
+EVENT_EXTRAS: dict[str, type] = {
+    "HandStarted": YourHand,
+    "FarmersHandSwapped": YourSwap,
+    "DealerDiscarded": YourDiscard,
+}
 
 VIEW: type = EuchreView

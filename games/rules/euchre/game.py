@@ -154,4 +154,5 @@ DECIDER = Game(
     sentences=sentences.SENTENCES,
     action_types=contract.ACTIONS,
     view_type=contract.VIEW,
+    event_extras=contract.EVENT_EXTRAS,
 )

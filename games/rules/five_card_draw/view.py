@@ -27,6 +27,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     you = seat if seat is not None and 0 <= seat < settings.seats else None
     short = _cannot_post(state)
     data: dict[str, Any] = {
+        "game": GAME,
         "status": "finished" if state.finished else "running" if state.started else "waiting",
         "seat": you,
         "format": settings.format,

@@ -18,7 +18,7 @@ from games.rules.guerra.events import EVENT_TYPES
 from games.rules.guerra.legal import legal_actions, refusal
 from games.rules.guerra.settlements import settlements
 from games.rules.guerra.state import State, awaited, evolve, initial_state
-from games.rules.guerra.view import view, view_event
+from games.rules.guerra.view import GAME, view, view_event
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
 
@@ -100,7 +100,7 @@ def configure(seats: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
 
 # Guerra Chevichona (see the package docstring).
 DECIDER = Game(
-    slug="guerra",
+    slug=GAME,
     name=T("Guerra Chevichona"),
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,

@@ -10,12 +10,16 @@ from games.engine.codec import encode_event
 from games.rules.guerra.state import Play, State, awaited
 from games.rules.guerra.words import lot_sentence, round_sentence, seat_names
 
+# The game's slug, which every view names.
+GAME = "guerra"
+
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
     """Pile sizes, who is in, which seats the table's bot plays (CM-20), the cards on the table
     face up and the last round (GC-13);
     never a pile's order, nor a face-down card of a round not yet over."""
     return {
+        "game": GAME,
         "status": "finished" if state.finished else "running" if state.hand_no else "waiting",
         "seat": seat,
         "deck": state.match.deck,

@@ -98,4 +98,5 @@ DECIDER = Game(
     refused_combinations=(T("chip_value above 0 without a currency"),),
     action_types=contract.ACTIONS,
     view_type=contract.VIEW,
+    event_extras=contract.EVENT_EXTRAS,
 )

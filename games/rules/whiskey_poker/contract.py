@@ -3,10 +3,11 @@ keys of its view (``view.py``). ``games.engine.contract`` makes them schemas."""
 
 from __future__ import annotations
 
-from typing import Literal, Required, TypedDict
+from typing import Literal, TypedDict
 
 from games.engine import presence
-from games.rules.widow.contract import EXCHANGE_ACTIONS, WidowView
+from games.rules.whiskey_poker.events import ShowdownHeld
+from games.rules.widow.contract import EVENT_EXTRAS, EXCHANGE_ACTIONS, ShowdownEntry, WidowView
 
 
 class EndMatch(TypedDict):
@@ -18,8 +19,8 @@ class EndMatch(TypedDict):
 ACTIONS: tuple[type, ...] = (*EXCHANGE_ACTIONS, EndMatch, *presence.ACTIONS)
 
 
-class WhiskeyPokerView(WidowView, total=False):
-    game: Required[Literal["whiskey-poker"]]
+class WhiskeyPokerView(WidowView):
+    game: Literal["whiskey-poker"]
     points: list[int]
     winners: list[int]
     losers: list[int]
@@ -28,6 +29,10 @@ class WhiskeyPokerView(WidowView, total=False):
     end_requested: bool
     reduced_pack: bool
     pack_lowest_rank: str
+    # The last showdown as recorded (its public fields, tagged with ``type``), and its hands in words.
+    last_showdown: ShowdownHeld | None
+    showdown: list[ShowdownEntry] | None
 
 
 VIEW: type = WhiskeyPokerView
+__all__ = ["ACTIONS", "EVENT_EXTRAS", "VIEW"]
