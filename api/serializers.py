@@ -315,6 +315,10 @@ class ErrorSerializer(serializers.Serializer):
     request_id = serializers.CharField(required=False, help_text="What to quote to the operator (500).")
     payout_id = serializers.IntegerField(required=False, help_text="The payout refused (409 payout_decided).")
     payout_status = serializers.CharField(required=False, help_text="Where that payout stands (409 payout_decided).")
+    deposit_id = serializers.CharField(
+        required=False, help_text="The large deposit refused (409 deposit_decided, second_approver_needed)."
+    )
+    deposit_state = serializers.CharField(required=False, help_text="Where that deposit stands (409 deposit_decided).")
     state = serializers.CharField(required=False, help_text="Where the dispute stands (409 dispute_decided).")
     taken_by = serializers.CharField(required=False, help_text="The auditor who took the dispute (409 dispute_taken).")
     closed_at = serializers.DateTimeField(required=False, help_text="When filing closed (409 dispute_window_closed).")

@@ -13,10 +13,10 @@ import sys
 from datetime import timedelta
 from pathlib import Path
 
-import dj_database_url
 import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 
+from config.databases import database
 from config.enums import ENUM_NAME_OVERRIDES
 
 # Lets admin classes name their model (ModelAdmin[Payout]) for mypy at run time too.
@@ -148,66 +148,7 @@ TEMPLATES = [
 DATABASE_POOL = env_bool("DATABASE_POOL", True)
 
 
-def _pool_options(name: str = "default") -> dict:
-    return {
-        "min_size": int(os.environ.get("DATABASE_POOL_MIN_SIZE", "2")),
-        "max_size": int(os.environ.get("DATABASE_POOL_MAX_SIZE", "10")),
-        # A request that finds every connection taken waits this long, then fails as an unreachable
-        # database does (503 service_unavailable), never hangs.
-        "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT", "5")),
-        # Connections above min_size idle this long are closed; any connection this old is replaced
-        # when it is given back (so a failover or a role's new settings reach every connection).
-        "max_idle": float(os.environ.get("DATABASE_POOL_MAX_IDLE", "300")),
-        "max_lifetime": float(os.environ.get("DATABASE_POOL_MAX_LIFETIME", "1800")),
-        # While the database is unreachable, each missing connection is tried again with a growing
-        # delay, given up after this long; the next request that needs one tries at once. Short, so
-        # that after an outage a process reconnects within seconds, not after the last long delay.
-        "reconnect_timeout": float(os.environ.get("DATABASE_POOL_RECONNECT_TIMEOUT", "5")),
-        # How psycopg_pool's log lines name it.
-        "name": name,
-    }
-
-
-def _database(url: str | None = None, alias: str = "default") -> dict:
-    url = (os.environ.get("DATABASE_URL", "") if url is None else url).strip()
-    if url:
-        # Without the pool: the web process serves each request of a sync view on a thread of its
-        # own (ASGI), so a connection kept past its request is never reused: it lingers, idle, until
-        # garbage collection, and a busy server runs PostgreSQL out of connections. Hence no
-        # persistent connections by default; the worker, whose threads live on, may set CONN_MAX_AGE.
-        # Health checks: a kept connection is checked before each request reuses it, and the pool
-        # checks each connection before lending it (config/postgresql/), so the first request after
-        # the database restarted gets a new connection instead of a 500 on the dead one.
-        config = dj_database_url.parse(
-            url, conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")), conn_health_checks=True
-        )
-        config.setdefault("TEST", {})
-        if config["ENGINE"] == "django.db.backends.postgresql" and DATABASE_POOL:
-            # A pooled connection goes back to the pool when Django closes it; Django refuses a pool
-            # with persistent connections, so CONN_MAX_AGE does not apply.
-            config["CONN_MAX_AGE"] = 0
-            config.setdefault("OPTIONS", {})["pool"] = _pool_options(alias)
-            # Django's backend, its pool checking every idle connection once one is found dead.
-            config["ENGINE"] = "config.postgresql"
-        return config
-    # SQLite is shared by the web process and the worker: WAL lets readers run beside the one
-    # writer, and the busy timeout makes a writer wait instead of failing with "database is locked".
-    # IMMEDIATE transactions take the write lock at BEGIN, so two writers never deadlock on upgrade.
-    return {
-        "ENGINE": "django.db.backends.sqlite3",
-        "NAME": str(DATA_DIR / "db.sqlite3"),
-        "CONN_HEALTH_CHECKS": True,
-        "OPTIONS": {
-            "timeout": 20,
-            "transaction_mode": "IMMEDIATE",
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-        },
-        # A file, not memory, so a worker process started by the tests sees the test database.
-        "TEST": {"NAME": str(DATA_DIR / "test_db.sqlite3")},
-    }
-
-
-DATABASES = {"default": _database()}
+DATABASES = {"default": database(data_dir=DATA_DIR, pool=DATABASE_POOL)}
 # A worker process started by the tests points at the test database by name (its pool, made on
 # first use from these settings, too).
 if os.environ.get("DJANGO_DB_NAME"):
@@ -218,7 +159,7 @@ if os.environ.get("DJANGO_DB_NAME"):
 # (ledger/replica.py, docs/scaling.md). Without it, every read goes to the primary as before.
 DATABASE_REPLICA_URL = os.environ.get("DATABASE_REPLICA_URL", "").strip()
 if DATABASE_REPLICA_URL and DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
-    DATABASES["replica"] = _database(DATABASE_REPLICA_URL, alias="replica")
+    DATABASES["replica"] = database(DATABASE_REPLICA_URL, alias="replica", data_dir=DATA_DIR, pool=DATABASE_POOL)
     # Under the tests the replica reads the test database, which replication brings it.
     DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
     if os.environ.get("DJANGO_DB_NAME"):

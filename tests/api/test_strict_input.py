@@ -140,11 +140,12 @@ def test_one_idempotency_key_at_two_tables_at_once_is_a_409_not_a_500(counter_ga
 
 
 def test_connections_are_health_checked_before_reuse(settings, monkeypatch):
-    from config import settings as project_settings
+    from config.databases import database
 
     assert settings.DATABASES["default"]["CONN_HEALTH_CHECKS"] is True
     monkeypatch.setenv("DATABASE_URL", "postgres://u:p@db.example:5432/games")
-    assert project_settings._database()["CONN_HEALTH_CHECKS"] is True
+    for pool in (True, False):
+        assert database(data_dir=settings.DATA_DIR, pool=pool)["CONN_HEALTH_CHECKS"] is True
 
 
 def test_a_database_out_of_reach_is_a_503_in_the_json_shape(monkeypatch):
