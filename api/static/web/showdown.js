@@ -23,7 +23,7 @@ function shownHand(hand, nameOf) {
     { className: "shown", dataset: { seat: hand.seat, category: hand.category || "", outcome: hand.outcome || "" } },
     el("h3", {}, nameOf(hand.seat)),
     hand.cards ? cardRow(hand.cards, nameOf(hand.seat)) : null,
-    el("p", {}, el("strong", { className: "category" }, category), detail ? ": " : "", el("span", { className: "description" }, detail)),
+    el("p", {}, el("strong", { className: "category" }, category), category && detail ? ": " : "", el("span", { className: "description" }, detail)),
     hand.outcome ? el("p", { className: "outcome" }, word(hand.outcome)) : null,
   );
 }
