@@ -92,6 +92,8 @@ ENGLISH = {
     "trick",
     "with",
     "safe",
+    "makers",
+    "defenders",
 }  # "bot" is not among them: Spanish has the word too (RAE), and the es-mx catalogue uses it.
 MACHINE = [
     re.compile(r"\b[a-z]+_[a-z0-9_]+\b"),  # an option, deck or action code: english_54, triple_draw, min_bet
@@ -155,6 +157,8 @@ def click_a_move(page, rng: random.Random, game: str) -> None:
 def click(page, rng: random.Random, game: str) -> None:
     direct = page.locator("#hand .card-button[data-action]")
     kinds = page.locator("#actions [data-action]").evaluate_all("els => els.map((e) => e.dataset.action)")
+    if not kinds:  # the turn passed since the loop looked (a timer, or the view drawn again)
+        return
     if direct.count():  # a card that is a move of its own: Euchre's play and discard
         direct.nth(rng.randrange(direct.count())).click(timeout=3000)
     elif "exchange_one" in kinds and rng.random() < 0.5:
@@ -279,6 +283,12 @@ def test_a_hand_is_played_on_the_table_by_clicking_cards_and_the_controls_beside
         check_words(page, language, names)
         if language == "fa":
             check_cards_read_left_to_right(page)
+            # The Persian font is the service's own (api/static/web/fonts/), loaded for the page.
+            loaded = page.evaluate(
+                """async () => { await document.fonts.ready;
+                  return [...document.fonts].filter((f) => f.family.replace(/"/g, '') === 'Vazirmatn' && f.status === 'loaded').length; }"""
+            )
+            assert loaded >= 1, loaded
         screenshot(page, f"layout-{game}-{size}-{language}-after")
         if player.ok("GET", f"/tables/{table_id}/")["status"] == "finished":
             # A money table's end says what each seat paid to play and where each prize went.

@@ -33,10 +33,12 @@ export function number(value) {
 }
 
 // An amount in minor units as money: 1050 MXN → "MX$10.50", "‎MX$۱۰٫۵۰" in Persian.
+// An amount is a left-to-right isolate (U+2066 … U+2069), so "MX$1.00" keeps its sign and digits
+// together in a Persian sentence instead of reading "$MX".
 export function money(minor, currency) {
   if (minor == null || !currency) return "";
   const places = exponent(currency);
-  return format(`money:${currency}`, { style: "currency", currency, minimumFractionDigits: places, maximumFractionDigits: places }).format(minor / 10 ** places);
+  return `\u2066${format(`money:${currency}`, { style: "currency", currency, minimumFractionDigits: places, maximumFractionDigits: places }).format(minor / 10 ** places)}\u2069`;
 }
 
 // A decimal string of the API ("10.50") as money in the page's language.
@@ -49,5 +51,5 @@ export function moneyOf(decimal, currency) {
 export function signedMoney(minor, currency) {
   if (minor == null || !currency) return "";
   const places = exponent(currency);
-  return format(`signed:${currency}`, { style: "currency", currency, signDisplay: "exceptZero", minimumFractionDigits: places, maximumFractionDigits: places }).format(minor / 10 ** places);
+  return `\u2066${format(`signed:${currency}`, { style: "currency", currency, signDisplay: "exceptZero", minimumFractionDigits: places, maximumFractionDigits: places }).format(minor / 10 ** places)}\u2069`;
 }
