@@ -707,9 +707,11 @@ export async function showTable(main, tableId) {
   let pending = null;
   const refetch = () => {
     if (pending) return;
-    pending = setTimeout(async () => {
+    // Not through attempt(): that clears the error region first, and with it the words the
+    // stream's end just put there, 50 ms after they came.
+    pending = setTimeout(() => {
       pending = null;
-      await attempt(reload);
+      reload().catch(showError);
     }, 50);
   };
   // EventSource cannot send Accept-Language: the page's language goes in the address.
