@@ -553,14 +553,14 @@ export async function showTable(main, tableId) {
     showdownBox.dataset.hand = lastShowdown.hand;
   };
   const showHandEnded = async (handNo) => {
-    if (!handNo || handNo <= askedHand) return;
+    if (!handNo || handNo <= askedHand) return false;
     askedHand = handNo;
     let audit;
     try {
       audit = await api.get(`tables/${tableId}/hands/${handNo}/audit/`);
     } catch {
       askedHand = Math.min(askedHand, handNo - 1); // not finished yet: asked again when it is
-      return;
+      return false;
     }
     if (view.status === "finished" || (audit.payouts || []).length) {
       const result = resultSection(audit, view);
@@ -569,12 +569,22 @@ export async function showTable(main, tableId) {
     // A hand won without a showdown (everyone else folded) tells what each seat won or paid.
     const shown = Boolean(audit.showdown && audit.showdown.length);
     const entries = shown ? audit.showdown : resultEntries(audit, view);
-    if (!entries.length) return;
-    if (lastShowdown && lastShowdown.hand > handNo) return;
+    if (!entries.length) return false;
+    if (lastShowdown && lastShowdown.hand > handNo) return true;
     lastShowdown = { hand: handNo, entries, shown };
     drawShowdown();
+    return true;
   };
-  const showNewestHand = () => api.get(`tables/${tableId}/hands/?limit=1`).then((page) => showHandEnded(page.results.length ? page.results[0].hand_no : 0)).catch(() => {});
+  // On opening (and at the end): the newest finished hand that showed or moved anything, looking
+  // back a few hands past any that moved no chip.
+  const showNewestHand = () => api.get(`tables/${tableId}/hands/?limit=5`).then(async (page) => {
+    const numbers = page.results.map((hand) => hand.hand_no).sort((a, b) => b - a);
+    if (!numbers.length || (lastShowdown && lastShowdown.hand >= numbers[0])) return;
+    for (const number of numbers) {
+      askedHand = Math.min(askedHand, number - 1);
+      if (await showHandEnded(number)) return;
+    }
+  }).catch(() => {});
 
   // A card of your hand (or of the widow) is a button when clicking it does something: it plays or
   // discards it when that is a legal action of its own, or chooses it in the action's form (the
