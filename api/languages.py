@@ -86,7 +86,10 @@ class LanguageMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> Any:
-        translation.activate(from_header(request.headers.get("Accept-Language", "")))
+        # ``?lang=`` before the header: a browser's EventSource cannot set Accept-Language, so a
+        # page read in a language other than the browser's asks its streams in it this way.
+        asked = supported(request.GET.get("lang", "")) if request.GET.get("lang") else None
+        translation.activate(asked or from_header(request.headers.get("Accept-Language", "")))
         try:
             response = self.get_response(request)
             language = translation.get_language() or settings.LANGUAGE_CODE

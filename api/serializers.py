@@ -218,6 +218,11 @@ class TableSerializer(serializers.Serializer):
     state = serializers.DictField(allow_null=True)
     to_act = serializers.ListField(child=serializers.IntegerField())
     deadline = serializers.DateTimeField(allow_null=True)
+    seconds_left = serializers.FloatField(
+        allow_null=True,
+        help_text="The seconds from the server's clock to ``deadline`` when the answer was made (to a "
+        "tenth, never below zero); null without a deadline. Count down from it, not from your own clock.",
+    )
     legal_actions = serializers.ListField(child=serializers.DictField())
     next_commitment = serializers.CharField(allow_null=True)
     created_at = serializers.DateTimeField()

@@ -22,7 +22,7 @@ import logging
 import threading
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from django.conf import settings
@@ -43,7 +43,7 @@ from games.engine.words import T
 from games.errors import InvalidRequest
 from games.models import Table
 from games.words import say_all
-from ledger.times import rfc3339
+from ledger.times import rfc3339, seconds_left
 
 log = logging.getLogger(__name__)
 
@@ -379,7 +379,8 @@ class _Notices:
     def your_turn(self, table: str, version: int, deadline: str | None) -> str:
         deadline = wire_time(deadline)
         self.watch_deadline(table, version, deadline)
-        return _frame("your_turn", {"table": table, "version": version, "deadline": deadline})
+        left = seconds_left(datetime.fromisoformat(deadline)) if deadline else None
+        return _frame("your_turn", {"table": table, "version": version, "deadline": deadline, "seconds_left": left})
 
     def drain(self) -> tuple[list[str], bool]:
         """The frames of the notices that came and the deadline warnings that fired, and whether
@@ -431,11 +432,15 @@ class _Notices:
 
     def _warn(self, table: str, version: int, deadline: str, at: float) -> None:
         self.timers.pop(table, None)
-        seconds = max(0.0, at - datetime.now().timestamp())
         self.fired.append(
             _frame(
                 "deadline",
-                {"table": table, "version": version, "deadline": deadline, "seconds_left": round(seconds, 1)},
+                {
+                    "table": table,
+                    "version": version,
+                    "deadline": deadline,
+                    "seconds_left": seconds_left(datetime.fromtimestamp(at, UTC)),
+                },
             )
         )
         self.waiter.event.set()

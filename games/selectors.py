@@ -23,7 +23,7 @@ from games.offers import offered
 from games.words import name_seats
 from ledger.models import Payout
 from ledger.rows import Compiled, select_rows
-from ledger.times import rfc3339
+from ledger.times import rfc3339, seconds_left
 from ledger.units import money_shown
 
 
@@ -185,6 +185,7 @@ def table_view(
         else None,
         "to_act": to_act,
         "deadline": rfc3339(table.deadline_at),
+        "seconds_left": seconds_left(table.deadline_at),
         "legal_actions": offered(table, seat_rows(table), decider, state, seat, owner=is_owner(table, viewer))
         if table.status == Table.Status.RUNNING
         else [],

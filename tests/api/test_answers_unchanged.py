@@ -70,12 +70,15 @@ GAMES = {
 # the clock's, so they differ on every run; the text around them, and whether a value is a time or
 # null, is still compared.
 ISO_TIME = re.compile(r'"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?"')
+# The seconds to a deadline by the server's clock, beside it (the view's ``seconds_left``).
+SECONDS_LEFT = re.compile(r'"seconds_left": ?\d+(?:\.\d+)?')
 
 
 def normalise(text: str) -> str:
     """An answer's body with each timestamp (``created_at``, ``deadline``, ``decided_at``, ...)
-    replaced by ``"<time>"``: the only part of the answers that depends on the clock."""
-    return ISO_TIME.sub('"<time>"', text)
+    replaced by ``"<time>"`` and each ``seconds_left`` by ``"<seconds>"``: the only parts of the
+    answers that depend on the clock."""
+    return SECONDS_LEFT.sub('"seconds_left": "<seconds>"', ISO_TIME.sub('"<time>"', text))
 
 
 @pytest.fixture

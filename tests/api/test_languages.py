@@ -226,3 +226,11 @@ def test_a_table_streams_messages_in_the_language_of_its_request(alice, bob, mon
     assert persian["note"] == "این میز تمام شده است."
     assert spanish["note"] == "Esta mesa ya terminó."
     assert persian["type"] == spanish["type"] == "GameStarted"
+
+
+def test_lang_in_the_address_beats_the_header_for_a_client_that_cannot_set_one(client):
+    """A browser's EventSource sends the browser's Accept-Language: a page read in another
+    language asks its stream with ``?lang=``; an unknown one leaves the header's."""
+    answer = client.get("/api/v1/languages/?lang=fa", HTTP_ACCEPT_LANGUAGE="en")
+    assert answer["Content-Language"] == "fa"
+    assert client.get("/api/v1/languages/?lang=xx", HTTP_ACCEPT_LANGUAGE="es-MX")["Content-Language"] == "es-mx"

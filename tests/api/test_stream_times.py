@@ -77,6 +77,24 @@ def test_times_in_a_persons_stream_end_in_z(alice, bob, settings):
     assert (first["event"], first["data"]["deadline"]) == ("your_turn", wire)
     assert (warned["event"], warned["data"]["deadline"]) == ("deadline", wire)
     assert turn["data"]["deadline"] == wire
+    # Beside each deadline, the seconds left to it by the server's clock when the frame was made.
+    for frame in (first, warned, turn):
+        assert 7000 < frame["data"]["seconds_left"] <= 7200, frame
+
+
+def test_a_table_view_says_the_seconds_left_by_the_server_s_clock(alice, bob):
+    """A view carries ``seconds_left`` beside ``deadline``: a client counts down from it, so a
+    phone whose clock is off still shows the right time; ``null`` without a deadline."""
+    table_id = started_pair(alice, bob)
+    Table.objects.filter(pk=table_id).update(deadline_at=timezone.now() + timedelta(seconds=90))
+    view = table(alice, table_id)
+    assert view["deadline"] is not None
+    assert 85 < view["seconds_left"] <= 90
+    Table.objects.filter(pk=table_id).update(deadline_at=timezone.now() - timedelta(seconds=5))
+    assert table(alice, table_id)["seconds_left"] == 0
+    Table.objects.filter(pk=table_id).update(deadline_at=None)
+    view = table(alice, table_id)
+    assert (view["deadline"], view["seconds_left"]) == (None, None)
 
 
 def test_a_notice_from_an_older_process_is_written_with_z_too():

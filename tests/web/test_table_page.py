@@ -83,6 +83,11 @@ def test_the_owner_ends_a_five_card_draw_cash_table(page, web_server):
     button.wait_for()
     assert page.locator("#actions #end-table").count() == 0  # not among the seat's legal actions
     button.click()
+    # Nothing is sent before the owner confirms, having read what it does to everyone's chips.
+    page.locator("#confirm #confirm-words").wait_for()
+    assert "wallet" in page.locator("#confirm #confirm-words").inner_text()
+    assert player.ok("GET", f"/tables/{table_id}/")["state"]["end_requested"] is False
+    page.locator("#confirm-yes[data-confirm=end_table]").click()
     page.locator("#end-table").wait_for(state="detached")
     view = player.ok("GET", f"/tables/{table_id}/")
     assert view["state"]["end_requested"] or view["status"] == "finished"
@@ -113,6 +118,7 @@ def test_the_owner_ends_a_whiskey_poker_pot_match_and_nobody_else_sees_the_comma
     button = page.locator("#owner-actions button#end-match[data-action=end_match]")
     button.wait_for()
     button.click()
+    page.locator("#confirm-yes[data-confirm=end_match]").click()
     page.locator("#end-match").wait_for(state="detached")
     view = player.ok("GET", f"/tables/{table_id}/")
     assert view["state"]["end_requested"] or view["status"] == "finished"
@@ -136,3 +142,33 @@ def test_a_signed_out_session_ends_the_table_page_s_stream_with_its_words(page, 
     )
     page.locator("#events[data-stream-end=session_ended]").wait_for(timeout=5_000)
     assert "session has ended" in page.locator("body").inner_text()
+
+
+def test_sitting_out_and_leaving_stand_apart_from_the_moves_and_ask_first(page, web_server):
+    """Sit out, sit in and leave are not among the moves beside the hand: they have their own
+    place, and sitting out or leaving says first what happens to your chips and money; cancelled,
+    nothing is sent."""
+    player = api.register(web_server, username())
+    api.deposit(web_server, player.username, "MXN", "50.00")
+    table_id = table_of(player, "five_card_draw", 3, {"format": "cash"}, {"currency": "MXN", "chip_value": "0.10"})
+    sign_in(page, player.username)
+    page.goto(f"/#/tables/{table_id}")
+    page.locator("#presence button[data-action=leave]").wait_for()
+    kinds = page.locator("#actions [data-action]").evaluate_all("els => els.map((e) => e.dataset.action)")
+    assert not {"sit_out", "sit_in", "leave"} & set(kinds), kinds
+
+    page.locator("#presence button[data-action=leave]").click()
+    words = page.locator("#confirm #confirm-words").inner_text()
+    assert "fold" in words and "wallet" in words, words
+    page.locator("#confirm-no").click()
+    page.locator("#confirm").wait_for(state="hidden")
+    assert player.ok("GET", f"/tables/{table_id}/")["seats"][0]["played_by_bot"] is False
+
+    page.locator("#presence button[data-action=sit_out]").click()
+    assert "bot plays your seat" in page.locator("#confirm #confirm-words").inner_text()
+    page.locator("#confirm-yes[data-confirm=sit_out]").click()
+    page.locator("#presence button[data-action=sit_in]").wait_for()
+    assert player.ok("GET", f"/tables/{table_id}/")["seats"][0]["played_by_bot"] is True
+    page.locator("#presence button[data-action=sit_in]").click()  # coming back needs no warning
+    page.locator("#presence button[data-action=sit_out]").wait_for()
+    assert not page.errors  # type: ignore[attr-defined]

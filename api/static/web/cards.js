@@ -40,6 +40,12 @@ export function cardFace(code) {
   return rank + (SUIT_SIGNS[code[1]] || code.slice(1));
 }
 
+// The face in running text: a left-to-right isolate (U+2066 … U+2069), so "10♦" stays "10♦" in a
+// Persian sentence or button rather than "♦10".
+export function faceInText(code) {
+  return `\u2066${cardFace(code)}\u2069`;
+}
+
 export function cardElement(code) {
   const card = document.createElement("span");
   card.className = "card";

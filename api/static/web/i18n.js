@@ -12,9 +12,26 @@ export function nt(singular, plural, count, values) {
   return format(said, { count, ...(values || {}) });
 }
 
-// %(name)s placeholders, as Django's interpolate() with named values.
+// %(name)s placeholders, as Django's interpolate() with named values; a number in the page's
+// own digits (Persian digits on a Persian page), never a mix of Latin and local ones.
 function format(text, values) {
-  return text.replace(/%\((\w+)\)s/g, (whole, name) => (name in values ? String(values[name]) : whole));
+  return text.replace(/%\((\w+)\)s/g, (whole, name) => {
+    if (!(name in values)) return whole;
+    const value = values[name];
+    return typeof value === "number" ? localNumber(value) : String(value);
+  });
+}
+
+let numbers = null;
+function localNumber(value) {
+  if (!numbers) {
+    try {
+      numbers = new Intl.NumberFormat(language());
+    } catch {
+      numbers = new Intl.NumberFormat("en");
+    }
+  }
+  return numbers.format(value);
 }
 
 export function language() {

@@ -16,14 +16,17 @@ function rest(description, category) {
 }
 
 function shownHand(hand, nameOf) {
-  const category = hand.category_name || hand.category || "";
+  // Words, never the machine's code: the server's name for the category, else the client's.
+  const category = hand.category_name || (hand.category ? word(hand.category) : "");
   const detail = rest(hand.description, category);
+  // "pair of fives, …" under "pair" reads "pair of fives, …", not "pair: of fives, …".
+  const runsOn = Boolean(category && detail && hand.description && hand.description.startsWith(category) && !/^[,:،]/.test(hand.description.slice(category.length).trimStart()));
   return el(
     "div",
     { className: "shown", dataset: { seat: hand.seat, category: hand.category || "", outcome: hand.outcome || "" } },
     el("h3", {}, nameOf(hand.seat)),
     hand.cards ? cardRow(hand.cards, nameOf(hand.seat)) : null,
-    el("p", {}, el("strong", { className: "category" }, category), detail ? ": " : "", el("span", { className: "description" }, detail)),
+    el("p", {}, el("strong", { className: "category" }, category), category && detail ? (runsOn ? " " : ": ") : "", el("span", { className: "description" }, detail)),
     hand.outcome ? el("p", { className: "outcome" }, word(hand.outcome)) : null,
   );
 }

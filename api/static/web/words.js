@@ -28,6 +28,10 @@ const WORDS = {
   returned: () => t("gets an uncalled bet back"),
   out: () => t("out"),
   split: () => t("splits"),
+  // showdown categories a game's audit names without words of its own (Euchre's sides)
+  makers: () => t("makers"),
+  defenders: () => t("defenders"),
+  "sitting out": () => t("sitting out"),
 };
 
 export function word(code) {

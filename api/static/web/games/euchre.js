@@ -7,7 +7,7 @@ import { addStyle, cardRow, el, listOf } from "./parts.js";
 
 function cardWords(code, ctx) {
   const card = ctx.cardElement(code);
-  return `${card.textContent} (${card.getAttribute("aria-label") || code})`;
+  return `\u2066${card.textContent}\u2069 (${card.getAttribute("aria-label") || code})`;
 }
 
 function suitName(suit, t) {
@@ -168,7 +168,7 @@ export function describeAction(action, ctx) {
     case "play": return t("Play %(card)s", { card: cardWords(action.card, ctx) });
     case "discard": return t("Discard %(card)s", { card: cardWords(action.card, ctx) });
     case "keep_hand": return t("Keep my hand");
-    case "farmers_swap": return t("Farmer's hand: swap %(cards)s", { cards: action.cards.map((code) => ctx.cardElement(code).textContent).join(" ") });
+    case "farmers_swap": return t("Farmer's hand: swap %(cards)s", { cards: action.cards.map((code) => `\u2066${ctx.cardElement(code).textContent}\u2069`).join(" ") });
     case "ace_no_face": return t("Claim ace-no-face: redeal");
     default: return null;
   }
@@ -177,4 +177,34 @@ export function describeAction(action, ctx) {
 // Every Euchre choice is a legal action of its own (one per card, suit or swap): no form needed.
 export function actionFields() {
   return null;
+}
+
+// The table's layout (table.js): each seat's side's points, its cards as backs, the card it played
+// to the trick in front of it; the turned card, trump and the trick's number in the middle.
+export function table(view, ctx) {
+  const { t, nt } = ctx;
+  const state = view.state || {};
+  const seats = {};
+  const trick = new Map((state.trick || []).map((play) => [play.seat, play.card]));
+  const sideOf = (seat) => sides(state).find((side) => side.includes(seat)) || [seat];
+  (state.hand_sizes || []).forEach((count, seat) => {
+    const marks = [];
+    if ((state.makers || []).includes(seat)) marks.push(t("makers"));
+    if (seat === state.sitting_out) marks.push(t("sits this hand out"));
+    seats[seat] = {
+      stack: nt("%(count)s point", "%(count)s points", (state.scores || [])[sideOf(seat)[0]] ?? 0),
+      cards: seat === ctx.you ? null : Array(count).fill(null),
+      front: trick.has(seat) ? ctx.cardElement(trick.get(seat)) : null,
+      marks,
+    };
+  });
+  const center = [el("p", { className: "euchre-phase" }, phaseWords(state.phase, t))];
+  if (state.turned_card && !state.picked_up && !state.turned_down && state.maker < 0) {
+    center.push(el("div", { className: "euchre-turned", dataset: { part: "turned" } }, cardRow([state.turned_card], t("Turned card"), ctx)));
+  }
+  if (state.maker >= 0) {
+    center.push(el("p", { className: "euchre-trump" }, state.no_trump ? t("No trump") : t("Trump: %(suit)s", { suit: `${SUIT_SIGNS[state.trump] || ""} ${suitName(state.trump, t)}` })));
+  }
+  if (state.phase === "play") center.push(el("p", {}, t("Trick %(number)s", { number: (state.tricks || []).length + 1 })));
+  return { seats, center, hand: state.hand || [], dealer: state.dealer ?? null };
 }

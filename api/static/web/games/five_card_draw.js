@@ -12,7 +12,7 @@ let lastView = null; // the view render() last drew: actionFields needs your car
 
 function cardWords(code, ctx) {
   const card = ctx.cardElement(code);
-  return `${card.textContent} (${card.getAttribute("aria-label") || code})`;
+  return `\u2066${card.textContent}\u2069 (${card.getAttribute("aria-label") || code})`;
 }
 
 // The table's rules in words; an unknown code shows as it is.
@@ -292,4 +292,44 @@ export function actionFields(action, ctx) {
   if ((action.type === "bet" || action.type === "raise") && action.min != null) return amountField(action, ctx);
   if (action.type === "draw") return drawField(action, ctx);
   return null;
+}
+
+// The table's layout (table.js): each seat's stack, its cards (face-up ones shown, the others as
+// backs; the hands shown at a showdown face up), its bet in front of it; the pots in the middle,
+// an uncalled bet named as one rather than as a side pot; your cards; the button.
+export function table(view, ctx) {
+  const { t, nt } = ctx;
+  const state = view.state || {};
+  const hand = state.hand || null;
+  const shown = new Map(((hand && hand.showdown) || []).map((entry) => [entry.seat, entry.cards]));
+  const seats = {};
+  for (const player of state.players || []) {
+    let cards = null;
+    const dealt = hand && !player.folded && !player.eliminated && !player.cannot_post;
+    if (shown.has(player.seat)) cards = shown.get(player.seat);
+    else if (dealt && player.seat !== ctx.you) {
+      const up = player.face_up || [];
+      cards = [...up, ...Array(Math.max(0, 5 - up.length)).fill(null)];
+    }
+    seats[player.seat] = {
+      stack: nt("%(count)s chip", "%(count)s chips", player.stack),
+      cards,
+      front: player.bet ? el("span", { className: "bet", dataset: { chips: player.bet } }, nt("%(count)s chip", "%(count)s chips", player.bet)) : null,
+      marks: playerStatus(player, state, t) ? [playerStatus(player, state, t)] : [],
+    };
+  }
+  const center = [];
+  if (hand) {
+    center.push(el("p", { className: "fcd-phase" }, phaseWords(hand, t)));
+    const pots = el("ul", { className: "pots", dataset: { part: "pots" } });
+    (hand.pots || []).forEach((pot, index) => {
+      const name = pot.eligible.length === 1
+        ? t("Uncalled bet of %(player)s", { player: ctx.playerName(pot.eligible[0]) })
+        : index === 0 ? t("Main pot") : t("Side pot %(number)s", { number: index });
+      pots.append(el("li", { dataset: { pot: index } }, `${name}: `, nt("%(count)s chip", "%(count)s chips", pot.amount)));
+    });
+    if (!(hand.pots || []).length) pots.append(el("li", {}, nt("Pot: %(count)s chip", "Pot: %(count)s chips", state.pot || 0)));
+    center.push(pots);
+  }
+  return { seats, center, hand: (hand && hand.your_cards) || [], dealer: hand ? hand.button : state.button ?? null };
 }

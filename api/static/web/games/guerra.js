@@ -132,3 +132,29 @@ export function describeAction(action, ctx) {
   if (action.type === "throw") return ctx.t("Throw my cards");
   return null;
 }
+
+// The table's layout (table.js): each seat's pile as a back with its size, the cards it threw this
+// round in front of it; the round in the middle.
+export function table(view, ctx) {
+  const { t, nt } = ctx;
+  const state = view.state || {};
+  const seats = {};
+  for (const player of state.players || []) {
+    const thrown = (state.table || []).filter((entry) => entry.seat === player.seat);
+    const marks = [];
+    if (player.out) marks.push(outWords(player.out, t));
+    if ((state.winners || []).includes(player.seat)) marks.push(t("winner"));
+    const front = thrown.length ? el("span", { className: "cards" }, thrown.flatMap((entry) => entry.kind === "battle"
+      ? [...(entry.face_down || Array(entry.face_down_count || 0).fill(null)).map((code) => (code ? ctx.cardElement(code) : faceDown(ctx))), ctx.cardElement(entry.face_up)]
+      : entry.cards.map((code) => ctx.cardElement(code)))) : null;
+    seats[player.seat] = {
+      stack: nt("%(count)s card", "%(count)s cards", player.cards),
+      cards: player.cards ? [null] : null,
+      front,
+      marks,
+    };
+  }
+  const center = [el("p", { className: "guerra-round" }, t("Rounds played: %(count)s of at most %(most)s", { count: state.rounds_played, most: state.max_rounds }))];
+  if (state.last_round && state.last_round.sentence) center.push(el("p", { className: "guerra-sentence" }, state.last_round.sentence));
+  return { seats, center, hand: [], dealer: null };
+}

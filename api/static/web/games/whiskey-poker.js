@@ -1,7 +1,7 @@
 // Whiskey Poker: the shared widow table, with its scoring: the pot, lives or points; the owner of a
 // pot-scoring match ends it with end_match (WP-6), offered by ownerActions(view).
 import { nt, t } from "../i18n.js";
-import { describeWidowAction, renderWidow, widowActionGroups } from "./widow.js";
+import { describeWidowAction, renderWidow, widowActionGroups, widowTable } from "./widow.js";
 
 export function render(view, ctx) {
   return renderWidow(view, ctx, (state) => {
@@ -31,4 +31,13 @@ export function ownerActions(view) {
   const state = view.state || {};
   if (state.scoring === "pot" && !state.end_requested && !state.finished) return [{ type: "end_match" }];
   return [];
+}
+
+// The seats and the middle of the table: lives, points or chips, as the match scores.
+export function table(view, ctx) {
+  return widowTable(view, ctx, (state, seat) => {
+    if (state.scoring === "loser_pays") return nt("%(count)s life", "%(count)s lives", (state.chips || [])[seat] ?? 0);
+    if (state.scoring === "points") return nt("%(count)s point", "%(count)s points", (state.points || [])[seat] ?? 0);
+    return nt("%(count)s chip", "%(count)s chips", (state.chips || [])[seat] ?? 0);
+  });
 }

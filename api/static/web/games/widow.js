@@ -1,7 +1,7 @@
 // What La Viuda and Whiskey Poker share on the table: your hand, the widow (face up or down), the
 // pot, the wild rank, the knocks, and the exchange actions' words.
 import { nt, t } from "../i18n.js";
-import { cardFace } from "../cards.js";
+import { faceInText } from "../cards.js";
 
 function el(tag, className, ...children) {
   const element = document.createElement(tag);
@@ -50,22 +50,49 @@ export function renderWidow(view, ctx, extra) {
   for (const line of extra(state, ctx)) fact(line);
   root.append(facts);
 
-  const widow = el("section", "widow");
-  widow.append(el("h3", null, state.widow_face_up ? t("The widow, face up") : t("The widow, face down")));
-  if (state.widow) widow.append(row(state.widow, t("The widow"), ctx));
-  else if (state.started && !state.finished && state.phase != null) widow.append(row([null, null, null, null, null], t("The widow, face down"), ctx));
-  root.append(widow);
-
-  if (state.hand) {
-    const hand = el("section", "your-hand");
-    hand.append(el("h3", null, t("Your hand")), row(state.hand, t("Your hand"), ctx));
-    root.append(hand);
-  }
+  // The widow and the pot are drawn in the middle of the table (table.js), from table(view).
+  // Your hand is drawn large at the foot of the table (table.js), from table(view).hand.
   if (state.finished) {
     const winner = state.winner != null ? t("The game is over: %(name)s wins.", { name: ctx.playerName(state.winner) }) : t("The game is over.");
     root.append(el("p", "finished", winner));
   }
   return root;
+}
+
+// The table's layout (table.js): each seat's stack (`stackOf(state, seat)`, chips, lives or
+// points), its hidden hand as backs while a hand is in play, a knock in front of the seat; the pot,
+// the widow and the wild rank in the middle; your hand.
+export function widowTable(view, ctx, stackOf) {
+  const state = view.state || {};
+  const inPlay = state.phase != null && !state.finished;
+  const seats = {};
+  for (let seat = 0; seat < (state.seats || 0); seat += 1) {
+    const out = Boolean((state.out || [])[seat]);
+    const marks = [];
+    if (out) marks.push(t("out"));
+    const knocked = (state.knocks || []).includes(seat);
+    seats[seat] = {
+      stack: stackOf(state, seat),
+      cards: inPlay && (state.order || []).includes(seat) && seat !== ctx.you ? [null, null, null, null, null] : null,
+      front: knocked ? el("span", "knock", t("knocked")) : null,
+      marks,
+    };
+  }
+  const center = [];
+  const pot = el("p", "pot", nt("Pot: %(count)s chip", "Pot: %(count)s chips", state.pot ?? 0));
+  pot.dataset.part = "pot";
+  center.push(pot);
+  if (state.widow) {
+    const widow = row(state.widow, t("The widow"), ctx);
+    widow.dataset.part = "widow";
+    center.push(widow);
+  } else if (inPlay) {
+    const widow = row([null, null, null, null, null], t("The widow, face down"), ctx);
+    widow.dataset.part = "widow";
+    center.push(widow);
+  }
+  if (state.wild_rank) center.push(el("p", "wild", wildWords(state.wild_rank) || ""));
+  return { seats, center, hand: state.hand || [], dealer: state.dealer ?? null };
 }
 
 export function describeWidowAction(action, ctx) {
@@ -77,7 +104,7 @@ export function describeWidowAction(action, ctx) {
     case "exchange_all":
       return t("Take the whole widow");
     case "exchange_one":
-      return t("Give %(give)s, take %(take)s", { give: cardFace(action.give), take: cardFace(action.take) });
+      return t("Give %(give)s, take %(take)s", { give: faceInText(action.give), take: faceInText(action.take) });
     case "buy_widow":
       return t("Buy the widow");
     case "decline_widow":
