@@ -6,7 +6,7 @@ import * as api from "./api.js";
 import { cardElement } from "./cards.js";
 import { t } from "./i18n.js";
 import { auditView, verifyControls } from "./hands.js";
-import { duration, money, when } from "./money.js";
+import { duration, moneyOf as money, when } from "./numbers.js";
 import { app, attempt, el, formValues, section, showError } from "./shell.js";
 import { word } from "./words.js";
 

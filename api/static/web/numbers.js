@@ -27,9 +27,10 @@ export function exponent(currency) {
   }
 }
 
-// An integer or a decimal as the page's language writes it: 1234 → "1,234", "۱٬۲۳۴" in Persian.
-export function number(value) {
-  return format("number", {}).format(value);
+// An integer or a decimal as the page's language writes it: 1234 → "1,234", "۱٬۲۳۴" in Persian;
+// ``options`` as Intl.NumberFormat takes them (a share as a percent, say).
+export function number(value, options = {}) {
+  return format(`number:${JSON.stringify(options)}`, options).format(value);
 }
 
 // An amount in minor units as money: 1050 MXN → "MX$10.50", "‎MX$۱۰٫۵۰" in Persian.
@@ -52,4 +53,18 @@ export function signedMoney(minor, currency) {
   if (minor == null || !currency) return "";
   const places = exponent(currency);
   return `\u2066${format(`signed:${currency}`, { style: "currency", currency, signDisplay: "exceptZero", minimumFractionDigits: places, maximumFractionDigits: places }).format(minor / 10 ** places)}\u2069`;
+}
+
+// A moment of the API (RFC 3339, UTC) as the page's language writes a date and time, in UTC.
+export function when(moment) {
+  if (!moment) return "";
+  return `${new Intl.DateTimeFormat(lang(), { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(new Date(moment))} UTC`;
+}
+
+// A span of seconds in the largest whole unit: "3 h", with Intl's own unit names.
+export function duration(seconds) {
+  if (seconds == null) return "";
+  const units = [["day", 86400], ["hour", 3600], ["minute", 60], ["second", 1]];
+  const [unit, size] = units.find(([, size]) => seconds >= size) || units[3];
+  return format(`unit:${unit}`, { style: "unit", unit, unitDisplay: "short", maximumFractionDigits: 1 }).format(seconds / size);
 }

@@ -3,7 +3,7 @@
 // reason; and the large deposits waiting for a second member of staff. Refusals in the API's words.
 import * as api from "./api.js";
 import { t } from "./i18n.js";
-import { duration, money, when } from "./money.js";
+import { duration, moneyOf as money, when } from "./numbers.js";
 import { attempt, el, section } from "./shell.js";
 import { word } from "./words.js";
 

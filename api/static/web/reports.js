@@ -3,7 +3,7 @@
 import * as api from "./api.js";
 import { CATEGORIES, STATES } from "./desk.js";
 import { nt, t } from "./i18n.js";
-import { duration, money, number, when } from "./money.js";
+import { duration, moneyOf as money, number, when } from "./numbers.js";
 import { el, section } from "./shell.js";
 
 const AGE_GROUPS = {
