@@ -45,7 +45,7 @@ def command_of(
     owner = table.owner_id == user.pk
     owners_command = action.get("type") in locked.decider.owner_commands
     _refuse_sender(action, seat, owner=owner, owners_command=owners_command)
-    if expected_version != table.version:
+    if expected_version != table.version and not at_any_version(locked, action):
         # A stale version answers 409 whatever else is wrong with the action: the sender has to
         # reload first, and the action's fields are judged against the state they then see.
         raise Conflict(
@@ -63,6 +63,16 @@ def command_of(
         command = {**action, "seat": number}
     offered = check(locked, number, command, owner=owner, owners_command=owners_command)
     return number, command, offered
+
+
+def at_any_version(locked: Locked, action: Mapping[str, Any]) -> bool:
+    """Whether ``action`` means the same at any version of the table: sitting out or in, leaving
+    and the owner's commands. These are taken at the version the table is at when they arrive, so
+    a person's "Sit in" never loses a race with the bots' moves, however fast those come; whether
+    they are offered now is still judged (``check``). A seat's moves are chosen from the state shown
+    and keep the compare-and-set."""
+    kind = action.get("type")
+    return kind in presence.COMMANDS or kind in locked.decider.owner_commands
 
 
 def _refuse_sender(action: Mapping[str, Any], seat, *, owner: bool, owners_command: bool) -> None:
