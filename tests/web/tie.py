@@ -52,7 +52,9 @@ def first_hand_ties(
     extra: Mapping[str, Any],
     max_commands: int = 500,
 ) -> bool:
-    """Whether the first hand's showdown ties for the worst hand, started at ``version``."""
+    """Whether the first hand's showdown ties for the worst hand and a bot loses the tie, started at
+    ``version``. The person keeps their chip, so the next hand waits for them and its showdown
+    cannot take the first one's place before the page is read, however fast the bots play."""
     decider = registry.get("la-viuda")
     state = decider.initial_state(config)
     command: dict[str, Any] = {"type": "start"}
@@ -71,7 +73,7 @@ def first_hand_ties(
             state = decider.evolve(state, event)
             version += 1
             if type(event).__name__ == "ShowdownHeld":
-                return len(event.tied) >= 2
+                return len(event.tied) >= 2 and event.loser != person
         seat = decider.to_act(state)[0]
         legal = [action for action in decider.legal_actions(state, seat) if not presence.is_presence_action(action)]
         if seat == person:
