@@ -265,10 +265,9 @@ if DEBUG:
 # after it was issued (30 days by default); a client logs in again for a new one.
 TOKEN_TTL_HOURS = float(os.environ.get("TOKEN_TTL_HOURS", "720"))
 
-# How many bots' turns in a row one task may play, each its own command (games.play.worker). 1 (a
-# task per turn) until a browser test's La Viuda hand played in a chain is understood to match the
-# hand played one task at a time; the chain itself is tested with more (tests/play).
-BOT_MOVES_IN_A_ROW = int(os.environ.get("BOT_MOVES_IN_A_ROW", "1"))
+# How many bots' turns in a row one task may play, each its own command (games.play.worker): a turn
+# played in the chain saves a broker round trip and a task's read of the table. 1 is a task a turn.
+BOT_MOVES_IN_A_ROW = int(os.environ.get("BOT_MOVES_IN_A_ROW", "20"))
 
 # Mail: the password reset links (api/password_reset.py). A developer's machine prints mails to the
 # console (`make run`'s log); a server sends them through SMTP, set from the environment.

@@ -21,7 +21,7 @@ GUERRA = Game("guerra", 3, people=(0,), options={"max_rounds": 30})
 
 @pytest.fixture(autouse=True)
 def _chained(settings):
-    """The chain on, as BOT_MOVES_IN_A_ROW allows it (it is 1 by default)."""
+    """The chain on, as BOT_MOVES_IN_A_ROW allows it (20 by default; set here so that the tests do not depend on the default)."""
     settings.BOT_MOVES_IN_A_ROW = 20
 
 
