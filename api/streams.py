@@ -276,34 +276,33 @@ class TableStreamView(_StreamView):
         return _stream(table_events(table.pk, request.user, after, line))
 
 
-def _read_events(table_id: Any, user: Any, after: int, line: _Line) -> tuple[list[dict[str, Any]], bool, str | None]:
-    """The events after ``after`` as ``user``'s seat sees them, whether the table has finished,
-    and why the stream must end instead (an ``ENDS`` code) if its rights are gone."""
-    table = selectors.get_table(table_id)
+def _read_events(
+    table_id: Any, user: Any, after: int, line: _Line
+) -> tuple[list[dict[str, Any]], bool, str | None, str | None]:
+    """The events after ``after`` as ``user``'s seat sees them, whether the table has finished, why
+    the stream must end instead (an ``ENDS`` code) if its rights are gone, and, for a line that
+    asked for views, the seat's table view as JSON text when there were events (and no more than a
+    read's worth). One read of the table row and its seats serves the events and the view; the view's
+    state is loaded after the events, so its version is never behind the last of them."""
+    table = selectors.table_to_view(table_id) if line.view else selectors.get_table(table_id)
     # The seats are read for the events' player names anyway; the reader's seat is found among them.
-    events = selectors.events_view(table, selectors.seat_among_rows(table, user), after=after, limit=READ_LIMIT)
-    # Checked after the read: rights that still hold now held while it read (a token revoked or
+    seat = selectors.seat_among_rows(table, user)
+    events = selectors.events_view(table, seat, after=after, limit=READ_LIMIT)
+    view = selectors.table_view(table, seat, viewer=user) if line.view and 0 < len(events) < READ_LIMIT else None
+    # Checked after the reads: rights that still hold now held while it read (a token revoked or
     # expired never comes back), so no event read after a revocation is ever sent.
     ended = line.rights.check()
     if ended is not None:
-        return [], False, ended
+        return [], False, ended, None
     if line.sentences:
         with translation.override(line.language) if line.language else contextlib.nullcontext():
             events = sentences.with_sentences(table, events)
-    return say_all(events, line.language), table.status == Table.Status.FINISHED, None
-
-
-def _read_view(table_id: Any, user: Any, line: _Line) -> tuple[str | None, str | None]:
-    """The seat's table view as JSON text, written as the table's own answer writes it (DRF's
-    encoder), or why the stream must end instead. Read after the events were sent, so the events
-    wait for nothing and the view's version is never behind the last of them."""
-    table = selectors.table_to_view(table_id)
-    view = selectors.table_view(table, selectors.seat_among_rows(table, user), viewer=user)
-    ended = line.rights.check()
-    if ended is not None:
-        return None, ended
-    with translation.override(line.language):
-        return json.dumps(say_all(view), cls=JSONEncoder, ensure_ascii=False, separators=(",", ":")), None
+    text = None
+    if view is not None:
+        # Written as the table's own answer writes it (DRF's encoder).
+        with translation.override(line.language):
+            text = json.dumps(say_all(view), cls=JSONEncoder, ensure_ascii=False, separators=(",", ":"))
+    return say_all(events, line.language), table.status == Table.Status.FINISHED, None, text
 
 
 async def table_events(table_id: Any, user: Any, after: int, line: _Line) -> AsyncIterator[str]:
@@ -320,7 +319,7 @@ async def table_events(table_id: Any, user: Any, after: int, line: _Line) -> Asy
         while True:
             # Cleared before reading: a notice that lands during the read wakes the next wait.
             waiter.clear()
-            items, finished, ended = await _db(_read_events, table_id, user, after, line)
+            items, finished, ended, view = await _db(_read_events, table_id, user, after, line)
             if ended is not None:
                 yield line.end(ended)
                 return
@@ -329,11 +328,7 @@ async def table_events(table_id: Any, user: Any, after: int, line: _Line) -> Asy
                 after = item["seq"]
             if len(items) >= READ_LIMIT:
                 continue
-            if line.view and items:
-                view, ended = await _db(_read_view, table_id, user, line)
-                if ended is not None:
-                    yield line.end(ended)
-                    return
+            if view is not None:
                 yield f"event: table\ndata: {view}\n\n"
             if finished:
                 yield line.end(stream_rights.TABLE_FINISHED)
