@@ -4,7 +4,7 @@ movements name (``("seat", 2)``, ``("pot",)``, ``("wallet", 0)``, …)."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -200,30 +200,53 @@ def wallet_chips(table: Table, seats: Sequence[Seat]) -> dict[int, int]:
     return {number: held[key] // table.chip_value for number, key in people.items()}
 
 
-def context_extra(table: Table, seats: Sequence[Seat]) -> dict[str, Any]:
+class Extra(Mapping[str, Any]):
+    """``context_extra``'s facts, where those read from the wallets are read only when a rule first
+    asks for them: most commands (a plain move, a bot's turn) never do, and so cost no read."""
+
+    def __init__(self, known: dict[str, Any], later: dict[str, Callable[[], Any]]) -> None:
+        self._known = known
+        self._later = later
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in self._known and key in self._later:
+            self._known[key] = self._later.pop(key)()
+        return self._known[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([*self._known, *self._later])
+
+    def __len__(self) -> int:
+        return len(self._known) + len(self._later)
+
+
+def context_extra(table: Table, seats: Sequence[Seat]) -> Mapping[str, Any]:
     """Facts from outside the game that its rules depend on: the seats people hold (a table whose
     people have all left ends, CM-20), the chips each seat chose to buy (bots the most) and, once
     it runs, the chips each person's wallet pays for (a top-up, FD-13), and which seats can afford
     La Viuda (LV-8: offered only if the wallet holds twice the chip value; the bot
-    bankroll always can)."""
+    bankroll always can). The wallets are read when a rule first asks (``Extra``)."""
     span = registry.get(table.game).buy_in_range(table.config)
     if span is not None:
-        extra: dict[str, Any] = {
+        known: dict[str, Any] = {
             "buy_ins": {seat.number: seat.chips or span[1] for seat in seats},
             "people": [seat.number for seat in seats if seat.user_id],
         }
         if table.status == Table.Status.RUNNING and registry.get(table.game).chip_purchases:
             # What each wallet pays for, so the game refuses a top-up it cannot pay (FD-13).
-            extra["wallet_chips"] = wallet_chips(table, seats)
-        return extra
+            return Extra(known, {"wallet_chips": lambda: wallet_chips(table, seats)})
+        return known
     persons = [seat.number for seat in seats if seat.user_id]
     if not table.chip_value:
         return {"people": persons}
+    return Extra({"people": persons}, {"can_afford_widow": lambda: _can_afford_widow(table, seats)})
+
+
+def _can_afford_widow(table: Table, seats: Sequence[Seat]) -> dict[int, bool]:
     price = 2 * table.chip_value
     people = {seat.number: keys.wallet_key(seat.user_id, table.currency) for seat in seats if seat.user_id}
     held = selectors.balances_of(keys=list(people.values()))
-    afford = {seat.number: seat.user_id is None or held[people[seat.number]] >= price for seat in seats}
-    return {"can_afford_widow": afford, "people": persons}
+    return {seat.number: seat.user_id is None or held[people[seat.number]] >= price for seat in seats}
 
 
 def pending_payout_id(table_id, seat: int) -> str:

@@ -8,6 +8,7 @@ reading them again.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -33,7 +34,7 @@ class Locked:
     # What a command works out once from the above, kept for its other steps (``extra``).
     memo: dict[str, Any] = field(default_factory=dict, compare=False)
 
-    def extra(self) -> dict[str, Any]:
+    def extra(self) -> Mapping[str, Any]:
         """The facts from outside the game that its rules depend on (``settlement.context_extra``),
         read once per command: nothing the command does changes them before its events are in."""
         found = self.memo.get("extra")
