@@ -73,6 +73,11 @@ def _broker() -> str:
     return broker_url
 
 
+def _services() -> tuple[str, str]:
+    """The PostgreSQL server and the Redis server the suite is configured with, both reachable."""
+    return _postgres(), _broker()
+
+
 @pytest.fixture(params=["primary", "replica"])
 def servers(request) -> Iterator[Replicated | None]:
     """None: the suite's PostgreSQL alone; "replica": a primary and a streaming standby of the test's own."""
