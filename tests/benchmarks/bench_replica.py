@@ -19,9 +19,10 @@ end; their finished hands are what is audited, by a member of staff, round robin
 2. The primary's actions: Whiskey Poker tables of three people and no bot (``--tables``; nothing
    but the benchmark moves them), one person action (a table GET to see whose turn, the person's
    GET, the action POST) at a fixed rate (``--action-rate`` a second over all the tables) for
-   ``--seconds``, three times: without audits, with a fixed audit load (``--audit-rate`` a second,
-   each audit sent on time whether the previous has answered or not) to "audits-primary", and with
-   the same load to "audits-replica". The POST's latency (p50, p99) and the actions answered.
+   ``--seconds``, three windows a round: without audits, with a fixed audit load (``--audit-rate``
+   a second, each audit sent on time whether the previous has answered or not) to
+   "audits-primary", and with the same load to "audits-replica". The POST's latency (p50, p99) and
+   the actions answered.
 
 For each window: the CPU of each process group counted whole (tests/benchmarks/cpu.py: the web
 processes, the primary cluster and the standby cluster with every backend they forked), and the
@@ -172,7 +173,7 @@ def main() -> None:
         people = [Person(p.username, p.token, [web]) for p in (register([web], f"act{n}") for n in range(3))]
         tables = [new_table(people) for _ in range(args.tables)]
         acting = []
-        for source in (None, "primary", "replica"):
+        for source in (None, "primary", "replica") * args.rounds:
             name = (
                 "actions, no audits" if source is None else f"actions, {args.audit_rate:g} audits/s from the {source}"
             )
@@ -415,18 +416,17 @@ def print_window(window: Window) -> None:
 
 
 def result_line(audits: list[Window], acting: list[Window]) -> str:
-    rates: dict[str, list[str]] = {}
+    """Each figure once a round, in the order measured."""
+    figures: dict[str, list[str]] = {}
     for window in audits:
-        rates.setdefault(window.name.rsplit(" ", 1)[1], []).append(f"{len(window.audits) / window.seconds:.1f}")
-    # One figure a round, in the order measured.
-    fields = [f"audits_per_s_{source}={'/'.join(figures)}" for source, figures in rates.items()]
-    for window, label in zip(acting, ("none", "primary", "replica"), strict=True):
-        fields += [
-            f"actions_per_s_{label}={len(window.actions) / window.seconds:.2f}",
-            f"action_p50_ms_{label}={_ms(window.actions, 0.5)}",
-            f"action_p99_ms_{label}={_ms(window.actions, 0.99)}",
-        ]
-    return "RESULT replica " + " ".join(fields)
+        source = window.name.rsplit(" ", 1)[1]
+        figures.setdefault(f"audits_per_s_{source}", []).append(f"{len(window.audits) / window.seconds:.1f}")
+    for window in acting:
+        source = window.name.rsplit(" ", 1)[1] if "from the" in window.name else "none"
+        figures.setdefault(f"actions_per_s_{source}", []).append(f"{len(window.actions) / window.seconds:.2f}")
+        figures.setdefault(f"action_p50_ms_{source}", []).append(_ms(window.actions, 0.5))
+        figures.setdefault(f"action_p99_ms_{source}", []).append(_ms(window.actions, 0.99))
+    return "RESULT replica " + " ".join(f"{name}={'/'.join(values)}" for name, values in figures.items())
 
 
 if __name__ == "__main__":
