@@ -20,8 +20,21 @@ OWNERS = frozenset({"end_match", "end_table"})
 
 
 def moves(legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """A seat's legal actions without the presence ones and the owner's: what a random player picks from."""
-    return [action for action in legal if action.get("type") not in PRESENCE | OWNERS]
+    """A seat's legal actions without the presence ones and the owner's, as a client sends them:
+    what a random player picks from. A range (a Five-Card Draw bet or raise, FD-4) is sent at its
+    least and at its most, a draw stands pat (FD-7); a top-up (FD-13) is no move but a purchase."""
+    sent = []
+    for action in legal:
+        kind = action.get("type")
+        if kind in PRESENCE | OWNERS | {"top_up"}:
+            continue
+        if kind == "draw":
+            sent.append({"type": "draw", "discard": []})
+        elif "min" in action and "max" in action and "amount" not in action:
+            sent += [{"type": kind, "amount": amount} for amount in dict.fromkeys((action["min"], action["max"]))]
+        else:
+            sent.append(action)
+    return sent
 
 
 PASSWORD = "a long enough passphrase 7"
@@ -119,13 +132,18 @@ class TableSpec:
 
 def tables_of_every_game(length: int = 1) -> list[TableSpec]:
     """A money table of every game for two people and bots, ``length`` setting how long each plays
-    (chips per player, Euchre's target, tens of Guerra rounds): 1 is a minute's play or less."""
+    (chips per player, Euchre's target, fives of Five-Card Draw chips, tens of Guerra rounds): 1 is a
+    minute's play or less."""
     chips = {"currency": "MXN", "chip_value": "1.00"}
     stake = {"currency": "MXN", "amount": "5.00"}
     return [
         TableSpec("la-viuda", 4, people=2, options={"chips_per_player": length}, stake=chips),
         TableSpec("whiskey-poker", 3, people=2, options={"scoring": "pot", "chips_per_player": length}, stake=chips),
         TableSpec("euchre", 4, people=2, options={"target_points": length}, stake=stake),
+        # A tournament (FD-13) of a few antes' chips each: the random players' bets end it in a few hands.
+        TableSpec(
+            "five_card_draw", 3, people=2, options={"format": "tournament", "starting_stack": 5 * length}, stake=stake
+        ),
         TableSpec("guerra", 3, people=2, options={"max_rounds": 10 * length}, stake=stake),
     ]
 

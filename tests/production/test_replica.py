@@ -11,18 +11,17 @@ though the standby has not replayed it yet. Then ``check_replay``, ``reconcile``
 
 from __future__ import annotations
 
-import contextlib
 import random
-import time
 from collections.abc import Iterator
 
 import pytest
 from django.conf import settings
 
-from tests.benchmarks.servers import OwnPostgres, postgres_bindir
+from tests.benchmarks.servers import OwnPostgres
 from tests.conftest import require
 from tests.production.players import Person, TableSpec, moves, register, set_up_table
-from tests.production.shape import Shape, _with_path, redis_answers
+from tests.production.shape import Shape, redis_answers
+from tests.production.standby import Replicated, primary_and_standby, reads, wait_for
 
 pytestmark = pytest.mark.production
 
@@ -32,38 +31,24 @@ DELAY = "4s"
 WAIT_SECONDS = "0.3"
 
 
-def _broker() -> str:
-    """The suite's Redis, reachable, once the PostgreSQL server binaries are known to be here."""
-    try:
-        bindir = postgres_bindir()
-    except RuntimeError:
-        bindir = None
-    require(bindir is not None and (bindir / "pg_basebackup").exists(), "PostgreSQL server binaries (pg_basebackup)")
+@pytest.fixture
+def replicated() -> Iterator[tuple[Shape, Replicated]]:
     broker_url = settings.CELERY_BROKER_URL
     require(redis_answers(broker_url), "Redis (CELERY_BROKER_URL=redis://…)")
-    return broker_url
-
-
-@pytest.fixture
-def replicated() -> Iterator[tuple[Shape, OwnPostgres]]:
-    broker_url = _broker()
-    with contextlib.ExitStack() as stack:
-        primary = OwnPostgres()
-        stack.callback(primary.close)
-        primary.start()
-        standby = OwnPostgres()
-        stack.callback(standby.close)
-        standby.start_standby_of(primary)
-        shape = stack.enter_context(Shape.create(primary.url(), broker_url, prefix="test_replica"))
-        replica_url = _with_path(standby.url(), f"/{shape.database_name}")
-        _wait_for(lambda: _standby_has(standby, shape.database_name), "the standby to replay the new database")
+    with (
+        primary_and_standby() as servers,
+        Shape.create(servers.primary.url(), broker_url, prefix="test_replica") as shape,
+    ):
+        servers.catch_up()
+        replica_url = servers.replica_url(shape.database_name)
         shape.start_web("web", env={"DATABASE_REPLICA_URL": replica_url, "REPLICA_WAIT_SECONDS": WAIT_SECONDS})
         shape.start_web("plain")
-        yield shape, standby
+        yield shape, servers
 
 
 def test_reads_come_from_the_replica_and_a_person_reads_their_own_writes_when_it_lags(replicated):
-    shape, standby = replicated
+    shape, servers = replicated
+    standby = servers.standby
     web, plain = shape.processes["web"], shape.processes["plain"]
     people = [register([web], f"replica{n}") for n in range(3)]
     table = set_up_table(SPEC, people)
@@ -74,16 +59,16 @@ def test_reads_come_from_the_replica_and_a_person_reads_their_own_writes_when_it
     events, hands = f"/api/v1/tables/{table.id}/events/", f"/api/v1/tables/{table.id}/hands/"
 
     # Caught up: the standby answers the events page and the hand list.
-    time.sleep(1)
-    before = _standby_reads(standby, shape.database_name)
+    servers.catch_up()
+    before = reads(standby, shape.database_name)
     status, page = by_seat[0].request("GET", f"{events}?after=0")
     assert status == 200 and page["results"]
     assert by_seat[0].request("GET", hands)[0] == 200
-    read = _standby_reads(standby, shape.database_name) - before
+    read = reads(standby, shape.database_name) - before
     assert read >= 2, f"the standby ran {read} reads of events for the two pages"
 
     # Replay delayed: whoever has just acted still reads their action and the primary's hand list.
-    _delay(standby, DELAY)
+    servers.delay(DELAY)
     behind = finished = 0
     for _ in range(120):
         status, view = on_primary[0].request("GET", f"/api/v1/tables/{table.id}/")
@@ -108,45 +93,15 @@ def test_reads_come_from_the_replica_and_a_person_reads_their_own_writes_when_it
     assert finished >= 2, "no two hands finished while replay was delayed"
 
     # The integrity commands read one snapshot of the caught-up replica, and find nothing wrong.
-    _delay(standby, "0")
-    _wait_for(lambda: _standby_version(standby, shape.database_name, table.id) >= version, "the standby to catch up")
-    before = _standby_reads(standby, shape.database_name)
-    replica_url = _with_path(standby.url(), f"/{shape.database_name}")
+    servers.delay("0")
+    wait_for(lambda: _standby_version(standby, shape.database_name, table.id) >= version, "the standby to catch up")
+    before = reads(standby, shape.database_name)
+    replica_url = servers.replica_url(shape.database_name)
     for command in (["check_replay"], ["reconcile"], ["verify_hands", "--all"]):
         shape.manage(*command, check=True, env={"DATABASE_REPLICA_URL": replica_url})
-    assert _standby_reads(standby, shape.database_name) > before
-
-
-def _standby_has(standby: OwnPostgres, database: str) -> bool:
-    return bool(standby.execute("SELECT 1 FROM pg_database WHERE datname = %s", [database]))
-
-
-def _standby_reads(standby: OwnPostgres, database: str) -> int:
-    """Calls of statements that read games_event, run on the standby in ``database``."""
-    ((calls,),) = standby.execute(
-        """
-        SELECT coalesce(sum(s.calls), 0) FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
-        WHERE d.datname = %s AND s.query ILIKE '%%games_event%%' AND s.query NOT ILIKE '%%pg_stat_statements%%'
-        """,
-        [database],
-    )
-    return int(calls)
+    assert reads(standby, shape.database_name) > before
 
 
 def _standby_version(standby: OwnPostgres, database: str, table_id: str) -> int:
     ((version,),) = standby.execute("SELECT version FROM games_table WHERE id = %s", [table_id], database=database)
     return int(version)
-
-
-def _delay(standby: OwnPostgres, delay: str) -> None:
-    standby.execute(f"ALTER SYSTEM SET recovery_min_apply_delay = '{delay}'")
-    standby.execute("SELECT pg_reload_conf()")
-    _wait_for(lambda: standby.execute("SHOW recovery_min_apply_delay")[0][0] == delay, "the delay to apply")
-
-
-def _wait_for(done, what: str, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not done():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"waited {timeout:g} s for {what}")
-        time.sleep(0.1)
