@@ -326,8 +326,7 @@ function decideForm(d, review, base, again) {
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const values = formValues(form);
-    const chosen = form.querySelector("input[name=outcome]:checked"); // formValues keeps a group's last radio
-    const body = { outcome: chosen ? chosen.value : "", reasons: values.reasons };
+    const body = { outcome: values.outcome || "", reasons: values.reasons };
     if (values.compensation) body.compensation = values.compensation;
     if (values.referral) body.referral = values.referral;
     if (values.referral_note) body.referral_note = values.referral_note;

@@ -66,6 +66,11 @@ export function formValues(form) {
   for (const input of form.elements) {
     if (!input.name) continue;
     if (input.type === "checkbox") values[input.name] = input.checked;
+    else if (input.type === "radio") {
+      // A group's inputs share the name: the checked one gives the value, or none is chosen.
+      if (input.checked) values[input.name] = input.value;
+      else if (!(input.name in values)) values[input.name] = null;
+    }
     else if (input.type === "number") values[input.name] = input.value === "" ? null : Number(input.value);
     else if (input.tagName === "SELECT" && input.multiple) values[input.name] = [...input.selectedOptions].map((o) => o.value);
     else values[input.name] = input.value;
