@@ -1,7 +1,8 @@
 """Every card of every deck (api/static/web/cards.js) in headless Chromium, in English and in
 Persian: its face is the card set's SVG (cards.svg: the suit, the joker's cap, the back) and its
 rank as text, never an emoji, so it shows on a machine without an emoji font (issue 25); its name
-is in words of the page's language; it reads left to right on a right-to-left page.
+is in words of the page's language; it reads left to right on a right-to-left page. The page is
+kept as pictures, on a phone's width (var/screenshots/cards-<deck>-<language>.png).
 
 The page is served by Playwright's request routing from the static folder itself, with Django's
 own catalogue of the client's words: no server, no port."""
@@ -18,28 +19,36 @@ from django.test import Client
 from games.engine.cards import DECKS
 from tests.conftest import require
 from tests.web.chromium import CHROMIUM, CHROMIUM_FLAGS
+from tests.web.conftest import SCREENSHOTS
 
 WEB = Path(__file__).resolve().parents[2] / "api" / "static" / "web"
 ORIGIN = "http://cards.test"
-CODES = list(dict.fromkeys(code for deck in DECKS.values() for code in deck))
 TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
 
 PAGE = """<!doctype html>
 <html lang="{lang}" dir="{dir}"><head><meta charset="utf-8"><title>cards</title>
 <link rel="stylesheet" href="/web/style.css"><script src="/jsi18n/"></script></head>
-<body><main><div class="cards" id="faces"></div></main>
+<body><main id="faces"></main>
 <script type="module">
-import {{ cardElement, faceInText }} from "/web/cards.js";
-window.draw = (codes) => {{
-  const faces = document.getElementById("faces");
-  faces.replaceChildren(...codes.map(cardElement), cardElement(null));
-  window.texts = codes.map(faceInText);
+import {{ cardElement, faceInText, useDeck }} from "/web/cards.js";
+// Each deck as a table of it draws it: its name said first, then its cards (and a back).
+window.draw = (decks) => {{
+  window.texts = [];
+  for (const [name, codes] of decks) {{
+    useDeck(name);
+    const row = Object.assign(document.createElement("div"), {{ className: "cards" }});
+    row.dataset.deck = name;
+    row.append(...codes.map((code) => cardElement(code)), cardElement(null));
+    document.getElementById("faces").append(row);
+    window.texts.push(...codes.map((code) => faceInText(code)));
+  }}
 }};
 // Each card as drawn: once the card set has loaded, each symbol has a size (a symbol the set lacks
 // has none).
 window.faces = () => [...document.querySelectorAll("#faces .card")].map((card) => {{
   const uses = [...card.querySelectorAll("svg use")];
   return {{
+    deck: card.closest("[data-deck]").dataset.deck,
     code: card.dataset.card || null,
     role: card.getAttribute("role"),
     label: card.getAttribute("aria-label"),
@@ -63,13 +72,13 @@ SYMBOL = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
 SPANISH = {"o": "oros", "c": "copas", "e": "espadas", "b": "bastos"}
 
 
-def expected(code: str) -> tuple[str, str]:
-    """The rank shown and the symbol of the set a card's face is drawn with."""
+def expected(deck: str, code: str) -> tuple[str, str]:
+    """The rank shown and the symbol of the set a card's face is drawn with: in a Spanish deck
+    "2c" is the two of copas (GC-1), elsewhere the two of clubs."""
     if code in ("X1", "X2"):
         return "", "joker"
-    spanish = re.fullmatch(r"(1[0-2]|[1-9])([oceb])", code)
-    if spanish and not re.fullmatch(r"[2-9][cdhs]", code):
-        return spanish[1], SPANISH[spanish[2]]
+    if deck.startswith("spanish"):
+        return code[:-1], SPANISH[code[-1]]
     return ("10" if code[0] == "T" else code[0]), SYMBOL[code[1]]
 
 
@@ -113,19 +122,25 @@ def cards_page(language: str):
 
 @pytest.mark.parametrize("language", ["en", "fa"])
 def test_every_card_of_every_deck_has_an_svg_face_and_its_name_in_words(language):
-    assert {"X1", "X2", "Ah", "Td", "1o", "12b", "8e", "9c"} <= set(CODES)  # jokers, both decks
+    assert {"english_54", "spanish_48_jokers", "euchre_24"} <= set(DECKS)  # jokers, both kinds of deck
+    decks = [[name, list(codes)] for name, codes in DECKS.items()]
     with cards_page(language) as page:
-        page.evaluate("(codes) => window.draw(codes)", CODES)
+        page.evaluate("(decks) => window.draw(decks)", decks)
         # Drawn once the card set has loaded: every symbol then has a size.
         page.wait_for_function("() => window.faces().every((face) => face.sized)", timeout=10_000)
         faces = page.evaluate("() => window.faces()")
         texts = page.evaluate("() => window.texts")
+        # Two decks' faces on a phone's width, kept as pictures (docs/screenshots/).
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        for name in ("english_54", "spanish_48_jokers"):
+            page.locator(f"[data-deck={name}]").screenshot(path=str(SCREENSHOTS / f"cards-{name}-{language}.png"))
         assert not page.errors, page.errors
-    *cards, back = faces
-    assert [face["code"] for face in cards] == CODES
+    cards = [face for face in faces if face["code"]]
+    backs = [face for face in faces if not face["code"]]
+    assert [(face["deck"], face["code"]) for face in cards] == [(name, code) for name, codes in decks for code in codes]
     for face in cards:
         code = face["code"]
-        rank, symbol = expected(code)
+        rank, symbol = expected(face["deck"], code)
         assert face["role"] == "img", face
         assert face["symbols"] == [symbol], face  # the suit (or cap) from the set, once
         assert face["text"] == face["shown"] == rank, face  # nothing but the rank as text
@@ -139,8 +154,9 @@ def test_every_card_of_every_deck_has_an_svg_face_and_its_name_in_words(language
             assert re.search("[\u0600-\u06ff]", label) and not re.search("[A-Za-z]", label), face
         else:
             assert re.fullmatch(r"[a-z ]+", label), face
-    assert back["code"] is None and back["symbols"] == ["back"] and back["text"] == ""
-    assert back["label"] and back["role"] == "img"
+    assert len(backs) == len(decks)
+    for back in backs:
+        assert back["symbols"] == ["back"] and back["text"] == "" and back["label"] and back["role"] == "img", back
     # In a button's words, a card is its French face ("10♦", left to right) or its name: never an emoji.
     for face, text in zip(cards, texts, strict=True):
         assert FACE_IN_TEXT.fullmatch(text) or text == face["label"], (face["code"], text)

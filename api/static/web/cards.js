@@ -25,20 +25,31 @@ const SPANISH_SYMBOLS = { o: "oros", c: "copas", e: "espadas", b: "bastos" };
 const CARD_SET = new URL("cards.svg", import.meta.url).href;
 const SVG = "http://www.w3.org/2000/svg";
 
+// "2c".."9c" are the two to nine of clubs in the French deck and of copas in the Spanish one
+// (GC-1): a code alone cannot tell, the deck of the table drawn can. The page draws one table (or
+// one hand, or one dispute) at a time, and whatever draws it says its deck first.
+let spanishInPlay = false;
+
+// The deck of what the page draws next, by its name in a view or an audit ("spanish_40",
+// "spanish_48_jokers", "english"…; none for a game with one deck).
+export function useDeck(name) {
+  spanishInPlay = typeof name === "string" && name.startsWith("spanish");
+}
+
 function isJoker(code) {
   return code === "X1" || code === "X2";
 }
 
 // [rank, suit] of a Spanish card ("12b" → [12, "b"]), or null.
 function spanish(code) {
-  if (/^[2-9][cdhs]$/.test(code)) return null;
+  if (!spanishInPlay && /^[2-9][cdhs]$/.test(code)) return null;
   const match = /^(1[0-2]|[1-9])([oceb])$/.exec(code);
   return match ? [Number(match[1]), match[2]] : null;
 }
 
 // [rank as shown, symbol] of a French card ("Td" → ["10", "diamonds"]), or null.
 function french(code) {
-  if (code.length !== 2 || !RANKS[code[0]] || !FRENCH_SYMBOLS[code[1]]) return null;
+  if (spanish(code) || code.length !== 2 || !RANKS[code[0]] || !FRENCH_SYMBOLS[code[1]]) return null;
   return [code[0] === "T" ? "10" : code[0], FRENCH_SYMBOLS[code[1]]];
 }
 
