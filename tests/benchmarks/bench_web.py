@@ -5,9 +5,11 @@ runs it with the others). Serves the service as ``make run`` does, in subprocess
 Celery worker and beat, SQLite and the file broker in a throwaway DATA_DIR: tests/api/server.py),
 then with headless Chromium (/usr/bin/chromium, driven by Playwright):
 
-- page weight: every byte the first load of the lobby and of a table page transfers (HTML, ES
-  modules, CSS, the /jsi18n/ catalogue and the API's JSON), summed from Chromium's network events
-  (``encodedDataLength``: bytes on the wire, headers included), with a cold cache;
+- page weight: every byte the first load of the lobby and of a table page (in English and in
+  Persian) transfers (HTML, ES modules, CSS, fonts, the card set, the /jsi18n/ catalogue and the
+  API's JSON), summed from Chromium's network events (``encodedDataLength``: bytes on the wire,
+  headers included), with a cold cache; compressed as production serves them with ``--make-run``
+  (collected static files), as they are in the source tree otherwise;
 - click to update: the time from clicking one of the legal actions at a La Viuda table with bots
   to the table view drawn again (``#table[data-version]`` changing), median and spread over
   ``--clicks`` clicks.
@@ -19,7 +21,9 @@ and worker pool) on a free port and a throwaway DATA_DIR, rather than the test h
 from __future__ import annotations
 
 import argparse
+import base64
 import contextlib
+import gzip
 import os
 import random
 import socket
@@ -75,6 +79,21 @@ def kind_of(url: str) -> str:
     return "html"
 
 
+def compressed_size(cdp, request_id: str, on_wire: int) -> int:
+    """What a response weighs sent compressed (gzip -9 of its body, its headers as they were): as
+    whitenoise serves the collected static files and a compressing proxy the rest. A body that
+    does not shrink (a font, already compressed) counts as it is."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    try:
+        answer = cdp.send("Network.getResponseBody", {"requestId": request_id})
+    except PlaywrightError:  # no body kept (a redirect, an empty answer)
+        return on_wire
+    body = base64.b64decode(answer["body"]) if answer["base64Encoded"] else answer["body"].encode()
+    headers = max(on_wire - len(body), 0)
+    return min(on_wire, headers + len(gzip.compress(body, compresslevel=9)))
+
+
 def page_weight(browser, base_url: str, path: str, cookies=None) -> dict[str, int]:
     """Bytes transferred by one cold load of ``path``, by kind, from Chromium's network events."""
     context = browser.new_context(base_url=base_url)
@@ -95,6 +114,7 @@ def page_weight(browser, base_url: str, path: str, cookies=None) -> dict[str, in
     by_kind: dict[str, int] = defaultdict(int)
     for request_id, size in sizes.items():
         by_kind[kind_of(urls.get(request_id, ""))] += size
+        by_kind["compressed"] += compressed_size(cdp, request_id, size)
     by_kind["requests"] = len(sizes)
     context.close()
     return dict(by_kind)
@@ -178,7 +198,7 @@ def make_run(data_dir: Path):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--clicks", type=int, default=30)
+    parser.add_argument("--clicks", type=int, default=30, help="0 measures the page weights only")
     parser.add_argument("--make-run", action="store_true", help="measure `make run` itself")
     args = parser.parse_args()
     if not CHROMIUM.exists():
@@ -205,20 +225,28 @@ def main() -> None:
         sign_in(page, person.username)
         cookies = context.cookies()
         context.close()
-        table = page_weight(browser, server.url, f"/#/tables/{table_id}", cookies)
-        times = click_times(browser, server, args.clicks)
+        # In English and in Persian: a Persian page also loads its font (Vazirmatn).
+        tables = {
+            language: page_weight(browser, server.url, f"/?lang={language}#/tables/{table_id}", cookies)
+            for language in ("en", "fa")
+        }
+        times = click_times(browser, server, args.clicks) if args.clicks else []
         browser.close()
     print(f"served by {'make run' if args.make_run else 'the test harness (tests/api/server.py)'}")
-    for name, weight in (("lobby, signed out", lobby), ("table page, signed in", table)):
-        total = sum(size for kind, size in weight.items() if kind != "requests")
-        parts = ", ".join(f"{kind} {size / 1024:.1f}" for kind, size in sorted(weight.items()) if kind != "requests")
-        print(f"first load of the {name}: {total / 1024:.1f} KiB in {weight['requests']} requests ({parts} KiB)")
+    pages = [("lobby, signed out", lobby)] + [(f"table page ({lang}), signed in", w) for lang, w in tables.items()]
+    for name, weight in pages:
+        counts = {kind: size for kind, size in weight.items() if kind not in ("requests", "compressed")}
+        parts = ", ".join(f"{kind} {size / 1024:.1f}" for kind, size in sorted(counts.items()))
+        print(
+            f"first load of the {name}: {sum(counts.values()) / 1024:.1f} KiB in {weight['requests']} requests "
+            f"({parts} KiB); {weight['compressed'] / 1024:.1f} KiB compressed"
+        )
     if times:
         print(
             f"click to updated table, {len(times)} clicks: median {statistics.median(times):.0f} ms, "
             f"min {min(times):.0f} ms, max {max(times):.0f} ms"
         )
-    else:
+    elif args.clicks:
         print("click to updated table: no click could be measured")
 
 

@@ -172,3 +172,24 @@ def test_sitting_out_and_leaving_stand_apart_from_the_moves_and_ask_first(page, 
     page.locator("#presence button[data-action=sit_in]").click()  # coming back needs no warning
     page.locator("#presence button[data-action=sit_out]").wait_for()
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_a_spanish_deck_table_draws_its_cards_in_spanish_suits(page, web_server):
+    """GC-1: at a Guerra table of the Spanish deck "2c".."9c" are copas, not clubs: the page draws
+    every card (the felt, the events) with the table's deck, from the card set."""
+    player = api.register(web_server, username())
+    table_id = table_of(player, "guerra", 2, {"deck": "spanish_40", "max_rounds": 10})
+    api.play_until(player, table_id, hands=1, limit=60)
+    sign_in(page, player.username)
+    page.goto(f"/#/tables/{table_id}")
+    page.locator("#events li .card[data-card]").first.wait_for()
+    cards = page.locator(".card[data-card]").evaluate_all(
+        "els => els.map((e) => ({code: e.dataset.card, suit: e.dataset.suit, label: e.getAttribute('aria-label'),"
+        " symbols: [...e.querySelectorAll('use')].map((u) => u.getAttribute('href').split('#')[1])}))"
+    )
+    assert cards
+    for card in cards:
+        assert card["suit"] in ("oros", "copas", "espadas", "bastos", "joker"), card
+        assert card["symbols"] == [card["suit"]], card
+        assert not any(word in card["label"] for word in ("clubs", "diamonds", "hearts", "spades")), card
+    assert not page.errors  # type: ignore[attr-defined]

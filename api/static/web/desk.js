@@ -3,7 +3,7 @@
 // serves nothing else), then the hand's audit verified in the browser, the dispute's steps, and
 // take, decide, approve and decline. Every refusal is shown in the API's own words.
 import * as api from "./api.js";
-import { cardElement } from "./cards.js";
+import { cardElement, useDeck } from "./cards.js";
 import { t } from "./i18n.js";
 import { auditView, verifyControls } from "./hands.js";
 import { duration, moneyOf as money, when } from "./numbers.js";
@@ -216,6 +216,7 @@ function replayer(review) {
     buttons.first.disabled = buttons.prev.disabled = index === 0;
     buttons.next.disabled = buttons.last.disabled = index === views.length - 1;
     view.dataset.version = String(step.version);
+    useDeck((step.table.state || {}).deck);
     view.replaceChildren(
       el("h3", {}, t("What happened")),
       eventLine(step.event),

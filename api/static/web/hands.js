@@ -1,6 +1,7 @@
 // A table's hands: the list, and one hand's history, audit and in-browser verification.
 import * as api from "./api.js";
 import { t } from "./i18n.js";
+import { useDeck } from "./cards.js";
 import { app, attempt, el, formValues, section } from "./shell.js";
 import { showdownSections } from "./showdown.js";
 import { word } from "./words.js";
@@ -104,6 +105,7 @@ export async function showHand(main, tableId, handNo) {
     api.get(`tables/${tableId}/hands/${handNo}/audit/`),
   ]);
   const history = historyView(text);
+  useDeck(audit.deck_name);
   main.replaceChildren(
     el("h1", {}, t("Hand %(no)s", { no: handNo })),
     el("p", {}, el("a", { href: `#/tables/${tableId}/hands` }, t("All hands")), " · ", el("a", { href: `#/tables/${tableId}` }, t("Back to the table"))),

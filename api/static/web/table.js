@@ -3,7 +3,7 @@
 // the table's stream, which brings its view after each wake's events; nothing here knows a game's rules.
 import * as api from "./api.js";
 import { language, nt, t } from "./i18n.js";
-import { cardElement, cardRow } from "./cards.js";
+import { cardElement, cardRow, useDeck } from "./cards.js";
 import { eventLine } from "./events.js";
 import { showdownSections } from "./showdown.js";
 import { word } from "./words.js";
@@ -239,10 +239,11 @@ function actionsSection(view, module, ctx, send) {
   return box;
 }
 
-// The context a game module and the event sentences draw with.
+// The context a game module and the event sentences draw with; its cards are of the table's deck.
 function contextOf(view) {
   const state = view.state || {};
   const config = view.config || {};
+  useDeck(state.deck || config.deck);
   return { you: view.your_seat, t, nt, cardElement, playerName: (seat) => playerName(view, seat), currency: state.currency || config.currency || null };
 }
 

@@ -2,12 +2,16 @@
 // the bids, trump and the makers, who goes alone, the trick in play and the tricks taken, the
 // scores by partnership, the claims shown. Server text is set with textContent only.
 
+import { faceInText } from "../cards.js";
 import { addStyle, cardRow, el, listOf } from "./parts.js";
 
 
+// "A♥ (ace of hearts)": the face as text (cards.js) and the card's name; a joker, whose face in
+// text is its name already, just "joker".
 function cardWords(code, ctx) {
-  const card = ctx.cardElement(code);
-  return `\u2066${card.textContent}\u2069 (${card.getAttribute("aria-label") || code})`;
+  const name = ctx.cardElement(code).getAttribute("aria-label") || code;
+  const face = faceInText(code);
+  return face === name ? name : `${face} (${name})`;
 }
 
 function suitName(suit, t) {
@@ -168,7 +172,7 @@ export function describeAction(action, ctx) {
     case "play": return t("Play %(card)s", { card: cardWords(action.card, ctx) });
     case "discard": return t("Discard %(card)s", { card: cardWords(action.card, ctx) });
     case "keep_hand": return t("Keep my hand");
-    case "farmers_swap": return t("Farmer's hand: swap %(cards)s", { cards: action.cards.map((code) => `\u2066${ctx.cardElement(code).textContent}\u2069`).join(" ") });
+    case "farmers_swap": return t("Farmer's hand: swap %(cards)s", { cards: action.cards.map((code) => faceInText(code)).join(" ") });
     case "ace_no_face": return t("Claim ace-no-face: redeal");
     default: return null;
   }

@@ -5,14 +5,18 @@
 // Server text is set with textContent only.
 
 import { t } from "../i18n.js";
+import { faceInText } from "../cards.js";
 import { addStyle, cardRow, el, listOf } from "./parts.js";
 
 
 let lastView = null; // the view render() last drew: actionFields needs your cards for a draw
 
+// "A♥ (ace of hearts)": the face as text (cards.js) and the card's name; a joker, whose face in
+// text is its name already, just "joker".
 function cardWords(code, ctx) {
-  const card = ctx.cardElement(code);
-  return `\u2066${card.textContent}\u2069 (${card.getAttribute("aria-label") || code})`;
+  const name = ctx.cardElement(code).getAttribute("aria-label") || code;
+  const face = faceInText(code);
+  return face === name ? name : `${face} (${name})`;
 }
 
 // The table's rules in words; an unknown code shows as it is.

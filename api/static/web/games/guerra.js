@@ -2,12 +2,8 @@
 // the round's cards thrown face up, the last round's skirmishes, battles and sentence, a round
 // settled by lot, the players out, the winners. Server text is set with textContent only.
 
+import { cardBack } from "../cards.js";
 import { addStyle, el, listOf } from "./parts.js";
-
-// A face-down card: a back a screen reader names, never a code.
-function faceDown(ctx) {
-  return el("span", { className: "card back", role: "img", "aria-label": ctx.t("face-down card") }, "🂠");
-}
 
 function outWords(reason, t) {
   return {
@@ -49,7 +45,7 @@ function play(entry, ctx) {
     // Face down first (their faces once the round is over), then the face-up card that decides.
     const down = el("span", { className: "cards face-down", role: "group", "aria-label": t("face down") });
     if (entry.face_down) for (const code of entry.face_down) down.append(ctx.cardElement(code));
-    else for (let n = 0; n < entry.face_down_count; n += 1) down.append(faceDown(ctx));
+    else for (let n = 0; n < entry.face_down_count; n += 1) down.append(cardBack());
     const up = el("span", { className: "cards face-up", role: "group", "aria-label": t("face up") }, ctx.cardElement(entry.face_up));
     if (entry.face_down_count) row.append(el("span", { className: "label" }, `${t("face down")}: `), down, " ");
     row.append(el("span", { className: "label" }, `${t("face up")}: `), up);
@@ -145,7 +141,7 @@ export function table(view, ctx) {
     if (player.out) marks.push(outWords(player.out, t));
     if ((state.winners || []).includes(player.seat)) marks.push(t("winner"));
     const front = thrown.length ? el("span", { className: "cards" }, thrown.flatMap((entry) => entry.kind === "battle"
-      ? [...(entry.face_down || Array(entry.face_down_count || 0).fill(null)).map((code) => (code ? ctx.cardElement(code) : faceDown(ctx))), ctx.cardElement(entry.face_up)]
+      ? [...(entry.face_down || Array(entry.face_down_count || 0).fill(null)).map((code) => (code ? ctx.cardElement(code) : cardBack())), ctx.cardElement(entry.face_up)]
       : entry.cards.map((code) => ctx.cardElement(code)))) : null;
     seats[player.seat] = {
       stack: nt("%(count)s card", "%(count)s cards", player.cards),
