@@ -6,6 +6,7 @@
 
 import { t } from "../i18n.js";
 import { faceInText } from "../cards.js";
+import { number } from "../numbers.js";
 import { addStyle, cardRow, el, listOf } from "./parts.js";
 
 
@@ -237,7 +238,8 @@ function amountField(action, ctx) {
   if (pot != null && pot > action.min && pot < action.max) presets.push([t("Pot size"), pot]);
   presets.push([t("Most"), action.max]);
   for (const [label, value] of presets) {
-    const button = el("button", { type: "button", dataset: { amount: value } }, `${label} ${value}`);
+    // The amount in the page's digits (Persian ones on a Persian page); the data field stays a number.
+    const button = el("button", { type: "button", dataset: { amount: value } }, `${label} ${number(value)}`);
     button.addEventListener("click", () => { input.value = String(value); input.focus(); });
     quick.append(button);
   }
