@@ -8,7 +8,7 @@ placeholders differ from the message's falls back to English and is logged: a re
 sentence, never a ``{hole}``. A plain ``str`` passes through as it is.
 
 A whole number put into a sentence, and an :class:`~games.engine.words.Amount` of money, are
-written in the language's own number forms by Babel (a Persian reader reads "۷" for 7); the number
+written in the language's own number forms by Babel (Persian digits on a Persian page); the number
 fields of a body beside the sentence stay as they are.
 
 ``say_all`` does this through dicts and lists (a response body). Under ``strict()`` a ``Text``

@@ -182,7 +182,8 @@ def _append(
         )
     except IntegrityError:
         raise Conflict(
-            T("Another move reached the table before yours; see the table as it is now and choose again."), current_version=table.version
+            T("Another move reached the table before yours; see the table as it is now and choose again."),
+            current_version=table.version,
         ) from None
     settlement.post_movements(table, locked.seats, rows, decided.movements)
     payouts.open_for_departures(table, decided.movements)
