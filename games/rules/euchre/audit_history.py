@@ -56,6 +56,11 @@ def _cards(cards: Sequence[str]) -> Text:
     return card_names(cards) if cards else T("nothing")
 
 
+def _packets(pattern: str) -> Text:
+    """A deal pattern in words ("two, then three"), never its code ``2-3``."""
+    return T("three, then two") if pattern == "3-2" else T("two, then three")
+
+
 def _tricks(count: int) -> Text:
     return N("{count} trick", "{count} tricks", count)
 
@@ -178,7 +183,9 @@ def _(event: MatchStarted, names: Sequence[str]) -> Text:
 @history_line.register
 def _(event: DealPatternChosen, names: Sequence[str]) -> Text:
     return T(
-        "{player} deals in packets of {pattern} from now on.", player=_name(names, event.seat), pattern=event.pattern
+        "{player} deals in packets of {pattern} from now on.",
+        player=_name(names, event.seat),
+        pattern=_packets(event.pattern),
     )
 
 
@@ -190,7 +197,7 @@ def _(event: HandStarted, names: Sequence[str]) -> Text:
         "Hand {hand}: {dealer} deals in packets of {pattern} and turns up {card}. Dealt: {dealt}; the kitty {kitty}.",
         hand=event.hand_no,
         dealer=_name(names, event.dealer),
-        pattern=event.pattern,
+        pattern=_packets(event.pattern),
         card=card_name(event.turned_card),
         dealt=dealt,
         kitty=_cards(kitty),
