@@ -110,6 +110,7 @@ class GamesView(APIView):
                             "choices": serializers.ListField(child=serializers.CharField(), required=False),
                             "choice_labels": serializers.DictField(child=serializers.CharField(), required=False),
                             "help": serializers.CharField(required=False),
+                            "rules": serializers.ListField(child=serializers.CharField(), required=False),
                         },
                         many=True,
                     ),

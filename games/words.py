@@ -7,6 +7,10 @@ list joined by the language's own separator) and fills the placeholders. A trans
 placeholders differ from the message's falls back to English and is logged: a reader gets a whole
 sentence, never a ``{hole}``. A plain ``str`` passes through as it is.
 
+A whole number put into a sentence, and an :class:`~games.engine.words.Amount` of money, are
+written in the language's own number forms by Babel (Persian digits on a Persian page); the number
+fields of a body beside the sentence stay as they are.
+
 ``say_all`` does this through dicts and lists (a response body). Under ``strict()`` a ``Text``
 that the language's catalogues do not translate raises :class:`Untranslated` instead: the tests
 use it to find every message a reader would get in English.
@@ -19,12 +23,15 @@ import logging
 import string
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from typing import Any
 
+from babel import Locale, UnknownLocaleError, numbers
 from django.utils import translation
 from django.utils.translation import trans_real
 
-from games.engine.words import Text
+from games.engine.words import Amount, Text
 
 log = logging.getLogger(__name__)
 
@@ -66,14 +73,60 @@ def separator() -> str:
     return translation.pgettext("list separator", ", ")
 
 
+# Babel writes a number with its locale's numbering system's signs (decimal and group separators)
+# but always with the digits 0-9; the digits of the systems Babel names for our languages (CLDR's
+# numbering systems), by their zero.
+_ZEROS = {"arabext": "\u06f0", "arab": "\u0660"}
+
+
+@lru_cache(maxsize=16)
+def _number_forms(language: str) -> tuple[Locale, str, dict[int, str]]:
+    """The Babel locale of a Django language code, its numbering system, and the digit map to it."""
+    try:
+        locale = Locale.parse(translation.to_locale(language))
+    except (UnknownLocaleError, ValueError):
+        locale = Locale.parse(ENGLISH)
+    system = locale.default_numbering_system
+    zero = _ZEROS.get(system)
+    digits = {ord("0") + step: chr(ord(zero) + step) for step in range(10)} if zero else {}
+    return locale, system, digits
+
+
+def number(value: int | Decimal, language: str | None = None) -> str:
+    """A whole or decimal number as the language writes it ("۱۲" in Persian), without grouping (a
+    hand's or seat's number reads "1000", not "1,000")."""
+    locale, system, digits = _number_forms(language or translation.get_language() or ENGLISH)
+    said = numbers.format_decimal(value, locale=locale, group_separator=False, numbering_system=system)
+    return said.translate(digits)
+
+
+def money(amount: Amount, language: str | None = None) -> str:
+    """An amount with its currency's code, "5.00 MXN", in the language's number forms and with the
+    currency's own exponent (Babel's currency data: no decimals for JPY, three for KWD)."""
+    try:
+        value = Decimal(amount.amount)
+    except InvalidOperation:
+        return str(amount)
+    locale, system, digits = _number_forms(language or translation.get_language() or ENGLISH)
+    if amount.currency is None:
+        return number(value, language)
+    said = numbers.format_currency(value, amount.currency, format="0.00 ¤¤", locale=locale, numbering_system=system)
+    return said.translate(digits)
+
+
 def say(value: Any, language: str | None = None) -> Any:
     """``value`` in ``language`` (the active one if not given): a ``Text`` translated, a list or
-    tuple said item by item and joined, anything else as it is."""
+    tuple said item by item and joined, a whole number or an ``Amount`` in the language's number
+    forms, anything else as it is."""
     if language is not None:
         with translation.override(language):
             return say(value)
     if isinstance(value, Text):
         return _say_text(value)
+    if isinstance(value, Amount):
+        return money(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return number(value)
     if isinstance(value, list | tuple):
         return separator().join(str(say(item)) for item in value)
     return value

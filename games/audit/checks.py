@@ -27,9 +27,10 @@ from typing import Any
 from games import settlement, store
 from games.audit.hand import Deck, Hand, deck_of, finished_hand, recorded_deck
 from games.engine import fairness, registry
+from games.engine.card_names import card_names
 from games.engine.cards import named_deck
 from games.engine.codec import encode_state
-from games.engine.words import N, T
+from games.engine.words import N, T, Text
 from games.models import Event, Seat, Table
 from ledger.models import Posting
 
@@ -153,17 +154,29 @@ def check_deck(hand: Hand, deck: Deck) -> Check:
         )
     if Counter(deck.cards) != Counter(named_deck(deck.name)):
         return Check("deck", FAIL, T("the recomputed deck is not a permutation of the canonical deck"), (deck.name,))
-    top = " ".join(deck.cards[:8])
     return Check(
         "deck",
         PASS,
         T(
-            "{deck}, {cards} cards recomputed with CM-7..CM-9; top: {top} …",
-            deck=deck.name,
-            cards=len(deck.cards),
-            top=top,
+            "{deck} recomputed from the seeds; on top: {top} …",
+            deck=deck_words(deck.name, len(deck.cards)),
+            top=card_names(deck.cards[:3], spanish=deck.name.startswith("spanish_")),
         ),
     )
+
+
+def deck_words(name: str, count: int) -> Text:
+    """A deck as players name it ("an English deck of 54 cards"), never by its machine name
+    (``english_54``, which stays in the audit's ``deck_name``)."""
+    if name.startswith("english_"):
+        return T("an English deck of {count} cards", count=count)
+    if name.startswith("spanish_"):
+        return T("a Spanish deck of {count} cards", count=count)
+    if name.startswith("euchre_"):
+        return T("a Euchre deck of {count} cards", count=count)
+    if name.startswith("reduced_"):
+        return T("a reduced pack of {count} cards", count=count)
+    return T("a deck of {count} cards", count=count)
 
 
 def check_deal(hand: Hand, deck: Deck) -> Check:

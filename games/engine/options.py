@@ -25,6 +25,9 @@ class Option:
     label: str = ""
     # For a ``choice`` option, each choice's words for players, by code (the code stays the value).
     choice_labels: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    # The rules the option changes ("FD-14"), a machine field beside the words: a rule id is for a
+    # "rules" link, never inside the help a player reads.
+    rules: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The option as ``GET /games/`` lists it."""
@@ -43,34 +46,44 @@ class Option:
             data["choice_labels"] = {code: self.choice_labels.get(code, code) for code in self.choices}
         if self.help:
             data["help"] = self.help
+        if self.rules:
+            data["rules"] = list(self.rules)
         return data
 
 
+def seats_said(seats: Any) -> Any:
+    """A number of seats as a refusal says it: a number (said in the reader's digits), or what was
+    sent when it is none."""
+    return seats if isinstance(seats, int) and not isinstance(seats, bool) else repr(seats)
+
+
 def _refusal(spec: Option, value: Any) -> Text | None:
+    """The refusal of ``value`` for ``spec``, naming the option and its choices as players read them."""
+    name = spec.label or spec.name
     if spec.type == "int":
         if isinstance(value, bool) or not isinstance(value, int):
-            return T("Option '{option}' must be a whole number, not {value}.", option=spec.name, value=repr(value))
+            return T("Option '{option}' must be a whole number, not {value}.", option=name, value=repr(value))
         if (spec.minimum is not None and value < spec.minimum) or (spec.maximum is not None and value > spec.maximum):
             return T(
                 "Option '{option}' must be between {minimum} and {maximum}, not {value}.",
-                option=spec.name,
+                option=name,
                 minimum=spec.minimum,
                 maximum=spec.maximum,
                 value=value,
             )
     elif spec.type == "bool":
         if not isinstance(value, bool):
-            return T("Option '{option}' must be true or false, not {value}.", option=spec.name, value=repr(value))
+            return T("Option '{option}' must be true or false, not {value}.", option=name, value=repr(value))
     elif spec.type == "choice":
         if value not in spec.choices:
             return T(
                 "Option '{option}' must be one of {choices}, not {value}.",
-                option=spec.name,
-                choices=list(spec.choices),
+                option=name,
+                choices=[spec.choice_labels.get(choice, choice) for choice in spec.choices],
                 value=repr(value),
             )
     elif spec.type == "str" and not isinstance(value, str):
-        return T("Option '{option}' must be a string, not {value}.", option=spec.name, value=repr(value))
+        return T("Option '{option}' must be a string, not {value}.", option=name, value=repr(value))
     return None
 
 
@@ -86,7 +99,7 @@ def validate_options(specs: Sequence[Option], given: Mapping[str, Any] | None) -
                 "Unknown options: {unknown}. Known: {known}.",
                 len(unknown),
                 unknown=unknown,
-                known=sorted(known),
+                known=[spec.label or spec.name for spec in specs],
             )
         )
     result: dict[str, Any] = {}

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeGuard
 
 from games.engine.card_names import and_list
-from games.engine.words import N, T, Text
+from games.engine.words import Amount, N, T, Text
 
 # Said in order; the plain strings are what stands between two sentences.
 Sentence = tuple[Text | str, ...]
@@ -79,9 +79,10 @@ def players(seats: Any) -> Text:
     return and_list([seat(number) for number in seats or ()])
 
 
-def money(amount: Any, currency: str | None) -> str:
-    """An amount as served (a decimal string) with its currency: "5.00 MXN"."""
-    return f"{amount} {currency}" if currency else str(amount)
+def money(amount: Any, currency: str | None) -> Amount:
+    """An amount as served (a decimal string) with its currency: "5.00 MXN", said in the reader's
+    digits at the edge."""
+    return Amount(amount, currency)
 
 
 def late(said: Sentence, timed_out: Any) -> Sentence:

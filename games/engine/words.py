@@ -57,6 +57,25 @@ def N(singular: str, plural: str, count: int, /, **values: Any) -> Text:
     return Text(singular, {"count": count, **values}, plural, count)
 
 
+class Amount(str):
+    """An amount of money in a sentence: reads as ``"5.00 MXN"``; the edge writes it in the reader's
+    number forms (digits, decimal sign) with the currency's own exponent. ``amount`` is the decimal
+    string as served, ``currency`` its code (``None`` for chips without money)."""
+
+    __slots__ = ("amount", "currency")
+    amount: str
+    currency: str | None
+
+    def __new__(cls, amount: Any, currency: str | None = None) -> Amount:
+        said = super().__new__(cls, f"{amount} {currency}" if currency else str(amount))
+        said.amount = str(amount)
+        said.currency = currency
+        return said
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Amount, (self.amount, self.currency))
+
+
 def english(value: Any) -> str:
     """A value as it reads in an English sentence: lists and tuples joined by commas."""
     if isinstance(value, list | tuple):

@@ -108,11 +108,7 @@ def refuse_if_illegal(locked: Locked, command: dict[str, Any], offered: list[dic
 
 def _stale(table: Table, expected_version: int) -> Conflict:
     return Conflict(
-        T(
-            "The table is at version {version}, not {expected}; reload and try again.",
-            version=table.version,
-            expected=expected_version,
-        ),
+        T("Another move reached the table before yours; see the table as it is now and choose again."),
         current_version=table.version,
     )
 
@@ -186,7 +182,8 @@ def _append(
         )
     except IntegrityError:
         raise Conflict(
-            T("Another action reached the table first; reload and try again."), current_version=table.version
+            T("Another move reached the table before yours; see the table as it is now and choose again."),
+            current_version=table.version,
         ) from None
     settlement.post_movements(table, locked.seats, rows, decided.movements)
     payouts.open_for_departures(table, decided.movements)

@@ -49,11 +49,7 @@ def command_of(
         # A stale version answers 409 whatever else is wrong with the action: the sender has to
         # reload first, and the action's fields are judged against the state they then see.
         raise Conflict(
-            T(
-                "The table is at version {version}, not {expected}; reload and try again.",
-                version=table.version,
-                expected=expected_version,
-            ),
+            T("Another move reached the table before yours; see the table as it is now and choose again."),
             current_version=table.version,
         )
     if owners_command:

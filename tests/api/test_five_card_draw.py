@@ -316,19 +316,20 @@ def people_only(seats: int, options: dict[str, Any], stake: dict[str, Any] | Non
 @pytest.mark.parametrize(
     ("options", "named"),
     [
-        ({"variant": "triple_draw_27", "high_low": True}, "high_low"),
-        ({"opening": "jacks_or_better", "forced_bets": "blinds"}, "jacks_or_better"),
-        ({"wild": "jokers", "variant": "triple_draw_27"}, "triple_draw_27"),
-        ({"wild": "deuces", "high_low": True}, "high_low"),
-        ({"ace_rule": "five_with_ace", "variant": "triple_draw_27"}, "ace_rule"),
-        ({"min_buy_in": 100, "max_buy_in": 50}, "max_buy_in"),
-        ({"small_blind": 5, "big_blind": 2, "forced_bets": "blinds"}, "small_blind"),
-        ({"format": "tournament", "max_buy_in": 50}, "starting_stack"),
-        ({"starting_stack": 50}, "starting_stack"),
+        ({"variant": "triple_draw_27", "high_low": True}, "high-low"),
+        ({"opening": "jacks_or_better", "forced_bets": "blinds"}, "Jacks or better"),
+        ({"wild": "jokers", "variant": "triple_draw_27"}, "Two jokers"),
+        ({"wild": "deuces", "high_low": True}, "High-low"),
+        ({"ace_rule": "five_with_ace", "variant": "triple_draw_27"}, "ace rule (Five cards with an ace)"),
+        ({"min_buy_in": 100, "max_buy_in": 50}, "maximum buy-in (50)"),
+        ({"small_blind": 5, "big_blind": 2, "forced_bets": "blinds"}, "small blind (5)"),
+        ({"format": "tournament", "max_buy_in": 50}, "starting chips"),
+        ({"starting_stack": 50}, "Starting chips"),
     ],
 )
 def test_fd_18_refused_combinations_are_refused_at_creation_naming_the_conflict(options, named):
-    """FD-18: a combination that makes no sense is a 400 whose sentence names the options."""
+    """FD-18: a combination that makes no sense is a 400 whose sentence names the options in
+    words (their codes stay in the request)."""
     refused = new_table(person("alice"), 4, options)
     assert refused.status_code == 400, refused.json()
     assert "options" in refused.json()["fields"] and named in refused.json()["detail"], refused.json()
@@ -422,8 +423,8 @@ def test_the_games_endpoint_lists_five_card_draw_with_its_options_and_refusals()
         assert name in options, name
     assert set(options["format"]["choices"]) == {"cash", "tournament"}
     assert len(game["refused_combinations"]) >= 4
-    assert any("triple_draw_27" in line and "high_low" in line for line in game["refused_combinations"])
-    assert any("jacks_or_better" in line and "blinds" in line for line in game["refused_combinations"])
+    assert any("triple draw" in line and "high-low" in line for line in game["refused_combinations"])
+    assert any("Jacks or better" in line and "blinds" in line for line in game["refused_combinations"])
 
 
 def test_fd_21_the_turn_timer_checks_else_folds_and_stands_pat(task_queue):

@@ -74,9 +74,11 @@ def test_a_403_and_a_409_stale_version_are_translated(alice, bob):
     )
     assert stale.status_code == 409 and stale.json()["code"] == "version_conflict"
     assert stale.json()["type"] == "urn:gameledger:problem:version_conflict"
-    assert (
-        stale.json()["detail"] == f"میز در نسخهٔ {view['version']} است، نه 0؛ دوباره بارگذاری کنید و دوباره تلاش کنید."
+    # What happened in words; where the table is stays a machine field.
+    assert stale.json()["detail"] == (
+        "حرکت دیگری پیش از حرکت شما به میز رسید؛ میز را همان‌طور که اکنون هست ببینید و دوباره انتخاب کنید."
     )
+    assert stale.json()["current_version"] == view["version"]
     assert stale["Content-Language"] == "fa"
 
 

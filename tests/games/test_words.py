@@ -8,7 +8,7 @@ import pytest
 from django.utils import translation
 
 from games import words
-from games.engine.words import N, T
+from games.engine.words import Amount, N, T
 from games.words import Untranslated, placeholders, say, say_all, strict
 from tests.catalogues import compiled
 
@@ -22,9 +22,27 @@ def test_a_message_is_said_in_each_language_with_its_values():
     taken = T("Seat {seat} is taken.", seat=3)
     assert say(taken, "en") == "Seat 3 is taken."
     assert say(taken, "es-mx") == "El asiento 3 está ocupado."
-    assert say(taken, "fa") == "صندلی 3 گرفته شده است."
+    assert say(taken, "fa") == "صندلی ۳ گرفته شده است."
     # Unchanged: the Text itself stays English, with its message id.
     assert taken == "Seat 3 is taken." and taken.msgid == "Seat {seat} is taken."
+
+
+def test_a_number_in_a_sentence_takes_the_languages_digits_and_the_number_stays():
+    """A whole number and an amount of money are written in the reader's digits (Persian digits
+    and decimal sign, the currency's own exponent); the value kept in the Text is the number."""
+    chips = N("{count} chip", "{count} chips", 1207)
+    assert say(chips, "en") == "1207 chips"
+    assert say(chips, "es-mx") == "1207 fichas"
+    assert say(chips, "fa") == "۱۲۰۷ چیپ"
+    assert chips.values["count"] == 1207
+    price = T("{player} may buy the widow for {price}", player=T("seat {seat}", seat=2), price=Amount("5.00", "MXN"))
+    assert say(price, "en") == "seat 2 may buy the widow for 5.00 MXN"
+    # Beside a Latin code the Persian digits and decimal sign are written by code point: "5.00 MXN".
+    assert say(price, "fa") == "صندلی ۲ می‌تواند دست یدکی را به \u06f5\u066b\u06f0\u06f0 MXN بخرد"
+    assert words.money(Amount("500", "JPY"), "fa") == "\u06f5\u06f0\u06f0 JPY"
+    assert words.money(Amount("1.5", "KWD"), "en") == "1.500 KWD"
+    # A yes-or-no value is no number.
+    assert say(T("{value}", value=True), "fa") == "True"
 
 
 def test_the_active_language_is_the_default():
@@ -42,7 +60,7 @@ def test_a_plural_takes_the_languages_form_for_the_count():
     assert say(places(2), "en") == "2 decimal places"
     assert say(places(1), "es-mx") == "1 decimal"
     assert say(places(2), "es-mx") == "2 decimales"
-    assert say(places(2), "fa") == "2 رقم اعشار"
+    assert say(places(2), "fa") == "۲ رقم اعشار"
 
 
 def test_a_text_value_is_said_in_the_same_language():
@@ -77,7 +95,7 @@ def test_a_translation_with_other_placeholders_falls_back_to_english(monkeypatch
     monkeypatch.setattr(translation, "ngettext", lambda one, many, n: "un decimal")
     assert say(N("{count} decimal place", "{count} decimal places", 1), "es-mx") == "un decimal"
     monkeypatch.setattr(translation, "ngettext", lambda one, many, n: "{cuantos} decimales")
-    assert say(N("{count} decimal place", "{count} decimal places", 2), "fa") == "2 decimal places"
+    assert say(N("{count} decimal place", "{count} decimal places", 2), "fa") == "۲ decimal places"
 
 
 def test_a_plain_string_passes_through_and_say_all_keeps_the_shape():
@@ -101,7 +119,7 @@ def test_strict_mode_refuses_a_message_without_translation_but_not_english():
     assert say(unknown, "es-mx") == "A sentence nobody translated, x."
     with strict():
         assert say(unknown, "en") == "A sentence nobody translated, x."
-        assert say(T("Seat {seat} is taken.", seat=2), "fa") == "صندلی 2 گرفته شده است."
+        assert say(T("Seat {seat} is taken.", seat=2), "fa") == "صندلی ۲ گرفته شده است."
         with pytest.raises(Untranslated) as refused:
             say(unknown, "fa")
     assert refused.value.msgid == "A sentence nobody translated, {name}." and refused.value.language == "fa"

@@ -273,7 +273,9 @@ def test_history_lines_read_as_play():
     assert DECIDER.audit.history_line(made, "alice", NAMES) == "bob orders up hearts."
     named = dataclasses.replace(made, round=2, suit="s", alone=True, sitting_out=3, dealer_picks_up=False)
     assert DECIDER.audit.history_line(named, "alice", NAMES) == "bob names spades and goes alone."
-    assert DECIDER.audit.history_line(CardPlayed(seat=2, card="Jh"), "dealer", NAMES) == "carol plays Jh."
+    assert (
+        DECIDER.audit.history_line(CardPlayed(seat=2, card="Jh"), "dealer", NAMES) == "carol plays the jack of hearts."
+    )
     # The playouts reach nearly every event type; never sitting out, sitting in or leaving (CM-20,
     # whose lines test_cm_20_presence_history_lines_name_the_player checks).
     assert len(seen) >= len(EVENT_TYPES) - len(presence.EVENT_TYPES) - 4

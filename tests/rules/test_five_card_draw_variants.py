@@ -349,42 +349,46 @@ def test_fd_17_cm_17_high_low_halves_odd_chip_high_one_player_may_take_both(hand
 @pytest.mark.parametrize(
     ("options", "named"),
     [
-        ({"variant": "triple_draw_27", "high_low": True}, ["triple_draw_27", "high_low"]),
-        ({"forced_bets": "blinds", "opening": "jacks_or_better"}, ["jacks_or_better", "blinds"]),
-        ({"variant": "triple_draw_27", "wild": "deuces"}, ["deuces", "triple_draw_27"]),
-        ({"high_low": True, "wild": "joker"}, ["joker", "high_low"]),
-        ({"variant": "triple_draw_27", "ace_rule": "four_with_ace"}, ["four_with_ace", "triple_draw_27"]),
-        ({"variant": "triple_draw_27", "ace_rule": "five_with_ace"}, ["five_with_ace", "triple_draw_27"]),
+        ({"variant": "triple_draw_27", "high_low": True}, ["Deuce-to-seven triple draw", "high-low"]),
+        ({"forced_bets": "blinds", "opening": "jacks_or_better"}, ["Jacks or better", "blinds"]),
+        ({"variant": "triple_draw_27", "wild": "deuces"}, ["Deuces", "Deuce-to-seven triple draw"]),
+        ({"high_low": True, "wild": "joker"}, ["One joker", "High-low"]),
+        ({"variant": "triple_draw_27", "ace_rule": "four_with_ace"}, ["Four cards with an ace", "triple draw"]),
+        ({"variant": "triple_draw_27", "ace_rule": "five_with_ace"}, ["Five cards with an ace", "triple draw"]),
         (
             {"variant": "triple_draw_27", "forced_bets": "ante", "opening": "jacks_or_better"},
-            ["jacks_or_better", "triple_draw_27"],
+            ["Jacks or better", "deuce-to-seven triple draw"],
         ),
-        ({"min_buy_in": 300, "max_buy_in": 200}, ["min_buy_in", "max_buy_in"]),
-        ({"forced_bets": "blinds", "big_blind": 50, "min_buy_in": 40}, ["min_buy_in", "forced bet"]),
-        ({"small_blind": 5, "big_blind": 2, "forced_bets": "blinds"}, ["small_blind", "big_blind"]),
-        ({"format": "tournament", "chip_value": 2, "currency": "EUR"}, ["tournament", "chip_value"]),
-        ({"format": "tournament", "max_buy_in": 100}, ["min_buy_in", "max_buy_in", "tournament"]),
-        ({"starting_stack": 100}, ["starting_stack", "tournament"]),
-        ({"chip_value": 2}, ["chip_value", "currency"]),
+        ({"min_buy_in": 300, "max_buy_in": 200}, ["minimum buy-in (300)", "maximum buy-in (200)"]),
+        ({"forced_bets": "blinds", "big_blind": 50, "min_buy_in": 40}, ["minimum buy-in (40)", "forced bet (50)"]),
+        ({"small_blind": 5, "big_blind": 2, "forced_bets": "blinds"}, ["small blind (5)", "big blind (2)"]),
+        ({"format": "tournament", "chip_value": 2, "currency": "EUR"}, ["tournament", "value per chip"]),
+        ({"format": "tournament", "max_buy_in": 100}, ["minimum and maximum buy-in", "tournament"]),
+        ({"starting_stack": 100}, ["Starting chips", "tournaments"]),
+        ({"chip_value": 2}, ["value per chip", "currency"]),
     ],
 )
 def test_fd_18_refused_combinations_name_the_conflict(options: dict, named: list[str]) -> None:
+    """The refusal names the options in players' words, never by their codes."""
     with pytest.raises(InvalidOptions) as refused:
         DECIDER.configure(3, options)
     for word in named:
         assert word in str(refused.value)
+    codes = {*options, *(value for value in options.values() if isinstance(value, str))}
+    for code in (code for code in codes if "_" in code):
+        assert code not in str(refused.value)
 
 
 def test_fd_18_the_games_listing_names_every_refused_combination() -> None:
     assert DECIDER.refused_combinations == REFUSED
     listed = " | ".join(REFUSED)
     for pair in [
-        ("triple_draw_27", "high_low"),
-        ("jacks_or_better", "blinds"),
-        ("wild", "triple_draw_27", "high_low"),
-        ("four_with_ace", "five_with_ace", "triple_draw_27"),
-        ("min_buy_in", "max_buy_in"),
-        ("jacks_or_better", "triple_draw_27"),
+        ("Deuce-to-seven triple draw", "high-low"),
+        ("Jacks or better", "blinds"),
+        ("Wild cards", "triple draw", "high-low"),
+        ("ace rule", "triple draw"),
+        ("minimum buy-in", "maximum buy-in"),
+        ("Jacks or better", "triple draw", "no opening requirement"),
     ]:
         assert any(all(word in line for word in pair) for line in REFUSED), (pair, listed)
 

@@ -136,4 +136,4 @@ def test_gc_10_cm_20_the_judge_words_and_codes_refusals():
     unknown = refusal(state, 1, {"type": "fold", "seat": 1})
     assert unknown is not None and "Unknown action 'fold'" in str(unknown.message)
     clock = refusal(state, None, {"type": "play_round"})
-    assert clock is not None and str(clock.message) == "Rounds play themselves only with auto_play."
+    assert clock is not None and str(clock.message) == "Rounds play themselves only with automatic play."

@@ -70,7 +70,7 @@ def held(events) -> ShowdownHeld:
 def test_lv_1_four_to_seven_players_and_a_pack_with_two_jokers():
     """LV-1: 4 to 7 players; 52 cards and two jokers."""
     for seats in (3, 8):
-        with pytest.raises(InvalidOptions, match="'seats' between 4 and 7"):
+        with pytest.raises(InvalidOptions, match="is for 4 to 7 players"):
             LV.configure(seats, {})
     config = LV.configure(7, {})
     events = LV.decide(LV.initial_state(config), {"type": "start"}, ctx(1, 7))

@@ -63,7 +63,7 @@ def test_a_person_plays_a_la_viuda_money_table_to_the_end_and_sees_the_last_hand
     sign_up(page, name)
     api.deposit(web_server, name, "MXN", "50.00")
     page.reload()
-    assert page.locator("#wallet [data-currency=MXN]").inner_text().strip().startswith("50")
+    assert page.locator("#wallet [data-currency=MXN]").inner_text() == "\u2066MX$50.00\u2069"
 
     options = {"chips_per_player": 1, "max_orbits": 1}
     table_id = create_table(page, "la-viuda", 4, options, {"currency": "MXN", "chip_value": "1.00"})

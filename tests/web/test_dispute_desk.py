@@ -169,7 +169,9 @@ def test_a_disputed_hand_is_replayed_upheld_above_the_limit_and_paid_on_the_desk
     # alice reads it on her wallet (her 1,100.00 went on the stake: the compensation is all of it).
     page.context.clear_cookies()
     sign_in(page, alice.username)
-    assert page.locator("#wallet li[data-currency=MXN]").inner_text() == f"{(before + 105000) / 100:.2f} MXN"
+    # Money as numbers.js writes it in English: a left-to-right isolate around Intl's own form.
+    shown = page.locator("#wallet li[data-currency=MXN]").inner_text()
+    assert shown == f"\u2066MX${(before + 105000) / 100:,.2f}\u2069"
 
     # bob's own dispute of the hand is rejected at the desk: nothing moves.
     rejected = bob.ok(

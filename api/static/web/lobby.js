@@ -2,6 +2,7 @@
 // the form that opens a table.
 import * as api from "./api.js";
 import { language, t } from "./i18n.js";
+import { moneyOf, number } from "./numbers.js";
 import { app, attempt, el, formValues, refreshWho, section } from "./shell.js";
 
 function credentialsForm(id, heading, submit, onDone) {
@@ -47,7 +48,7 @@ function credentialsForm(id, heading, submit, onDone) {
 function walletSection(wallets) {
   const list = el("ul", {});
   for (const wallet of wallets) {
-    list.append(el("li", { dataset: { currency: wallet.currency } }, `${wallet.balance} ${wallet.currency}`));
+    list.append(el("li", { dataset: { currency: wallet.currency } }, moneyOf(wallet.balance, wallet.currency)));
   }
   if (!wallets.length) list.append(el("li", {}, t("No money yet.")));
   return section("wallet", t("Your wallet"), list);
@@ -154,6 +155,14 @@ function createForm(games) {
   return section("create", t("Open a table"), form);
 }
 
+// A table's status in words; the code stays in the list item's data-status.
+function statusWords(status) {
+  if (status === "open") return t("waiting for players");
+  if (status === "running") return t("in play");
+  if (status === "finished") return t("over");
+  return t("unknown state");
+}
+
 function tablesSection(tables, games) {
   // A table names its game by slug; players read the game's name from the games list.
   const names = Object.fromEntries(games.map((game) => [game.slug, game.name]));
@@ -162,10 +171,10 @@ function tablesSection(tables, games) {
     list.append(
       el(
         "li",
-        {},
+        { dataset: { status: table.status } },
         el("a", { href: `#/tables/${table.id}`, dataset: { table: table.id } }, names[table.game] || table.game),
         " ",
-        t("%(seats)s seats, owner %(owner)s, %(status)s", { seats: table.seats, owner: table.owner, status: table.status }),
+        t("%(seats)s seats, owner %(owner)s, %(status)s", { seats: number(table.seats), owner: table.owner, status: statusWords(table.status) }),
         table.currency ? ` (${table.currency})` : "",
       ),
     );

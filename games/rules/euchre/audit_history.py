@@ -8,8 +8,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from games.engine.card_names import card_name, card_names
 from games.engine.words import N, T, Text
-from games.rules.euchre.cards import cards_text, deal_hands
+from games.rules.euchre.cards import deal_hands
 from games.rules.euchre.events import (
     AceNoFaceDeclared,
     CardPlayed,
@@ -49,6 +50,17 @@ def _names(names: Sequence[str], seats: Sequence[int]) -> list[str]:
     return [_name(names, seat) for seat in seats]
 
 
+def _cards(cards: Sequence[str]) -> Text:
+    """Cards in words, as the other games' histories name them ("the nine of hearts and the jack of
+    clubs"), or "nothing"; the codes stay in the hand's events."""
+    return card_names(cards) if cards else T("nothing")
+
+
+def _packets(pattern: str) -> Text:
+    """A deal pattern in words ("two, then three"), never its code ``2-3``."""
+    return T("three, then two") if pattern == "3-2" else T("two, then three")
+
+
 def _tricks(count: int) -> Text:
     return N("{count} trick", "{count} tricks", count)
 
@@ -77,7 +89,7 @@ def showdown(config: Mapping[str, Any], hand: Sequence[Any]) -> list[dict[str, A
     for seat in range(started.seats):
         category, cards, own = _seat_part(seat, ended, made, played[seat], taken[seat], trump)
         if discard is not None and seat == discard.seat:
-            own = T("{own}, discarded {card}", own=own, card=discard.card)
+            own = T("{own}, discarded {card}", own=own, card=card_name(discard.card))
         shown.append(
             {
                 "seat": seat,
@@ -147,7 +159,7 @@ def _seat_part(
 
 
 def _plays(names: Sequence[str], plays: Sequence[tuple[int, str]]) -> list[Text]:
-    return [T("{player} {card}", player=_name(names, seat), card=card) for seat, card in plays]
+    return [T("{player} {card}", player=_name(names, seat), card=card_name(card)) for seat, card in plays]
 
 
 @functools.singledispatch
@@ -171,24 +183,24 @@ def _(event: MatchStarted, names: Sequence[str]) -> Text:
 @history_line.register
 def _(event: DealPatternChosen, names: Sequence[str]) -> Text:
     return T(
-        "{player} deals in packets of {pattern} from now on.", player=_name(names, event.seat), pattern=event.pattern
+        "{player} deals in packets of {pattern} from now on.",
+        player=_name(names, event.seat),
+        pattern=_packets(event.pattern),
     )
 
 
 @history_line.register
 def _(event: HandStarted, names: Sequence[str]) -> Text:
     hands, kitty = deal_hands(event.deck, event.dealer, event.seats, event.pattern)
-    dealt = [
-        T("{player} {cards}", player=_name(names, seat), cards=cards_text(cards)) for seat, cards in enumerate(hands)
-    ]
+    dealt = [T("{player} {cards}", player=_name(names, seat), cards=_cards(cards)) for seat, cards in enumerate(hands)]
     return T(
         "Hand {hand}: {dealer} deals in packets of {pattern} and turns up {card}. Dealt: {dealt}; the kitty {kitty}.",
         hand=event.hand_no,
         dealer=_name(names, event.dealer),
-        pattern=event.pattern,
-        card=event.turned_card,
+        pattern=_packets(event.pattern),
+        card=card_name(event.turned_card),
         dealt=dealt,
-        kitty=cards_text(kitty),
+        kitty=_cards(kitty),
     )
 
 
@@ -202,9 +214,9 @@ def _(event: FarmersHandSwapped, names: Sequence[str]) -> Text:
     return T(
         "{player} shows a farmer's hand, {shown}, and swaps {given} for the kitty's {taken}.",
         player=_name(names, event.seat),
-        shown=cards_text(event.shown),
-        given=cards_text(event.given),
-        taken=cards_text(event.taken),
+        shown=_cards(event.shown),
+        given=_cards(event.given),
+        taken=_cards(event.taken),
     )
 
 
@@ -213,7 +225,7 @@ def _(event: AceNoFaceDeclared, names: Sequence[str]) -> Text:
     return T(
         "{player} shows ace-no-face, {shown}: the same dealer deals again.",
         player=_name(names, event.seat),
-        shown=cards_text(event.shown),
+        shown=_cards(event.shown),
     )
 
 
@@ -243,12 +255,12 @@ def _(event: TrumpMade, names: Sequence[str]) -> Text:
 
 @history_line.register
 def _(event: DealerDiscarded, names: Sequence[str]) -> Text:
-    return T("{player} discards {card} face down.", player=_name(names, event.seat), card=event.card)
+    return T("{player} discards {card} face down.", player=_name(names, event.seat), card=card_name(event.card))
 
 
 @history_line.register
 def _(event: CardPlayed, names: Sequence[str]) -> Text:
-    return T("{player} plays {card}.", player=_name(names, event.seat), card=event.card)
+    return T("{player} plays {card}.", player=_name(names, event.seat), card=card_name(event.card))
 
 
 @history_line.register

@@ -25,16 +25,26 @@ OPTIONS = (
         60,
         5,
         3600,
-        help=T("Seconds a seat has to act before EU-22 plays for it."),
+        help=T("Seconds a seat has to act before the table plays for it."),
         label=T("Turn time (seconds)"),
     ),
-    Option("target_points", "int", 10, 1, 100, help=T("Points that win the match (EU-14)."), label=T("Points to win")),
+    Option(
+        "target_points",
+        "int",
+        10,
+        1,
+        100,
+        help=T("Points that win the match."),
+        rules=("EU-14",),
+        label=T("Points to win"),
+    ),
     Option(
         "deal_pattern",
         "choice",
         "2-3",
         choices=("2-3", "3-2"),
-        help=T("Packets of the deal (EU-3)."),
+        help=T("Packets of the deal."),
+        rules=("EU-3",),
         label=T("Deal"),
         choice_labels={"2-3": T("Two cards, then three"), "3-2": T("Three cards, then two")},
     ),
@@ -42,35 +52,40 @@ OPTIONS = (
         "stick_the_dealer",
         "bool",
         False,
-        help=T("The dealer may not pass in the second round (EU-15)."),
+        help=T("The dealer may not pass in the second round."),
+        rules=("EU-15",),
         label=T("Stick the dealer"),
     ),
     Option(
         "farmers_hand",
         "bool",
         False,
-        help=T("A hand of nines and tens may swap with the kitty (EU-16)."),
+        help=T("A hand of nines and tens may swap with the kitty."),
+        rules=("EU-16",),
         label=T("Farmer's hand"),
     ),
     Option(
         "ace_no_face",
         "bool",
         False,
-        help=T("An ace with only nines and tens may ask for a redeal (EU-17)."),
+        help=T("An ace with only nines and tens may ask for a redeal."),
+        rules=("EU-17",),
         label=T("Ace, no face"),
     ),
     Option(
         "no_trump",
         "bool",
         False,
-        help=T("A dealer stuck by the stick-the-dealer rule may call no trump (EU-18)."),
+        help=T("A dealer stuck by the stick-the-dealer rule may call no trump."),
+        rules=("EU-18",),
         label=T("No trump"),
     ),
     Option(
         "cutthroat",
         "bool",
         False,
-        help=T("3 or 4 players, each on their own (EU-19)."),
+        help=T("3 or 4 players, each on their own."),
+        rules=("EU-19",),
         label=T("Cutthroat (each on their own)"),
     ),
 )
@@ -81,13 +96,11 @@ def configure(seats: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
     EU-19), and no trump needs stick the dealer (EU-18)."""
     config = validate_options(OPTIONS, options)
     if config["cutthroat"] and seats not in (3, 4):
-        raise InvalidOptions(T("Option 'cutthroat' plays with 3 or 4 players, not {seats}.", seats=seats))
+        raise InvalidOptions(T("Cutthroat is played by 3 or 4 players, not {seats}.", seats=seats))
     if not config["cutthroat"] and seats != 4:
-        raise InvalidOptions(
-            T("Euchre in partnerships needs 4 players, not {seats}; option 'cutthroat' allows 3.", seats=seats)
-        )
+        raise InvalidOptions(T("Euchre in partnerships needs 4 players, not {seats}; cutthroat allows 3.", seats=seats))
     if config["no_trump"] and not config["stick_the_dealer"]:
-        raise InvalidOptions(T("Option 'no_trump' needs option 'stick_the_dealer'."))
+        raise InvalidOptions(T("No trump needs stick the dealer."))
     return {**config, "seats": seats}
 
 

@@ -10,9 +10,10 @@ import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from games.engine.card_names import card_name, card_names
 from games.engine.presence import LeftTable, SatIn, SatOut
 from games.engine.words import N, T, Text
-from games.rules.five_card_draw.audit_hand import cards_text, first_of, settlement
+from games.rules.five_card_draw.audit_hand import first_of, settlement
 from games.rules.five_card_draw.events import (
     CardsDealt,
     CardsDrawn,
@@ -48,8 +49,9 @@ def _where(pot: int, half: str) -> Text:
 
 
 def _held(cards: Sequence[str]) -> str:
-    """Card codes as the history writes them ("Ah Kd 7c"), or in words when there are none."""
-    return cards_text(cards) if cards else T("no cards")
+    """Cards in words, as every game's history names them ("the ace of hearts and the king of
+    diamonds"), or "no cards"; the codes stay in the hand's events."""
+    return card_names(cards) if cards else T("no cards")
 
 
 def _chips(count: int) -> Text:
@@ -222,7 +224,7 @@ def _(event: TableStarted, names: Sequence[str]) -> Text:
 
 @history_line.register
 def _(event: FirstDealerDrawn, names: Sequence[str]) -> Text:
-    draws = [T("{player} {card}", player=_name(names, seat), card=card) for seat, card in event.draws]
+    draws = [T("{player} {card}", player=_name(names, seat), card=card_name(card)) for seat, card in event.draws]
     return T(
         "{player} takes the first button, having drawn the lowest card: {draws}.",
         player=_name(names, event.dealer),

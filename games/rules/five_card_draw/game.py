@@ -8,7 +8,7 @@ from typing import Any
 
 from games.engine.decider import Game
 from games.engine.errors import InvalidOptions
-from games.engine.options import Option, validate_options
+from games.engine.options import Option, seats_said, validate_options
 from games.engine.words import T, Text
 from games.rules.five_card_draw import bot, contract, decide, legal, sentences, settlements, view
 from games.rules.five_card_draw.audit import FiveCardDrawAudit
@@ -29,15 +29,17 @@ from games.rules.five_card_draw.state import initial_state as empty_table
 CHIPS = 1_000_000
 
 REFUSED = (
-    T("variant triple_draw_27 with high_low (FD-18)"),
-    T("opening jacks_or_better with forced_bets blinds: the big blind opens (FD-6, FD-18)"),
-    T("opening jacks_or_better with variant triple_draw_27: no opening requirement (FD-14, FD-18)"),
-    T("any wild with variant triple_draw_27 or with high_low (FD-18)"),
-    T("ace_rule four_with_ace or five_with_ace with variant triple_draw_27 (FD-18)"),
-    T("min_buy_in above max_buy_in, or a buy-in smaller than the forced bet (FD-2, FD-13)"),
-    T("small_blind above big_blind (FD-2)"),
-    T("format tournament with a chip_value (a tournament's stake is an 'amount'), or cash options with it"),
-    T("chip_value above 0 without a currency"),
+    T("Deuce-to-seven triple draw played high-low"),
+    T("Jacks or better to open with blinds: the big blind is the opening bet"),
+    T("Jacks or better to open in deuce-to-seven triple draw, which has no opening requirement"),
+    T("Wild cards in deuce-to-seven triple draw or in high-low"),
+    T("An ace rule in deuce-to-seven triple draw"),
+    T("A minimum buy-in above the maximum buy-in, or a buy-in smaller than the forced bet"),
+    T("A small blind above the big blind"),
+    T(
+        "A tournament with a value per chip (a tournament's stake is an amount per player), or with a cash game's buy-in options"
+    ),
+    T("A value per chip without a currency"),
 )
 
 
@@ -47,7 +49,8 @@ OPTIONS = (
         "choice",
         "standard",
         choices=("standard", TRIPLE_DRAW),
-        help=T("Deuce-to-seven triple draw (FD-14)."),
+        help=T("Deuce-to-seven triple draw."),
+        rules=("FD-14",),
         label=T("Variant"),
         choice_labels={"standard": T("Five-card draw"), "triple_draw_27": T("Deuce-to-seven triple draw")},
     ),
@@ -56,7 +59,8 @@ OPTIONS = (
         "choice",
         "no_limit",
         choices=("no_limit", "pot_limit", "fixed_limit"),
-        help=T("How bets are sized: no limit, pot limit or fixed limit (FD-4)."),
+        help=T("How bets are sized: no limit, pot limit or fixed limit."),
+        rules=("FD-4",),
         label=T("Betting"),
         choice_labels={"no_limit": T("No limit"), "pot_limit": T("Pot limit"), "fixed_limit": T("Fixed limit")},
     ),
@@ -65,18 +69,20 @@ OPTIONS = (
         "choice",
         "ante",
         choices=("ante", "blinds"),
-        help=T("Antes, or blinds (triple draw's default) (FD-2)."),
+        help=T("Antes, or blinds (triple draw's default)."),
+        rules=("FD-2",),
         label=T("Forced bets"),
         choice_labels={"ante": T("Antes"), "blinds": T("Blinds")},
     ),
-    Option("ante_amount", "int", 1, 1, CHIPS, help=T("Chips each player antes (FD-2)."), label=T("Ante")),
+    Option("ante_amount", "int", 1, 1, CHIPS, help=T("Chips each player antes."), rules=("FD-2",), label=T("Ante")),
     Option(
         "small_blind",
         "int",
         1,
         1,
         CHIPS,
-        help=T("Chips of the small blind, posted by the player at the button's left (FD-2)."),
+        help=T("Chips of the small blind, posted by the player at the button's left."),
+        rules=("FD-2",),
         label=T("Small blind"),
     ),
     Option(
@@ -85,7 +91,8 @@ OPTIONS = (
         2,
         1,
         CHIPS,
-        help=T("Chips of the big blind, posted by the player after the small blind (FD-2)."),
+        help=T("Chips of the big blind, posted by the player after the small blind."),
+        rules=("FD-2",),
         label=T("Big blind"),
     ),
     Option(
@@ -94,7 +101,8 @@ OPTIONS = (
         0,
         0,
         CHIPS,
-        help=T("Smallest opening bet; 0: the big blind, or the ante (FD-2)."),
+        help=T("Smallest opening bet; 0 means the big blind, or the ante."),
+        rules=("FD-2",),
         label=T("Minimum bet"),
     ),
     Option(
@@ -103,7 +111,8 @@ OPTIONS = (
         0,
         0,
         CHIPS,
-        help=T("Fixed limit's small bet; 0: the min_bet (FD-2, FD-4)."),
+        help=T("Fixed limit's small bet; 0 means the minimum bet."),
+        rules=("FD-2", "FD-4"),
         label=T("Small bet"),
     ),
     Option(
@@ -112,7 +121,8 @@ OPTIONS = (
         0,
         0,
         CHIPS,
-        help=T("Fixed limit's big bet; 0: twice the small bet (FD-2, FD-4)."),
+        help=T("Fixed limit's big bet; 0 means twice the small bet."),
+        rules=("FD-2", "FD-4"),
         label=T("Big bet"),
     ),
     Option(
@@ -120,7 +130,8 @@ OPTIONS = (
         "choice",
         "jacks_or_better",
         choices=("jacks_or_better", "anything_opens"),
-        help=T("Openers with antes; anything opens with blinds (FD-6)."),
+        help=T("Openers with antes; anything opens with blinds."),
+        rules=("FD-6",),
         label=T("Opening"),
         choice_labels={"jacks_or_better": T("Jacks or better"), "anything_opens": T("Anything opens")},
     ),
@@ -129,7 +140,8 @@ OPTIONS = (
         "choice",
         "none",
         choices=("none", "four_with_ace", "five_with_ace"),
-        help=T("How many cards a player who shows an ace may draw: no ace rule, four, or all five (FD-7)."),
+        help=T("How many cards a player who shows an ace may draw: no ace rule, four, or all five."),
+        rules=("FD-7",),
         label=T("Ace rule"),
         choice_labels={
             "none": T("No ace rule"),
@@ -142,7 +154,8 @@ OPTIONS = (
         "choice",
         "none",
         choices=WILD_CHOICES,
-        help=T("Wild cards (FD-15)."),
+        help=T("Wild cards."),
+        rules=("FD-15",),
         label=T("Wild cards"),
         choice_labels={
             "none": T("No wild cards"),
@@ -156,18 +169,20 @@ OPTIONS = (
         "shotgun",
         "bool",
         False,
-        help=T("Each player's first card face up (FD-16)."),
+        help=T("Each player's first card face up."),
+        rules=("FD-16",),
         label=T("Shotgun (first card face up)"),
     ),
-    Option("high_low", "bool", False, help=T("California high-low (FD-17)."), label=T("High-low")),
+    Option("high_low", "bool", False, help=T("California high-low."), rules=("FD-17",), label=T("High-low")),
     Option(
         "format",
         "choice",
         CASH,
         choices=(CASH, TOURNAMENT),
         help=T(
-            "Cash (buy chips, leave and cash out between hands) or tournament (one stake each, played until one player holds every chip) (FD-13)."
+            "Cash (buy chips, leave and cash out between hands) or tournament (one stake each, played until one player holds every chip)."
         ),
+        rules=("FD-13",),
         label=T("Format"),
         choice_labels={"cash": T("Cash game"), "tournament": T("Tournament")},
     ),
@@ -177,7 +192,8 @@ OPTIONS = (
         40,
         1,
         CHIPS,
-        help=T("Fewest chips a cash player buys (FD-13)."),
+        help=T("Fewest chips a cash player buys."),
+        rules=("FD-13",),
         label=T("Minimum buy-in"),
     ),
     Option(
@@ -186,7 +202,8 @@ OPTIONS = (
         200,
         1,
         CHIPS,
-        help=T("Most chips a cash player buys; a bot buys this many (FD-13)."),
+        help=T("Most chips a cash player buys; a bot buys this many."),
+        rules=("FD-13",),
         label=T("Maximum buy-in"),
     ),
     Option(
@@ -195,7 +212,8 @@ OPTIONS = (
         100,
         1,
         CHIPS,
-        help=T("Every tournament player's chips (FD-13)."),
+        help=T("Every tournament player's chips."),
+        rules=("FD-13",),
         label=T("Starting chips"),
     ),
     Option(
@@ -204,7 +222,8 @@ OPTIONS = (
         30,
         5,
         3600,
-        help=T("The turn timer: check, else fold; stand pat (FD-21)."),
+        help=T("The turn timer: check, else fold; stand pat."),
+        rules=("FD-21",),
         label=T("Turn time (seconds)"),
     ),
 )
@@ -220,7 +239,7 @@ def configure(seats: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
     sense are refused with a message naming the conflict (FD-18)."""
     given = dict(options or {})
     if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= 8:
-        raise InvalidOptions(T("Five-Card Draw is for 2 to 8 players, not {seats} (FD-1).", seats=repr(seats)))
+        raise InvalidOptions(T("Five-Card Draw is for 2 to 8 players, not {seats}.", seats=seats_said(seats)))
     chip_value = given.pop("chip_value", 0)
     currency = given.pop("currency", None) or None
     triple = given.get("variant") == TRIPLE_DRAW
@@ -236,13 +255,13 @@ def configure(seats: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
     if config["format"] == CASH and config["min_buy_in"] < bet:
         raise InvalidOptions(
             T(
-                "'min_buy_in' ({min_buy_in}) must cover the forced bet ({bet}) (FD-2).",
+                "The minimum buy-in ({min_buy_in}) must cover the forced bet ({bet}).",
                 min_buy_in=config["min_buy_in"],
                 bet=bet,
             )
         )
     if chip_value and not currency:
-        raise InvalidOptions(T("A 'chip_value' needs a 'currency'."))
+        raise InvalidOptions(T("A value per chip needs a currency."))
     config.update(seats=seats, chip_value=chip_value, currency=currency)
     return config
 
@@ -282,34 +301,44 @@ def _variant_conflicts(config: Mapping[str, Any]) -> list[tuple[bool, Text]]:
     """FD-18's options that cannot be played together, each with the sentence that refuses it."""
     triple = config["variant"] == TRIPLE_DRAW
     return [
-        (triple and config["high_low"], T("variant 'triple_draw_27' cannot be played 'high_low' (FD-18).")),
+        (triple and config["high_low"], T("Deuce-to-seven triple draw cannot be played high-low.")),
         (
             config["opening"] == "jacks_or_better" and config["forced_bets"] == "blinds",
-            T("opening 'jacks_or_better' needs antes: with 'blinds' the big blind is the opening bet (FD-6, FD-18)."),
+            T("Jacks or better to open needs antes: with blinds the big blind is the opening bet."),
         ),
         (
             triple and config["opening"] == "jacks_or_better",
             T(
-                "opening 'jacks_or_better' does not apply to triple_draw_27, a lowball game with no opening "
-                "requirement (FD-14, FD-18)."
+                "Jacks or better to open does not apply to deuce-to-seven triple draw, a lowball game with no opening requirement."
             ),
         ),
         (
             config["wild"] != "none" and (triple or config["high_low"]),
             T(
-                "wild '{wild}' cannot be played with {option} (FD-18).",
-                wild=config["wild"],
-                option="triple_draw_27" if triple else "high_low",
+                "Wild cards ({wild}) cannot be played in {option}.",
+                wild=_choice_words("wild", config["wild"]),
+                option=_choice_words("variant", TRIPLE_DRAW) if triple else _label("high_low"),
             ),
         ),
         (
             triple and config["ace_rule"] != "none",
             T(
-                "ace_rule '{ace_rule}' does not apply to triple_draw_27, which draws up to 5 (FD-18).",
-                ace_rule=config["ace_rule"],
+                "The ace rule ({ace_rule}) does not apply to deuce-to-seven triple draw, which draws up to five cards.",
+                ace_rule=_choice_words("ace_rule", config["ace_rule"]),
             ),
         ),
     ]
+
+
+def _label(name: str) -> str:
+    """An option's name for players."""
+    return next(option.label for option in OPTIONS if option.name == name)
+
+
+def _choice_words(name: str, code: str) -> str:
+    """A choice of an option in words for players (the code itself if it has none)."""
+    option = next(option for option in OPTIONS if option.name == name)
+    return option.choice_labels.get(code, code)
 
 
 def _money_conflicts(config: Mapping[str, Any], given: Mapping[str, Any], chip_value: int) -> list[tuple[bool, Text]]:
@@ -318,7 +347,7 @@ def _money_conflicts(config: Mapping[str, Any], given: Mapping[str, Any], chip_v
         (
             config["min_buy_in"] > config["max_buy_in"],
             T(
-                "'min_buy_in' ({min_buy_in}) is above 'max_buy_in' ({max_buy_in}).",
+                "The minimum buy-in ({min_buy_in}) is above the maximum buy-in ({max_buy_in}).",
                 min_buy_in=config["min_buy_in"],
                 max_buy_in=config["max_buy_in"],
             ),
@@ -326,22 +355,22 @@ def _money_conflicts(config: Mapping[str, Any], given: Mapping[str, Any], chip_v
         (
             config["small_blind"] > config["big_blind"],
             T(
-                "'small_blind' ({small_blind}) is above 'big_blind' ({big_blind}) (FD-2).",
+                "The small blind ({small_blind}) is above the big blind ({big_blind}).",
                 small_blind=config["small_blind"],
                 big_blind=config["big_blind"],
             ),
         ),
         (
             config["format"] == TOURNAMENT and bool(chip_value),
-            T("a tournament's stake is an 'amount' per player, not a 'chip_value' (FD-13)."),
+            T("A tournament's stake is an amount per player, not a value per chip."),
         ),
         (
             config["format"] == TOURNAMENT and bool({"min_buy_in", "max_buy_in"} & set(given)),
-            T("'min_buy_in' and 'max_buy_in' are for cash tables; a tournament has a 'starting_stack' (FD-13)."),
+            T("The minimum and maximum buy-in are for cash games; a tournament has starting chips."),
         ),
         (
             config["format"] == CASH and "starting_stack" in given,
-            T("'starting_stack' is for tournaments; cash players choose a buy-in (FD-13)."),
+            T("Starting chips are for tournaments; in a cash game players choose their buy-in."),
         ),
     ]
 

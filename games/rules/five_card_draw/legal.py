@@ -128,7 +128,7 @@ def _bet(state: State, seat: Any, command: Mapping[str, Any], extra: Mapping[str
         )
     if needs_openers(state, hand) and kind in ("bet", "all_in", "raise") and not has_openers(state, hand, seat):
         return _Refused(
-            T("You need a pair of jacks or better to open the betting (FD-6); you may check or fold."),
+            T("You need a pair of jacks or better to open the betting; you may check or fold."),
             "no_openers",
             LEGAL,
         )
@@ -181,8 +181,8 @@ def _discard_refusal(state: State, seat: int, command: Mapping[str, Any]) -> Tex
         if show is None:
             return None
         return N(
-            "Show an ace only to discard more than {count} card (FD-7).",
-            "Show an ace only to discard more than {count} cards (FD-7).",
+            "Show an ace only to discard more than {count} card.",
+            "Show an ace only to discard more than {count} cards.",
             most,
         )
     return _ace_refusal(state, given, show, holding, most)
@@ -192,15 +192,15 @@ def _ace_refusal(state: State, given: list[str], show: Any, holding: tuple[str, 
     """FD-7: more than ``most`` cards only with an ace rule and an ace of the hand shown."""
     rule = state.settings.ace_rule
     if state.settings.variant == TRIPLE_DRAW or rule == "none":
-        return N("You may discard at most {count} card (FD-7).", "You may discard at most {count} cards (FD-7).", most)
+        return N("You may discard at most {count} card.", "You may discard at most {count} cards.", most)
     if not isinstance(show, str) or show not in holding or show[0] != "A":
         return N(
-            "To discard more than {count} card, show an ace you hold: 'show': \"As\" (FD-7).",
-            "To discard more than {count} cards, show an ace you hold: 'show': \"As\" (FD-7).",
+            "To discard more than {count} card, show an ace you hold: 'show': \"As\".",
+            "To discard more than {count} cards, show an ace you hold: 'show': \"As\".",
             most,
         )
     if rule == "four_with_ace" and (len(given) > 4 or show in given):
-        return T("With four_with_ace you may discard four cards and keep the ace you show (FD-7).")
+        return T("With four cards with an ace you may discard four cards and keep the ace you show.")
     return None
 
 

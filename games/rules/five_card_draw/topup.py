@@ -85,16 +85,16 @@ def _room_to_top_up(state: State, seat: int) -> int | tuple[Text, str]:
     tournament, while holding cards, leaving, or with a stack already at ``max_buy_in``."""
     settings = state.settings
     if settings.format != CASH:
-        return T("A tournament has no top-up: everyone plays the chips they started with (FD-13)."), "no_top_up"
+        return T("A tournament has no top-up: everyone plays the chips they started with."), "no_top_up"
     if holds_cards(state, seat):
-        return T("You can top up between hands, not while you hold cards in this one (FD-13)."), "no_top_up"
+        return T("You can top up between hands, not while you hold cards in this one."), "no_top_up"
     if state.leaving[seat]:
         return T("You are leaving this table; you cannot top up."), "no_top_up"
     most = room(state, seat)
     if most < 1:
         return (
             T(
-                "Your stack of {stack} is already the table's most, {max_buy_in} chips; you cannot top up (FD-13).",
+                "Your stack of {stack} is already the table's most, {max_buy_in} chips; you cannot top up.",
                 stack=state.stacks[seat],
                 max_buy_in=settings.max_buy_in,
             ),
@@ -111,10 +111,10 @@ def _chips_to_buy(state: State, seat: int, chips: Any, most: int, wallet: int | 
     if chips > most:
         return (
             N(
-                "{count} more chip would make your stack {total}, above the table's most of {max_buy_in} "
-                "(FD-13); you may buy up to {most}.",
-                "{count} more chips would make your stack {total}, above the table's most of {max_buy_in} "
-                "(FD-13); you may buy up to {most}.",
+                "{count} more chip would make your stack {total}, above the table's most of {max_buy_in}; "
+                "you may buy up to {most}.",
+                "{count} more chips would make your stack {total}, above the table's most of {max_buy_in}; "
+                "you may buy up to {most}.",
                 chips,
                 total=state.stacks[seat] + chips,
                 max_buy_in=state.settings.max_buy_in,
@@ -140,7 +140,7 @@ def cannot_post_notice(state: State, seat: int) -> Any:
     settings = state.settings
     return T(
         "You have {stack} chips, fewer than the forced bet of {bet}: you are not dealt in until you "
-        "top up (buy more chips) or you leave the table (FD-2, FD-13).",
+        "top up (buy more chips) or you leave the table.",
         stack=state.stacks[seat],
         bet=settings.forced_bet,
     )

@@ -36,7 +36,7 @@ def decide(state: State, command: Mapping[str, Any], ctx: Context) -> list[Any]:
 def start(state: State, ctx: Context) -> list[Any]:
     """Shuffle and deal the deck with the seed of hand 1 (GC-2, CM-5); the whole match is hand 1."""
     if ctx.server_seed is None or ctx.hand_no != 1:
-        raise IllegalAction(T("Starting the match needs the seed of hand 1 (GC-2)."), code="missing_seed")
+        raise IllegalAction(T("Starting the match needs the seed of hand 1."), code="missing_seed")
     cards = fairness.shuffled(
         match_deck(state.match.deck, state.match.jokers),
         ctx.server_seed,

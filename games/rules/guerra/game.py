@@ -8,7 +8,7 @@ from typing import Any
 
 from games.engine.decider import Game
 from games.engine.errors import InvalidOptions
-from games.engine.options import Option, validate_options
+from games.engine.options import Option, seats_said, validate_options
 from games.engine.words import T
 from games.rules.guerra import bot, contract, sentences
 from games.rules.guerra.audit import GuerraAudit
@@ -28,7 +28,8 @@ OPTIONS = (
         "choice",
         "english",
         choices=DECKS,
-        help=T("52 English cards or a 40- or 48-card Spanish deck (GC-1)."),
+        help=T("52 English cards or a 40- or 48-card Spanish deck."),
+        rules=("GC-1",),
         label=T("Deck"),
         choice_labels={
             "english": T("English deck (52 cards)"),
@@ -36,12 +37,13 @@ OPTIONS = (
             "spanish_48": T("Spanish deck (48 cards)"),
         },
     ),
-    Option("jokers", "bool", False, help=T("Add X1 and X2, above every card (GC-1)."), label=T("Jokers")),
+    Option("jokers", "bool", False, help=T("Add two jokers, above every card."), rules=("GC-1",), label=T("Jokers")),
     Option(
         "ace_high",
         "bool",
         False,
-        help=T("Spanish decks only: the 1 ranks above the 12 (GC-15)."),
+        help=T("Spanish decks only: the 1 ranks above the 12."),
+        rules=("GC-15",),
         label=T("Ace high"),
     ),
     Option(
@@ -50,7 +52,8 @@ OPTIONS = (
         2000,
         minimum=10,
         maximum=100_000,
-        help=T("Most cards win after this many rounds (GC-12)."),
+        help=T("Most cards win after this many rounds."),
+        rules=("GC-12",),
         label=T("Most rounds"),
     ),
     Option(
@@ -59,7 +62,8 @@ OPTIONS = (
         60,
         minimum=5,
         maximum=3600,
-        help=T("The server throws for absent players (GC-12)."),
+        help=T("The server throws for absent players."),
+        rules=("GC-12",),
         label=T("Turn time (seconds)"),
     ),
     Option(
@@ -85,13 +89,13 @@ def configure(seats: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
     """Validated options with defaults, plus ``seats`` (GC-1: 2 to 8 players; GC-15: ``ace_high``
     only with a Spanish deck)."""
     if isinstance(seats, bool) or not isinstance(seats, int) or not MIN_PLAYERS <= seats <= MAX_PLAYERS:
-        raise InvalidOptions(T("Guerra Chevichona is for 2 to 8 players, not {seats} (seats).", seats=repr(seats)))
+        raise InvalidOptions(T("Guerra Chevichona is for 2 to 8 players, not {seats}.", seats=seats_said(seats)))
     config = validate_options(OPTIONS, options)
     if config["ace_high"] and config["deck"] == "english":
         raise InvalidOptions(
             T(
                 "Option '{option}' is for the Spanish decks; the English deck's ace is always high.",
-                option="ace_high",
+                option=T("Ace high"),
             )
         )
     config["seats"] = seats

@@ -82,7 +82,7 @@ def _timeout_refusal(state: State, seat: Any) -> str | None:
 def _play_round_refusal(state: State, seat: Any) -> str | None:
     refusal = match_refusal(state)
     if not refusal and not state.match.auto_play:
-        return T("Rounds play themselves only with auto_play.")
+        return T("Rounds play themselves only with automatic play.")
     return refusal
 
 

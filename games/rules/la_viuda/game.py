@@ -8,7 +8,7 @@ from typing import Any
 
 from games.engine.decider import Game
 from games.engine.errors import InvalidOptions
-from games.engine.options import Option, validate_options
+from games.engine.options import Option, seats_said, validate_options
 from games.engine.words import T
 from games.rules.la_viuda import bot, contract, decide, legal, sentences, settlements, view
 from games.rules.la_viuda.audit import LaViudaAudit
@@ -21,14 +21,24 @@ from games.rules.widow.state import chip_counts
 MIN_PLAYERS, MAX_PLAYERS = 4, 7
 
 OPTIONS = (
-    Option("chips_per_player", "int", 3, 1, 10, help=T("Chips each player buys (LV-2)."), label=T("Chips per player")),
+    Option(
+        "chips_per_player",
+        "int",
+        3,
+        1,
+        10,
+        help=T("Chips each player buys."),
+        rules=("LV-2",),
+        label=T("Chips per player"),
+    ),
     Option(
         "widow_offer_seconds",
         "int",
         60,
         5,
         3600,
-        help=T("Time to answer the offer of La Viuda (LV-10)."),
+        help=T("Time to answer the offer of La Viuda."),
+        rules=("LV-10",),
         label=T("Time to answer the widow's offer (seconds)"),
     ),
     *EXCHANGE_OPTIONS,
@@ -42,10 +52,10 @@ def configure(seats: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
     if bad_seats(seats, MIN_PLAYERS, MAX_PLAYERS):
         raise InvalidOptions(
             T(
-                "La Viuda needs 'seats' between {minimum} and {maximum}, not {seats} (LV-1).",
+                "La Viuda is for {minimum} to {maximum} players, not {seats}.",
                 minimum=MIN_PLAYERS,
                 maximum=MAX_PLAYERS,
-                seats=repr(seats),
+                seats=seats_said(seats),
             )
         )
     chip_value, currency = stake(given)
@@ -95,7 +105,7 @@ DECIDER = Game(
     bot=bot.choose,
     audit=LaViudaAudit(),
     sentences=sentences.SENTENCES,
-    refused_combinations=(T("chip_value above 0 without a currency"),),
+    refused_combinations=(T("A value per chip without a currency"),),
     action_types=contract.ACTIONS,
     view_type=contract.VIEW,
     event_extras=contract.EVENT_EXTRAS,

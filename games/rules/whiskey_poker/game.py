@@ -8,7 +8,7 @@ from typing import Any
 
 from games.engine.decider import Game
 from games.engine.errors import InvalidOptions
-from games.engine.options import Option, validate_options
+from games.engine.options import Option, seats_said, validate_options
 from games.engine.words import T
 from games.rules.whiskey_poker import bot, contract, decide, legal, sentences, settlements, view
 from games.rules.whiskey_poker.audit import WhiskeyPokerAudit
@@ -26,7 +26,8 @@ OPTIONS = (
         "choice",
         POT,
         choices=(POT, LOSER_PAYS, POINTS),
-        help=T("How hands are scored (WP-5, WP-7, WP-8)."),
+        help=T("How hands are scored."),
+        rules=("WP-5", "WP-7", "WP-8"),
         label=T("Scoring"),
         choice_labels={"pot": T("Pot"), "loser_pays": T("Loser pays"), "points": T("Points")},
     ),
@@ -36,17 +37,26 @@ OPTIONS = (
         10,
         1,
         100,
-        help=T("Chips each player buys, pot scoring (WP-6)."),
+        help=T("Chips each player buys, pot scoring."),
+        rules=("WP-6",),
         label=T("Chips per player"),
     ),
     Option(
-        "lives", "int", 5, 1, 20, help=T("Chips without money value, when the loser pays (WP-7)."), label=T("Lives")
+        "lives",
+        "int",
+        5,
+        1,
+        20,
+        help=T("Chips without money value, when the loser pays."),
+        rules=("WP-7",),
+        label=T("Lives"),
     ),
     Option(
         "reduced_pack",
         "bool",
         False,
-        help=T("Ten up for 2 players, one rank lower per extra player; 2-7 players; implies points (WP-8)."),
+        help=T("Ten up for 2 players, one rank lower per extra player; 2-7 players; implies points."),
+        rules=("WP-8",),
         label=T("Reduced pack"),
     ),
     Option(
@@ -55,22 +65,32 @@ OPTIONS = (
         5,
         1,
         50,
-        help=T("Points that win, points scoring (WP-8)."),
+        help=T("Points that win, points scoring."),
+        rules=("WP-8",),
         label=T("Points to win"),
     ),
     *EXCHANGE_OPTIONS,
 )
 
 REFUSED = (
-    T("reduced_pack with more than 7 seats (WP-8)"),
-    T("reduced_pack with scoring other than points (WP-8: it implies points)"),
-    T("chip_value above 0 with scoring other than pot (only pot chips have money value)"),
+    T("A reduced pack with more than 7 players"),
+    T("A reduced pack with scoring other than points (a reduced pack implies points)"),
+    T("A value per chip with scoring other than pot (only pot chips have money value)"),
     T(
-        "chips_per_player with scoring other than pot; lives with scoring other than loser_pays; "
-        "target_points with scoring other than points"
+        "Chips per player with scoring other than pot; lives with scoring other than loser pays; points to win with scoring other than points"
     ),
-    T("chip_value above 0 without a currency"),
+    T("A value per chip without a currency"),
 )
+
+
+def _by_name(name: str) -> Option:
+    return next(option for option in OPTIONS if option.name == name)
+
+
+def _scoring_words(code: Any) -> Any:
+    """A scoring as players read it; what was sent, quoted, when it is no scoring."""
+    words = _by_name("scoring").choice_labels.get(code) if isinstance(code, str) else None
+    return words if words is not None else repr(code)
 
 
 def configure(seats: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -79,16 +99,16 @@ def configure(seats: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
     belong to another scoring are refused rather than silently ignored."""
     given = dict(options or {})
     if bad_seats(seats, MIN_PLAYERS, MAX_PLAYERS):
-        raise InvalidOptions(T("Whiskey Poker needs 'seats' between 2 and 9, not {seats} (WP-1).", seats=repr(seats)))
+        raise InvalidOptions(T("Whiskey Poker is for 2 to 9 players, not {seats}.", seats=seats_said(seats)))
     chip_value, currency = stake(given)
     if given.get("reduced_pack"):
         if seats > 7:
-            raise InvalidOptions(T("Option 'reduced_pack' is for 2 to 7 players, not {seats} (WP-8).", seats=seats))
+            raise InvalidOptions(T("A reduced pack is for 2 to 7 players, not {seats}.", seats=seats))
         if given.setdefault("scoring", POINTS) != POINTS:
             raise InvalidOptions(
                 T(
-                    "Option 'reduced_pack' implies scoring 'points', not {scoring} (WP-8).",
-                    scoring=repr(given["scoring"]),
+                    "A reduced pack implies points scoring, not {scoring}.",
+                    scoring=_scoring_words(given["scoring"]),
                 )
             )
     config = validate_options(OPTIONS, given)
@@ -98,16 +118,16 @@ def configure(seats: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
             raise InvalidOptions(
                 T(
                     "Option '{option}' applies only to scoring '{mode}', not {scoring}.",
-                    option=option,
-                    mode=mode,
-                    scoring=repr(scoring),
+                    option=_by_name(option).label,
+                    mode=_scoring_words(mode),
+                    scoring=_scoring_words(scoring),
                 )
             )
     if chip_value and scoring != POT:
         raise InvalidOptions(
             T(
-                "A 'chip_value' (money) applies only to scoring 'pot'; {scoring} chips have no money value.",
-                scoring=repr(scoring),
+                "Money applies only to pot scoring; the chips of {scoring} scoring have no money value.",
+                scoring=_scoring_words(scoring),
             )
         )
     config.update(seats=seats, chip_value=chip_value, currency=currency)

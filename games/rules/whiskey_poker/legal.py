@@ -48,7 +48,7 @@ def refusal(
 def _end_match_refusal(state: State) -> IllegalAction | None:
     """WP-6: only a pot-scoring match is ended by its owner, and once (the game runs)."""
     if state.scoring != POT:
-        return IllegalAction(T("Only a pot-scoring match can be ended by the table's owner (WP-6)."))
+        return IllegalAction(T("Only a pot-scoring match can be ended by the table's owner."))
     if state.end_requested:
         return IllegalAction(T("The match already ends after this hand."))
     return None

@@ -86,7 +86,7 @@ def _move_refusal(
     if kind == "exchange_all":
         return None
     if not ex.face_up:
-        return T("The widow is face down: you may only take it whole (exchange_all).")
+        return T("The widow is face down: you may only take it whole.")
     if action.get("give") not in ex.hands[seat]:
         return T("You do not hold {card}.", card=repr(command.get("give")))
     if action.get("take") not in ex.widow:

@@ -17,7 +17,8 @@ EXCHANGE_OPTIONS: tuple[Option, ...] = (
         6,
         1,
         50,
-        help=T("Orbits of phase 2 without a knock before one is forced (WX-7)."),
+        help=T("Orbits of phase 2 without a knock before one is forced."),
+        rules=("WX-7",),
         label=T("Orbits before a forced knock"),
     ),
     Option(
@@ -26,14 +27,16 @@ EXCHANGE_OPTIONS: tuple[Option, ...] = (
         60,
         5,
         3600,
-        help=T("Turn time; a timeout passes or knocks (WX-7)."),
+        help=T("Turn time; a timeout passes or knocks."),
+        rules=("WX-7",),
         label=T("Turn time (seconds)"),
     ),
     Option(
         "flush_by_suit",
         "bool",
         False,
-        help=T("Flushes compare by suit first: spades, hearts, diamonds, clubs (LV-12)."),
+        help=T("Flushes compare by suit first: spades, hearts, diamonds, clubs."),
+        rules=("LV-12",),
         label=T("Flushes by suit"),
     ),
 )
@@ -50,8 +53,11 @@ def stake(given: dict[str, Any]) -> tuple[int, str | None]:
     currency = given.pop("currency", None)
     if isinstance(chip_value, bool) or not isinstance(chip_value, int) or chip_value < 0:
         raise InvalidOptions(
-            T("'chip_value' must be a whole number of minor units, 0 or more, not {value}.", value=repr(chip_value))
+            T(
+                "The value per chip must be a whole number of the currency's smallest unit, 0 or more, not {value}.",
+                value=repr(chip_value),
+            )
         )
     if chip_value and not currency:
-        raise InvalidOptions(T("A 'chip_value' above 0 needs a 'currency'."))
+        raise InvalidOptions(T("A value per chip needs a currency."))
     return chip_value, currency if chip_value else None

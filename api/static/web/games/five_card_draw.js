@@ -90,12 +90,20 @@ function playersTable(state, ctx) {
   return table;
 }
 
+// A pot as players name it: the main pot, a side pot, or a bet nobody called (one seat's chips
+// alone, which go back to it) — never a "side pot" of one player.
+function potName(pot, index, ctx) {
+  const { t } = ctx;
+  if (pot.eligible.length === 1) return t("Uncalled bet of %(player)s", { player: ctx.playerName(pot.eligible[0]) });
+  return index === 0 ? t("Main pot") : t("Side pot %(number)s", { number: index });
+}
+
 function potsList(pots, ctx, heading) {
   const { t, nt } = ctx;
   if (!pots || !pots.length) return null;
   const list = el("ul", { className: "fcd-pots" });
   pots.forEach((pot, index) => {
-    const name = index === 0 ? t("Main pot") : t("Side pot %(number)s", { number: index });
+    const name = potName(pot, index, ctx);
     const who = listOf(pot.eligible.map((seat) => ctx.playerName(seat)));
     list.append(el("li", { dataset: { pot: index } }, nt("%(pot)s: %(count)s chip, for %(players)s", "%(pot)s: %(count)s chips, for %(players)s", pot.amount, { pot: name, players: who })));
   });
@@ -329,9 +337,7 @@ export function table(view, ctx) {
     center.push(el("p", { className: "fcd-phase" }, phaseWords(hand, t)));
     const pots = el("ul", { className: "pots", dataset: { part: "pots" } });
     (hand.pots || []).forEach((pot, index) => {
-      const name = pot.eligible.length === 1
-        ? t("Uncalled bet of %(player)s", { player: ctx.playerName(pot.eligible[0]) })
-        : index === 0 ? t("Main pot") : t("Side pot %(number)s", { number: index });
+      const name = potName(pot, index, ctx);
       pots.append(el("li", { dataset: { pot: index } }, `${name}: `, nt("%(count)s chip", "%(count)s chips", pot.amount)));
     });
     if (!(hand.pots || []).length) pots.append(el("li", {}, nt("Pot: %(count)s chip", "Pot: %(count)s chips", state.pot || 0)));
