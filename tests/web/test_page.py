@@ -249,10 +249,11 @@ def test_the_page_and_every_file_it_loads_answer_with_debug_off_from_this_host(c
 
 def test_no_script_or_stylesheet_names_another_host():
     """Nothing is fetched at run time from elsewhere: no absolute URL in any file the page loads
-    (a vendored library keeps its licence's URL in a comment only)."""
+    (a vendored library keeps its licence's URL in a comment only). The SVG namespace is a name
+    that is never fetched (cards.js makes its card faces in it)."""
     for path in list(WEB.rglob("*.js")) + list(WEB.rglob("*.css")):
         if "vendor" in path.parts:
             continue
-        text = path.read_text()
+        text = path.read_text().replace('"http://www.w3.org/2000/svg"', "SVG_NAMESPACE")
         assert not re.search(r"""["'`(]\s*(?:https?:)?//""", text), path
         assert "@import" not in text, path

@@ -187,10 +187,11 @@ def click(page, rng: random.Random, game: str) -> None:
 
 
 def check_words(page, language: str, names: set[str]) -> None:
-    # What a player reads; the commitment and the seed (hexadecimal, fair dealing) are no words.
+    # What a player reads; the commitment and the seed (hexadecimal, fair dealing) are no words, and
+    # a card's face is its rank and suit, drawn as on the card.
     text = page.evaluate(
         """() => { const main = document.querySelector('main').cloneNode(true);
-          main.querySelectorAll('#next-commitment, .mono, input').forEach((e) => e.remove());
+          main.querySelectorAll('#next-commitment, .mono, input, .card').forEach((e) => e.remove());
           document.body.append(main); const text = main.innerText; main.remove(); return text; }"""
     )
     for pattern in MACHINE:
@@ -204,6 +205,13 @@ def check_words(page, language: str, names: set[str]) -> None:
     found = latin if language == "fa" else {word for word in latin if word.lower() in ENGLISH}
     lines = [line for line in text.splitlines() if set(re.findall(r"[A-Za-z]{2,}", line)) & found]
     assert not found, (sorted(found), lines[:10])
+    if language == "fa":
+        # Numbers in Persian digits; the players' names (which may hold digits) are theirs.
+        plain = text
+        for name in sorted(names, key=len, reverse=True):
+            plain = plain.replace(name, "")
+        digits = [line for line in plain.splitlines() if re.search(r"[0-9]", line)]
+        assert not digits, digits[:10]
 
 
 def check_cards_read_left_to_right(page) -> None:

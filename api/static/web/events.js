@@ -7,6 +7,8 @@
 //
 // ctx: {t, cardElement, playerName(seat)}.
 
+import { number } from "./numbers.js";
+
 // Cards as a row of card elements (each named for screen readers).
 function cards(codes, ctx) {
   const row = document.createElement("span");
@@ -46,6 +48,6 @@ export function eventLine(event, ctx) {
   const line = document.createElement("li");
   line.dataset.seq = event.seq;
   line.dataset.type = event.type;
-  line.append(`#${event.seq} `, ...eventSentence(event, ctx));
+  line.append(`#${number(event.seq, { useGrouping: false })} `, ...eventSentence(event, ctx));
   return line;
 }

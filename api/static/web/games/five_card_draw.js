@@ -79,9 +79,9 @@ function playersTable(state, ctx) {
     // data-label names each cell on a phone, where the rows stack and the header is hidden.
     body.append(el("tr", { dataset: { seat: player.seat }, className: player.folded ? "folded" : null },
       el("th", { scope: "row" }, name, marks.length ? el("span", { className: "marks" }, ` (${marks.join(", ")})`) : null),
-      el("td", { dataset: { label: t("Stack") } }, String(player.stack)),
-      el("td", { dataset: { label: t("Bet this round") } }, player.bet != null ? String(player.bet) : ""),
-      el("td", { dataset: { label: t("In the pot") } }, player.contributed != null ? String(player.contributed) : ""),
+      el("td", { dataset: { label: t("Stack") } }, number(player.stack)),
+      el("td", { dataset: { label: t("Bet this round") } }, player.bet != null ? number(player.bet) : ""),
+      el("td", { dataset: { label: t("In the pot") } }, player.contributed != null ? number(player.contributed) : ""),
       el("td", { dataset: { label: t("Face-up cards") } }, (player.face_up || []).length ? cardRow(player.face_up, t("%(player)s's face-up cards", { player: name }), ctx) : ""),
       el("td", { dataset: { label: t("Drew") } }, drew),
       el("td", { dataset: { label: t("Status") } }, playerStatus(player, state, t))));
