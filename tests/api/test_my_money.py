@@ -192,3 +192,14 @@ def test_staff_decisions_reach_the_persons_payouts_wallet_and_stream(counter_gam
     assert row["status_text"].startswith("Rejected")
     # Neither sees the other's payout.
     assert [r["id"] for r in alice.get("/api/v1/me/payouts/").json()["results"]] == [mine.pk]
+
+
+def test_refusals_are_problems_the_document_declares(db):
+    alice = contract.person("alice")
+    for path in ("/api/v1/me/payouts/", "/api/v1/wallets/me/transactions/"):
+        too_many = alice.get(path, {"limit": 101})
+        assert too_many.status_code == 400 and too_many.json()["code"] == "invalid"
+        assert too_many.json()["type"] == "urn:gameledger:problem:invalid"
+        assert alice.get(path, {"cursor": "nonsense"}).status_code == 400
+        stranger = contract.ContractClient().get(path)
+        assert stranger.status_code == 401 and stranger.json()["code"] == "not_authenticated"
