@@ -16,7 +16,12 @@ from tests.web.client import sign_in
 from tests.web.desks import balance, fund, person
 
 PHONE = {"width": 390, "height": 844}
-EUCHRE = {"game": "euchre", "seats": 4, "options": {"target_points": 3}, "stake": {"currency": "MXN", "amount": "10.00"}}
+EUCHRE = {
+    "game": "euchre",
+    "seats": 4,
+    "options": {"target_points": 3},
+    "stake": {"currency": "MXN", "amount": "10.00"},
+}
 
 
 def play_to_the_end(players, table_id: str, *, limit: float = 180) -> dict:
