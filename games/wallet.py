@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import OuterRef, QuerySet, Subquery, Sum
+from django.db.models import QuerySet, Sum
 
 from games.engine import registry
 from games.engine.words import T, Text
@@ -31,30 +31,40 @@ MOVEMENT_WORDS = {
 
 
 def lines(user: Any) -> QuerySet[Posting]:
-    """Every posting on ``user``'s wallets, newest first, each with the wallet's balance just after
-    it (the sum of the wallet's postings up to it: exact on any page, whatever the cursor)."""
-    running = (
-        Posting.objects.filter(account=OuterRef("account"), pk__lte=OuterRef("pk"))
-        .order_by()
-        .values("account")
-        .annotate(total=Sum("amount"))
-        .values("total")
-    )
+    """Every posting on ``user``'s wallets, newest first."""
     return (
         Posting.objects.filter(account__user=user, account__kind=keys.Kind.WALLET)
         .select_related("transaction", "transaction__payout")
-        .annotate(balance_after=Subquery(running))
         .order_by("-pk")
     )
 
 
 def lines_json(postings: list[Posting]) -> list[dict[str, Any]]:
-    """A page of ``lines`` as the person reads it."""
-    games = _games({p.transaction.table_id for p in postings if p.transaction.table_id})
-    return [_line(p, games) for p in postings]
+    """A page of ``lines`` as the person reads it, each with the wallet's balance just after it."""
+    games = _games({str(p.transaction.table_id) for p in postings if p.transaction.table_id})
+    after = _balances_after(postings)
+    return [_line(p, after[p.pk], games) for p in postings]
 
 
-def _line(posting: Posting, games: dict[str, str]) -> dict[str, Any]:
+def _balances_after(postings: list[Posting]) -> dict[int, int]:
+    """Each posting's wallet balance just after it: the sum of the wallet's postings up to the
+    page's newest one (one query per wallet on the page, exact whatever the cursor), then walked
+    back down the page."""
+    newest: dict[int, int] = {}
+    for posting in postings:
+        newest[posting.account_id] = max(newest.get(posting.account_id, 0), posting.pk)
+    running = {
+        account: Posting.objects.filter(account_id=account, pk__lte=pk).aggregate(total=Sum("amount"))["total"] or 0
+        for account, pk in newest.items()
+    }
+    after = {}
+    for posting in sorted(postings, key=lambda p: p.pk, reverse=True):
+        after[posting.pk] = running[posting.account_id]
+        running[posting.account_id] -= posting.amount
+    return after
+
+
+def _line(posting: Posting, balance_after: int, games: dict[str, str]) -> dict[str, Any]:
     txn = posting.transaction
     table_id = str(txn.table_id) if txn.table_id else None
     payout = getattr(txn, "payout", None)
@@ -67,8 +77,8 @@ def _line(posting: Posting, games: dict[str, str]) -> dict[str, Any]:
         "currency": posting.unit,
         "amount": format_amount(posting.amount, posting.unit),
         "amount_minor": posting.amount,
-        "balance_after": format_amount(posting.balance_after, posting.unit),
-        "balance_after_minor": posting.balance_after,
+        "balance_after": format_amount(balance_after, posting.unit),
+        "balance_after_minor": balance_after,
         "table_id": table_id,
         "game": game,
         "game_name": _game_name(game),
