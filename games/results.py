@@ -5,6 +5,7 @@ read from the books rather than worked out from the table's terms."""
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
@@ -87,3 +88,12 @@ def _paid_in(table: Table, seats: Sequence[Seat]) -> dict[int, int]:
     for key, amount in rows.values_list("account__key", "amount"):
         paid[people[key]] -= amount
     return paid
+
+
+def payouts_mark(table: Table) -> str:
+    """What changes a finished money table's ``result`` without a new version: its payouts'
+    decisions, as a short digest for the view's ``ETag`` (empty for any other table)."""
+    if table.status != Table.Status.FINISHED or not table.currency:
+        return ""
+    rows = Payout.objects.filter(table_id=table.pk).order_by("pk").values_list("pk", "status")
+    return hashlib.sha256(",".join(f"{pk}:{status}" for pk, status in rows).encode()).hexdigest()[:8]

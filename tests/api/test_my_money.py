@@ -203,3 +203,18 @@ def test_refusals_are_problems_the_document_declares(db):
         assert alice.get(path, {"cursor": "nonsense"}).status_code == 400
         stranger = contract.ContractClient().get(path)
         assert stranger.status_code == 401 and stranger.json()["code"] == "not_authenticated"
+
+
+def test_a_payout_decided_changes_the_finished_tables_etag(guerra):
+    alice, table_id = guerra["alice"], guerra["table_id"]
+    payout = Payout.objects.filter(table_id=table_id, user__isnull=False).first()
+    path = f"/api/v1/tables/{table_id}/"
+    tag = alice.get(path)["ETag"]
+    assert alice.get(path, HTTP_IF_NONE_MATCH=tag).status_code == 304
+    decided = guerra["sam"].post(f"/api/v1/payouts/{payout.pk}/approve/", {}, format="json")
+    assert decided.status_code == 200, decided.json()
+    # Same version, but the result says where the prize is now: the old tag no longer matches.
+    again = alice.get(path, HTTP_IF_NONE_MATCH=tag)
+    assert again.status_code == 200 and again["ETag"] != tag
+    line = next(line for line in again.json()["result"] if line["seat"] == payout.seat)
+    assert line["payout"] == {"id": payout.pk, "status": "approved"}

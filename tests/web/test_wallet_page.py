@@ -1,8 +1,9 @@
 """Your money in Chromium (issue 25): two people's Euchre money table ends, on opposite teams so
 one of them wins; the table's page says what each seat won or lost in money, as the view's
 `result` says, and where the winner's prize is (a payout waiting for staff review, linked to the
-wallet). On the wallet page the payout waits; staff approve it through the API and the page shows
-it approved, with its reason and the line that paid it, without a reload. On a 390 px phone, in
+wallet). On the wallet page the payout waits; staff approve it through the API and the wallet page
+shows it approved, with its reason and the line that paid it, and the table's page "paid into the
+wallet", neither reloaded. On a 390 px phone, in
 English and in Persian (right to left), the wallet page is no wider than the screen."""
 
 from __future__ import annotations
@@ -85,17 +86,27 @@ def test_a_money_tables_result_and_its_payouts_approval_reach_the_wallet_page(ch
         assert overflow(page) <= 0, overflow(page)
         screenshot(page, "wallet-table-result-phone-en")
 
-        page.locator("#result-wallet-link").click()
+        # The table page stays open; the wallet, through the result's link, opens beside it.
+        table_page = page
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(web_server.url + "/" + table_page.locator("#result-wallet-link").get_attribute("href"))
         waiting = page.locator(f"#my-payouts li[data-payout='{payout['id']}'][data-status=pending]")
         waiting.wait_for()
         assert page.locator("#wallet-lines li[data-kind=buy_in_reserved]").count() >= 1
-        page.evaluate("() => { window.notReloaded = true; }")
+        for shown_page in (page, table_page):
+            shown_page.evaluate("() => { window.notReloaded = true; }")
         shown = page.locator("#wallet-page").get_attribute("data-version")
 
         staff(web_server).ok("POST", f"/payouts/{payout['id']}/approve/", {"reason": f"clean game {tag}"})
         approved = page.locator(f"#my-payouts li[data-payout='{payout['id']}'][data-status=approved]")
         approved.wait_for()
-        assert page.evaluate("() => window.notReloaded === true")  # pushed on /me/stream/, not reloaded
+        # Both pages heard it on /me/stream/: neither was reloaded.
+        table_page.locator(f"#game-result li[data-seat='{winning}'][data-payouts=approved]").wait_for()
+        assert "paid into the wallet" in table_page.locator(f"#game-result li[data-seat='{winning}']").inner_text()
+        for shown_page in (page, table_page):
+            assert shown_page.evaluate("() => window.notReloaded === true")
+        table_page.close()
         assert page.locator("#wallet-page").get_attribute("data-version") != shown
         assert f"clean game {tag}" in approved.locator(".reason").inner_text()
         page.locator(f"#wallet-lines li[data-kind=payout_paid][data-payout='{payout['id']}']").wait_for()

@@ -541,6 +541,33 @@ export async function showTable(main, tableId) {
   let lastShowdown = null;
   let dismissed = 0;
   const reload = async () => draw(await api.get(`tables/${tableId}/`));
+  // While your prize at a finished table waits for staff review, your notices stream (docs/api.md,
+  // /me/stream/) says when it is decided, and the result is read again: "approved, paid into the
+  // wallet" shows here as it happens. Closed once nothing of yours waits, or when the page goes.
+  let payoutWatch = null;
+  const watchPayout = () => {
+    const mine = (view.result || []).find((line) => line.seat === view.your_seat && line.payout);
+    const waiting = Boolean(mine && mine.payout.status === "pending");
+    if (!waiting) {
+      if (payoutWatch) payoutWatch.close();
+      payoutWatch = null;
+      return;
+    }
+    if (payoutWatch) return;
+    payoutWatch = new EventSource(`/api/v1/me/stream/?lang=${encodeURIComponent(language())}`, { withCredentials: true });
+    payoutWatch.addEventListener("payout_decided", (message) => {
+      let notice = {};
+      try {
+        notice = JSON.parse(message.data);
+      } catch {
+        return;
+      }
+      if (notice.table === tableId) attempt(reload);
+    });
+    payoutWatch.addEventListener("stream_end", () => {
+      if (payoutWatch) payoutWatch.close();
+    });
+  };
 
   // The last showdown, from the finished hand's audit (never from a view that happens to be
   // drawn at the right moment: the next hand is dealt in the same moment): in sight until it is
@@ -700,6 +727,7 @@ export async function showTable(main, tableId) {
     drawShowdown();
     const result = view.status === "finished" ? resultSection(view) : null;
     gameResult.replaceChildren(...(result ? [result] : []));
+    watchPayout();
     if (view.status === "finished") showNewestHand();
     if (focusedCard) {
       const again = hand.querySelector(`.card-button[data-card="${focusedCard}"]`);
@@ -783,6 +811,7 @@ export async function showTable(main, tableId) {
 
   app.leave = () => {
     stream.close();
+    if (payoutWatch) payoutWatch.close();
     clearInterval(tick);
     if (pending) clearTimeout(pending);
   };
