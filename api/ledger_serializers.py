@@ -114,3 +114,67 @@ class PendingDepositsPageSerializer(serializers.Serializer):
     results = PendingDepositSerializer(many=True)
     next_cursor = serializers.CharField(allow_null=True)
     has_more = serializers.BooleanField()
+
+
+class WalletLineSerializer(serializers.Serializer):
+    """One movement of one of your wallets, in words."""
+
+    id = serializers.IntegerField(help_text="The line's id (its posting).")
+    transaction_id = serializers.IntegerField()
+    kind = serializers.CharField(
+        help_text="The transaction's kind, a machine word (`deposit`, `buy_in_reserved`, `payout_paid`, "
+        "a game's event type, ...); `description` says it in words."
+    )
+    description = serializers.CharField(help_text="What moved and why, in the reader's language.")
+    currency = serializers.CharField()
+    amount = serializers.CharField(help_text='Signed decimal string: "-10.00" left the wallet.')
+    amount_minor = serializers.IntegerField()
+    balance_after = serializers.CharField(help_text="The wallet's balance just after this line, a decimal string.")
+    balance_after_minor = serializers.IntegerField()
+    table_id = serializers.UUIDField(allow_null=True, help_text="The table it was for; null for none.")
+    game = serializers.CharField(allow_null=True, help_text="That table's game (its slug); null without a table.")
+    game_name = serializers.CharField(allow_null=True, help_text="The game's name in the reader's language.")
+    hand_no = serializers.IntegerField(allow_null=True)
+    payout_id = serializers.IntegerField(allow_null=True, help_text="The payout this line paid, if it did.")
+    created_at = TimestampField()
+
+
+class WalletLinesPageSerializer(serializers.Serializer):
+    results = WalletLineSerializer(many=True)
+    next_cursor = serializers.CharField(allow_null=True)
+    has_more = serializers.BooleanField()
+
+
+class MyPayoutSerializer(serializers.Serializer):
+    """One of your payouts: the prize a finished table owes your seat, and where it stands."""
+
+    id = serializers.IntegerField()
+    table_id = serializers.UUIDField()
+    game = serializers.CharField(allow_null=True, help_text="The table's game (its slug).")
+    game_name = serializers.CharField(allow_null=True, help_text="The game's name in the reader's language.")
+    seat = serializers.IntegerField()
+    currency = serializers.CharField()
+    amount = serializers.CharField(help_text="Decimal string.")
+    amount_minor = serializers.IntegerField()
+    status = serializers.ChoiceField(
+        choices=["pending", "approved", "rejected"],
+        help_text="`pending`: waits for staff review; `approved`: paid into your wallet; `rejected`: not paid.",
+    )
+    status_text = serializers.CharField(help_text="Where it stands, in a sentence for you.")
+    reason = serializers.CharField(
+        allow_null=True, help_text="The decision's reason once decided; null while pending or when none was given."
+    )
+    automatic = serializers.BooleanField(help_text="Decided by a rule (a small amount), not by a person.")
+    approvals = serializers.IntegerField(help_text="Approvals so far.")
+    approvals_needed = serializers.IntegerField(help_text="Approvals it takes (two above the two-person limit).")
+    created_at = TimestampField()
+    decided_at = TimestampField(allow_null=True)
+    transaction_id = serializers.IntegerField(
+        allow_null=True, help_text="The transaction that paid (or returned) it; null while pending."
+    )
+
+
+class MyPayoutsPageSerializer(serializers.Serializer):
+    results = MyPayoutSerializer(many=True)
+    next_cursor = serializers.CharField(allow_null=True)
+    has_more = serializers.BooleanField()

@@ -15,12 +15,15 @@ from api.ledger_serializers import (
     DepositResultSerializer,
     DepositSerializer,
     ErrorSerializer,
+    MyPayoutsPageSerializer,
     PendingDepositsPageSerializer,
     TransactionSerializer,
+    WalletLinesPageSerializer,
     WalletsSerializer,
 )
 from api.pagination import PARAMETERS, Cursor, envelope, list_page
 from api.payout_views import RejectSerializer
+from games import wallet
 from games.engine.words import T
 from ledger import records, selectors, services
 from ledger.errors import NotFound
@@ -62,6 +65,35 @@ class MyTransactionsView(generics.ListAPIView):
 
     def get_queryset(self):  # type: ignore[no-untyped-def]
         return selectors.transactions_for(user=self.request.user)
+
+
+class MyWalletLinesView(APIView):
+    @extend_schema(
+        parameters=PARAMETERS,
+        responses={200: WalletLinesPageSerializer, 400: ErrorSerializer},
+        tags=["ledger"],
+    )
+    def get(self, request: Request) -> Response:
+        """Every movement of your wallets, newest first, in words: what moved and why, the balance
+        after it and the table it was for."""
+        paginator = Cursor()
+        paginator.ordering = ("-pk",)
+        page = paginator.paginate_queryset(wallet.lines(request.user), request, view=self)
+        return paginator.get_paginated_response(wallet.lines_json(page))
+
+
+class MyPayoutsView(APIView):
+    @extend_schema(
+        parameters=PARAMETERS,
+        responses={200: MyPayoutsPageSerializer, 400: ErrorSerializer},
+        tags=["payouts"],
+    )
+    def get(self, request: Request) -> Response:
+        """Your payouts, newest first: each table's prize for your seat, whether it waits for staff
+        review, was paid into your wallet or was rejected, and the decision's reason."""
+        paginator = Cursor()
+        page = paginator.paginate_queryset(wallet.payouts(request.user), request, view=self)
+        return paginator.get_paginated_response(wallet.payouts_json(page))
 
 
 class DepositView(APIView):

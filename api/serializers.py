@@ -204,6 +204,47 @@ class SeatSerializer(serializers.Serializer):
     )
 
 
+class ResultPayoutSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(
+        choices=["pending", "approved", "rejected"],
+        help_text="`pending`: waits for staff review; `approved`: paid into the wallet (a bot's: back to "
+        "the house); `rejected`: refused, its money back in the table's escrow.",
+    )
+
+
+class SeatResultSerializer(serializers.Serializer):
+    """What one seat won or lost over the whole game, from the books."""
+
+    seat = serializers.IntegerField()
+    player = serializers.CharField(allow_null=True, help_text="The username; null for a bot.")
+    bot = serializers.BooleanField()
+    chips = serializers.IntegerField(
+        allow_null=True,
+        help_text="Chips won (positive) or lost over the game, leaving out chips bought or cashed out; "
+        "null at a game played for a stake rather than chips.",
+    )
+    currency = serializers.CharField(allow_null=True, help_text="The table's currency; null without money.")
+    paid = serializers.CharField(
+        allow_null=True,
+        help_text="What the player's wallet paid into the table (buy-ins, stakes, chips bought), a decimal "
+        "string; null without money and for a bot, which plays from the house's bankroll.",
+    )
+    paid_minor = serializers.IntegerField(allow_null=True)
+    won = serializers.CharField(
+        allow_null=True, help_text="The seat's payout (`0.00` without one), a decimal string; null without money."
+    )
+    won_minor = serializers.IntegerField(allow_null=True)
+    net = serializers.CharField(
+        allow_null=True,
+        help_text="`won` less `paid`: negative for money lost; null without money and for a bot.",
+    )
+    net_minor = serializers.IntegerField(allow_null=True)
+    payout = ResultPayoutSerializer(
+        allow_null=True, help_text="Where the prize is: the seat's payout and its status; null without one."
+    )
+
+
 class TableSerializer(serializers.Serializer):
     """The caller's view of a table (documentation shape; the view is built by the selector)."""
 
@@ -226,6 +267,11 @@ class TableSerializer(serializers.Serializer):
     legal_actions = serializers.ListField(child=serializers.DictField())
     next_commitment = serializers.CharField(allow_null=True)
     created_at = serializers.DateTimeField()
+    result = SeatResultSerializer(
+        many=True,
+        allow_null=True,
+        help_text="Once the table has finished, what each taken seat won or lost over the game; null before.",
+    )
 
 
 class TableSummarySerializer(serializers.Serializer):

@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from api import limits, pagination, sentences
 from api import serializers as s
-from games import idempotency, play, selectors
+from games import idempotency, play, results, selectors
 from games.engine import registry
 from games.engine.words import T
 from games.errors import InvalidRequest
@@ -197,7 +197,10 @@ def _table_etag(table, version: int, seat: int | None) -> str:
     seating = hashlib.sha256(json.dumps(selectors.seats(table), sort_keys=True).encode()).hexdigest()[:12]
     # The view's words are in the reader's language: one language's tag never matches another's answer.
     language = translation.get_language() or "en"
-    return f'W/"{version}.{"-" if seat is None else seat}.{seating}.{language}"'
+    tag = f"{version}.{'-' if seat is None else seat}.{seating}.{language}"
+    # A finished table's result says where each prize is: a payout decided changes the view.
+    payouts = results.payouts_mark(table)
+    return f'W/"{tag}.{payouts}"' if payouts else f'W/"{tag}"'
 
 
 def _matches(header: str | None, tag: str) -> bool:

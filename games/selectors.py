@@ -12,7 +12,7 @@ from django.db import connection
 from django.db.models import Count, FilteredRelation, Min, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
-from games import actors, notify, store
+from games import actors, notify, results, store
 from games.engine import registry
 from games.engine.codec import decode_event
 from games.engine.decider import event_types_by_name
@@ -191,6 +191,7 @@ def table_view(
         else [],
         "next_commitment": upcoming,
         "created_at": rfc3339(table.created_at),
+        "result": results.table_result(table, seat_rows(table)),
     }
 
 

@@ -1,7 +1,7 @@
 // The entry: the language select, then the hash router that shows the lobby, a table, its hands
 // or one hand (#/, #/tables/<id>, #/tables/<id>/hands, #/tables/<id>/hands/<no>), the desks
-// (#/desk/disputes[/<id>], #/desk/payouts, #/desk/reports) and a forgotten password's pages
-// (#/forgot, #/reset/<uid>/<token>).
+// (#/desk/disputes[/<id>], #/desk/payouts, #/desk/reports), your money (#/wallet) and a forgotten
+// password's pages (#/forgot, #/reset/<uid>/<token>).
 import * as api from "./api.js";
 import { language, t } from "./i18n.js";
 import { app, attempt, refreshWho } from "./shell.js";
@@ -12,6 +12,7 @@ import { showForgot, showReset } from "./password.js";
 import { showDispute, showQueue } from "./desk.js";
 import { showPayoutDesk } from "./payouts.js";
 import { showReports } from "./reports.js";
+import { showWallet } from "./wallet.js";
 
 const LANGUAGE_KEY = "language";
 const main = document.getElementById("main");
@@ -24,6 +25,7 @@ const ROUTES = [
   [/^#\/desk\/disputes$/, () => showQueue(main)],
   [/^#\/desk\/payouts$/, () => showPayoutDesk(main)],
   [/^#\/desk\/reports$/, () => showReports(main)],
+  [/^#\/wallet$/, () => showWallet(main)],
   [/^#\/forgot$/, () => showForgot(main)],
   [/^#\/reset\/([^/]+)\/([^/]+)$/, (uid, token) => showReset(main, uid, token)],
 ];

@@ -51,7 +51,7 @@ function walletSection(wallets) {
     list.append(el("li", { dataset: { currency: wallet.currency } }, moneyOf(wallet.balance, wallet.currency)));
   }
   if (!wallets.length) list.append(el("li", {}, t("No money yet.")));
-  return section("wallet", t("Your wallet"), list);
+  return section("wallet", t("Your wallet"), list, el("a", { href: "#/wallet", id: "wallet-page-link" }, t("Movements and payouts")));
 }
 
 function optionControl(option, prefix) {

@@ -31,6 +31,10 @@ export async function refreshWho() {
   const me = await api.session();
   app.username = me.username;
   document.getElementById("who").textContent = me.username ? t("Signed in as %(name)s", { name: me.username }) : "";
+  // Your money, for anyone signed in.
+  const wallet = document.getElementById("wallet-link");
+  wallet.textContent = t("Your money");
+  wallet.hidden = !me.username;
   // The desks' links, only for those the session says may use them (the API checks again).
   [app.staff, app.auditor] = [Boolean(me.is_staff), Boolean(me.is_auditor)];
   const links = [[app.auditor, "#/desk/disputes", t("Dispute desk")], [app.staff, "#/desk/payouts", t("Payout desk")], [app.staff, "#/desk/reports", t("Reports")]];

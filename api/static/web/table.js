@@ -381,34 +381,44 @@ function resultEntries(audit, view) {
   }));
 }
 
-// The end of a money table: what each seat paid to sit (its stake, or its chips at the chip's
-// value) and the prize it gets, with where that money is: a payout waiting for staff review, paid
-// into the wallet, refused, or back to the house's bankroll for a bot (the last hand's audit
-// holds the table's payouts once it has ended).
-function resultSection(audit, view) {
-  const config = view.config || {};
-  const currency = config.currency || (view.state || {}).currency;
-  if (!currency) return null;
-  const stake = config.stake_minor || (config.chips_per_player && config.chip_value_minor ? config.chips_per_player * config.chip_value_minor : null);
-  const payouts = audit.payouts || [];
+// The end of a game: what each seat won or lost over it, in chips and in money, and where its
+// prize is (a payout waiting for staff review, paid into the wallet, refused, or back to the
+// house's bankroll for a bot): the view's `result`, which the server reads from the books.
+function resultSection(view) {
+  const lines = view.result || [];
+  if (!lines.some((line) => line.chips != null || line.currency)) return null;
   const list = el("ul", {});
-  for (const seat of view.seats.filter((s) => s.taken)) {
-    const lines = [];
-    if (stake) lines.push(t("paid %(money)s to play", { money: moneyText(stake, currency) }));
-    const own = payouts.filter((payout) => payout.seat === seat.seat);
-    for (const payout of own) {
-      const amount = moneyText(payout.amount_minor, payout.currency || currency);
-      if (payout.status === "pending") lines.push(t("wins %(money)s: a payout that waits for staff review before it is paid into the wallet", { money: amount }));
-      else if (payout.status === "rejected") lines.push(t("wins %(money)s, but staff refused the payout", { money: amount }));
-      else if (payout.player) lines.push(t("wins %(money)s, paid into the wallet", { money: amount }));
-      else lines.push(t("wins %(money)s, back to the house's bankroll for bots", { money: amount }));
+  for (const line of lines) {
+    const said = [];
+    if (line.chips != null) {
+      if (line.chips > 0) said.push(nt("won %(count)s chip over the game", "won %(count)s chips over the game", line.chips));
+      else if (line.chips < 0) said.push(nt("lost %(count)s chip over the game", "lost %(count)s chips over the game", -line.chips));
+      else said.push(t("neither won nor lost chips"));
     }
-    if (!own.length) lines.push(t("wins no money"));
-    list.append(el("li", { dataset: { seat: seat.seat, payouts: own.map((payout) => payout.status).join(" ") } },
-      el("strong", {}, playerName(view, seat.seat)), ": ", lines.join("; ")));
+    const currency = line.currency;
+    if (currency && line.paid_minor != null) said.push(t("paid %(money)s to play", { money: moneyText(line.paid_minor, currency) }));
+    const payout = line.payout;
+    const won = currency ? moneyText(line.won_minor, currency) : null;
+    if (currency && payout) {
+      if (payout.status === "pending") said.push(t("wins %(money)s: a payout that waits for staff review before it is paid into the wallet", { money: won }));
+      else if (payout.status === "rejected") said.push(t("wins %(money)s, but staff refused the payout", { money: won }));
+      else if (line.player) said.push(t("wins %(money)s, paid into the wallet", { money: won }));
+      else said.push(t("wins %(money)s, back to the house's bankroll for bots", { money: won }));
+    } else if (currency) said.push(t("wins no money"));
+    const net = currency && line.net_minor != null
+      ? el("strong", { className: "net", dataset: { sign: line.net_minor < 0 ? "out" : line.net_minor > 0 ? "in" : "even", netMinor: line.net_minor } },
+        line.net_minor > 0 ? t("In all: won %(money)s", { money: moneyText(line.net_minor, currency) })
+          : line.net_minor < 0 ? t("In all: lost %(money)s", { money: moneyText(-line.net_minor, currency) })
+            : t("In all: neither won nor lost money"))
+      : null;
+    const yours = view.your_seat === line.seat && payout && line.player;
+    list.append(el("li", { dataset: { seat: line.seat, payouts: payout ? payout.status : "", chips: line.chips ?? false } },
+      el("strong", {}, playerName(view, line.seat)), ": ", said.join("; "),
+      net ? [" ", net] : null,
+      yours ? [" ", el("a", { href: "#/wallet", id: "result-wallet-link" }, payout.status === "pending" ? t("Follow it in your money") : t("See it in your money"))] : null));
   }
   return el("section", { id: "game-result", "aria-labelledby": "game-result-heading" },
-    el("h2", { id: "game-result-heading" }, t("The game is over: the money")), list);
+    el("h2", { id: "game-result-heading" }, t("The game is over: what each won or lost")), list);
 }
 
 export async function showTable(main, tableId) {
@@ -532,6 +542,33 @@ export async function showTable(main, tableId) {
   let lastShowdown = null;
   let dismissed = 0;
   const reload = async () => draw(await api.get(`tables/${tableId}/`));
+  // While your prize at a finished table waits for staff review, your notices stream (docs/api.md,
+  // /me/stream/) says when it is decided, and the result is read again: "approved, paid into the
+  // wallet" shows here as it happens. Closed once nothing of yours waits, or when the page goes.
+  let payoutWatch = null;
+  const watchPayout = () => {
+    const mine = (view.result || []).find((line) => line.seat === view.your_seat && line.payout);
+    const waiting = Boolean(mine && mine.payout.status === "pending");
+    if (!waiting) {
+      if (payoutWatch) payoutWatch.close();
+      payoutWatch = null;
+      return;
+    }
+    if (payoutWatch) return;
+    payoutWatch = new EventSource(`/api/v1/me/stream/?lang=${encodeURIComponent(language())}`, { withCredentials: true });
+    payoutWatch.addEventListener("payout_decided", (message) => {
+      let notice = {};
+      try {
+        notice = JSON.parse(message.data);
+      } catch {
+        return;
+      }
+      if (notice.table === tableId) attempt(reload);
+    });
+    payoutWatch.addEventListener("stream_end", () => {
+      if (payoutWatch) payoutWatch.close();
+    });
+  };
 
   // The last showdown, from the finished hand's audit (never from a view that happens to be
   // drawn at the right moment: the next hand is dealt in the same moment): in sight until it is
@@ -562,10 +599,6 @@ export async function showTable(main, tableId) {
     } catch {
       askedHand = Math.min(askedHand, handNo - 1); // not finished yet: asked again when it is
       return false;
-    }
-    if (view.status === "finished" || (audit.payouts || []).length) {
-      const result = resultSection(audit, view);
-      if (result) gameResult.replaceChildren(result);
     }
     // A hand won without a showdown (everyone else folded) tells what each seat won or paid.
     const shown = Boolean(audit.showdown && audit.showdown.length);
@@ -693,6 +726,9 @@ export async function showTable(main, tableId) {
       owner.hidden = !offered.length;
     }
     drawShowdown();
+    const result = view.status === "finished" ? resultSection(view) : null;
+    gameResult.replaceChildren(...(result ? [result] : []));
+    watchPayout();
     if (view.status === "finished") showNewestHand();
     if (focusedCard) {
       const again = hand.querySelector(`.card-button[data-card="${focusedCard}"]`);
@@ -776,6 +812,7 @@ export async function showTable(main, tableId) {
 
   app.leave = () => {
     stream.close();
+    if (payoutWatch) payoutWatch.close();
     clearInterval(tick);
     if (pending) clearTimeout(pending);
   };
