@@ -10,7 +10,7 @@ from typing import Any
 from django.db.models import QuerySet, Sum
 
 from games.engine import registry
-from games.engine.words import T, Text
+from games.engine.words import Amount, T, Text
 from games.models import Table
 from ledger import keys
 from ledger import payouts as ledger_payouts
@@ -148,21 +148,13 @@ def _payout(payout: Payout, games: dict[str, str]) -> dict[str, Any]:
 
 
 def status_text(payout: Payout) -> Text:
-    """Where the payout stands, in a sentence for its person."""
-    money = format_amount(payout.amount, payout.currency)
+    """Where the payout stands, in a sentence for its person (the amount in the reader's digits)."""
+    money = Amount(format_amount(payout.amount, payout.currency), payout.currency)
     if payout.status == Payout.Status.APPROVED:
-        return T("Approved: {amount} {currency} was paid into your wallet.", amount=money, currency=payout.currency)
+        return T("Approved: {amount} was paid into your wallet.", amount=money)
     if payout.status == Payout.Status.REJECTED:
-        return T(
-            "Rejected: {amount} {currency} was not paid; the table's money is held for follow-up.",
-            amount=money,
-            currency=payout.currency,
-        )
-    return T(
-        "Waiting for staff review: {amount} {currency} is paid into your wallet once approved.",
-        amount=money,
-        currency=payout.currency,
-    )
+        return T("Rejected: {amount} was not paid; the table's money is held for follow-up.", amount=money)
+    return T("Waiting for staff review: {amount} is paid into your wallet once approved.", amount=money)
 
 
 def _reason(payout: Payout, decisions: list[PayoutDecision]) -> str | None:

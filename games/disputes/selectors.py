@@ -21,7 +21,7 @@ from games.disputes.models import Dispute, DisputeStep
 from games.disputes.services import check_reviewer, is_auditor, played_at
 from games.engine import registry
 from games.engine.decider import offered_actions
-from games.engine.words import T, Text
+from games.engine.words import Amount, T, Text
 from games.errors import Forbidden, NotFound
 from ledger.models import Payout
 from ledger.times import rfc3339
@@ -39,17 +39,15 @@ def state_text(dispute: Dispute) -> Text:
         return T("An auditor is reviewing your dispute.")
     if dispute.state == State.AWAITING_APPROVAL:
         return T(
-            "Your dispute was upheld; the compensation of {amount} {currency} waits for a second approval.",
-            amount=format_amount(dispute.compensation, dispute.currency),
-            currency=dispute.currency,
+            "Your dispute was upheld; the compensation of {amount} waits for a second approval.",
+            amount=Amount(format_amount(dispute.compensation, dispute.currency), dispute.currency),
         )
     if dispute.state == State.REJECTED:
         return T("Your dispute was rejected; the reasons are below.")
     if dispute.compensation:
         return T(
-            "Your dispute was upheld and {amount} {currency} was paid into your wallet.",
-            amount=format_amount(dispute.compensation, dispute.currency),
-            currency=dispute.currency,
+            "Your dispute was upheld and {amount} was paid into your wallet.",
+            amount=Amount(format_amount(dispute.compensation, dispute.currency), dispute.currency),
         )
     return T("Your dispute was upheld; the reasons and the remedy are below.")
 
