@@ -80,7 +80,7 @@ def truncate_guard_sql(partition: str) -> list[str]:
 def create_partition_sql(era: int) -> list[str]:
     name = partition_name(era)
     return [
-        f"CREATE TABLE IF NOT EXISTS {name} PARTITION OF {EVENTS} FOR VALUES FROM ({int(era)}) TO ({next_era(era)})",
+        f"CREATE TABLE {name} PARTITION OF {EVENTS} FOR VALUES FROM ({int(era)}) TO ({next_era(era)})",
         *truncate_guard_sql(name),
     ]
 
@@ -107,6 +107,12 @@ def ensure(cursor: Any, eras: list[int]) -> list[int]:
             raise PartitionError(
                 f"{stray} event(s) of era {era} are in {DEFAULT_PARTITION} (no partition was made ahead "
                 f"for it); move them into a new partition by hand before making {partition_name(era)}."
+            )
+        cursor.execute("SELECT to_regclass(%s)", [partition_name(era)])
+        if cursor.fetchone()[0] is not None:
+            raise PartitionError(
+                f"A table named {partition_name(era)} exists but is not attached (a detached era not yet "
+                "archived and dropped?); attach it again or drop it first."
             )
         for statement in create_partition_sql(era):
             cursor.execute(statement)
