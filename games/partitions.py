@@ -216,6 +216,12 @@ def _keep_final_snapshots(tables: list[Table]) -> None:
         Snapshot.objects.filter(table_id=table.pk, version__lt=table.version).delete()
 
 
+def archived_table_ids() -> set[str]:
+    """The ids of the tables whose era was detached (their events archived)."""
+    archived = Table.objects.filter(era__in=DetachedEra.objects.values("era"))
+    return {str(pk) for pk in archived.values_list("pk", flat=True)}
+
+
 def with_history(tables: Any) -> Any:
     """``tables`` (a queryset of ``Table``) less those whose era was detached: their events are no
     longer in the events table, so the checks that replay history pass over them."""
