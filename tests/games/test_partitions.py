@@ -154,6 +154,10 @@ def test_a_finished_era_detaches_and_every_live_table_plays_on(eras_made, task_q
         assert list(Snapshot.objects.filter(table_id=table_id).values_list("version", flat=True)) == [table.version]
         view = staff.get(f"/api/v1/tables/{table_id}/")
         assert view.status_code == 200 and view.json()["status"] == "finished"
+        # Its hands left with its events: none is listed, none audited, until the archive is back.
+        hands = staff.get(f"/api/v1/tables/{table_id}/hands/")
+        assert hands.status_code == 200 and hands.json()["results"] == []
+        assert staff.get(f"/api/v1/tables/{table_id}/hands/1/audit/").status_code == 404
     _checks_clean()
     ok, out = run("verify_checkpoint", str(checkpoint))
     assert ok, out
