@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import OperationalError, connection, transaction
 
 from games import store
 from games.engine import registry
@@ -200,7 +200,12 @@ def detach(era: int) -> DetachedEra:
         # Not CONCURRENTLY: PostgreSQL refuses that while a default partition exists, and it cannot
         # run in a transaction with the bookkeeping below. The plain detach holds the events table
         # for a moment only, as it moves no rows.
-        cursor.execute(f"ALTER TABLE {EVENTS} DETACH PARTITION {name}")
+        try:
+            cursor.execute(f"ALTER TABLE {EVENTS} DETACH PARTITION {name}")
+        except OperationalError as error:
+            raise PartitionError(
+                f"The events table stayed busy for {DETACH_LOCK_TIMEOUT} ({error}); nothing was detached, try again."
+            ) from error
         return DetachedEra.objects.create(era=era, partition=name, tables=len(tables), events=events)
 
 

@@ -72,11 +72,8 @@ def test_the_migration_moves_a_played_database_and_the_checks_stay_clean(transac
     """On PostgreSQL into the era's partition; on SQLite the events stay in one table, with the
     era and their append-only triggers."""
     staff = person("staff", staff=True)
-    finished = []
-    for seed in (1, 2):
-        table_id, clients = set_up(GUERRA, person(f"player-{seed}"), staff)
-        play_to_the_end(table_id, clients, task_queue, random.Random(seed))
-        finished.append(table_id)
+    finished, clients = set_up(GUERRA, person("player"), staff)
+    play_to_the_end(finished, clients, task_queue, random.Random(1))
     live, live_clients = set_up(GUERRA, person("still-playing"), staff)
     _one_move(live, live_clients, task_queue)
     before = set(Event.objects.values_list("id", "table_id", "seq", "prev_hash", "hash"))
@@ -209,6 +206,23 @@ def test_the_coming_eras_partitions_are_made_ahead(eras_made):
     assert set(coming) <= partitions.attached_eras(connection.cursor())
     ok, out = run("partition_history", "--ahead", "5")
     assert "made: nothing" in out
+
+
+def test_a_detach_that_cannot_have_the_events_table_gives_up_and_detaches_nothing(eras_made, monkeypatch):
+    import psycopg
+
+    with connection.cursor() as cursor:
+        eras_made.extend(partitions.ensure(cursor, [PAST]))
+    monkeypatch.setattr(partitions, "DETACH_LOCK_TIMEOUT", "200ms")
+    # Another session in the middle of reading the events: the detach must wait for it.
+    with psycopg.connect(**connection.get_connection_params()) as reader:
+        reader.execute("SELECT count(*) FROM games_event")
+        with pytest.raises(partitions.PartitionError, match="stayed busy for 200ms"):
+            partitions.detach(PAST)
+    assert PAST in partitions.attached_eras(connection.cursor())
+    assert not DetachedEra.objects.exists()
+    # An era that never had a table is over once its month is.
+    assert partitions.detach(PAST).tables == 0
 
 
 def test_beat_makes_the_coming_months_partition(postgres_tx):
