@@ -105,6 +105,7 @@ def test_the_migration_moves_a_played_database_and_the_checks_stay_clean(transac
     _checks_clean()
 
 
+@pytest.mark.postgres
 def test_a_finished_era_detaches_and_every_live_table_plays_on(eras_made, task_queue, monkeypatch, tmp_path):
     staff = person("staff", staff=True)
     with connection.cursor() as cursor:
@@ -162,6 +163,7 @@ def test_a_finished_era_detaches_and_every_live_table_plays_on(eras_made, task_q
     assert f"{PAST}  detached" in out
 
 
+@pytest.mark.postgres
 def test_events_stay_append_only_in_every_partition(eras_made, task_queue):
     staff = person("staff", staff=True)
     table_id, clients = set_up(GUERRA, person("alice"), staff)
@@ -181,6 +183,7 @@ def test_events_stay_append_only_in_every_partition(eras_made, task_queue):
     assert Event.objects.filter(table_id=table_id, actor="rogue").count() == 0
 
 
+@pytest.mark.postgres
 def test_an_era_whose_events_fell_into_the_default_partition_is_not_made_over_them(eras_made, task_queue, monkeypatch):
     _made_in(NEVER_PREPARED, monkeypatch)
     table_id, clients = set_up(GUERRA, person("alice"), person("staff", staff=True))
@@ -195,6 +198,7 @@ def test_an_era_whose_events_fell_into_the_default_partition_is_not_made_over_th
     _one_move(table_id, clients, task_queue)
 
 
+@pytest.mark.postgres
 def test_the_coming_eras_partitions_are_made_ahead(eras_made):
     coming = partitions.eras_from(current_era(), 5)
     for era in coming[4:]:
@@ -208,6 +212,7 @@ def test_the_coming_eras_partitions_are_made_ahead(eras_made):
     assert "made: nothing" in out
 
 
+@pytest.mark.postgres
 def test_a_detach_that_cannot_have_the_events_table_gives_up_and_detaches_nothing(eras_made, monkeypatch):
     import psycopg
 
@@ -225,6 +230,7 @@ def test_a_detach_that_cannot_have_the_events_table_gives_up_and_detaches_nothin
     assert partitions.detach(PAST).tables == 0
 
 
+@pytest.mark.postgres
 def test_beat_makes_the_coming_months_partition(postgres_tx):
     furthest = partitions.eras_from(current_era(), partitions.ERAS_AHEAD)[-1]
     _sql(f"DROP TABLE {partitions.partition_name(furthest)}")
