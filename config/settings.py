@@ -499,6 +499,13 @@ CELERY_BEAT_SCHEDULE["purge-idempotency-records"] = {
     "schedule": IDEMPOTENCY_PURGE_SECONDS,
     "options": {"expires": IDEMPOTENCY_PURGE_SECONDS},
 }
+# The events' partitions of the coming months (games.partitions), made a day at a time ahead of need.
+HISTORY_PARTITIONS_SECONDS = float(os.environ.get("HISTORY_PARTITIONS_SECONDS", "86400"))
+CELERY_BEAT_SCHEDULE["prepare-history-partitions"] = {
+    "task": "games.tasks.prepare_history_partitions",
+    "schedule": HISTORY_PARTITIONS_SECONDS,
+    "options": {"expires": HISTORY_PARTITIONS_SECONDS},
+}
 # Expired API tokens are deleted when presented; beat deletes the ones nobody presents again.
 TOKEN_PURGE_SECONDS = float(os.environ.get("TOKEN_PURGE_SECONDS", "3600"))
 CELERY_BEAT_SCHEDULE["purge-expired-tokens"] = {

@@ -6,10 +6,12 @@ A table's state is never stored as such: it is the fold of its events. ``Table.v
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 from games.engine.words import T
 from games.errors import NotFound
@@ -25,6 +27,17 @@ def table_uuid(table_id) -> uuid.UUID:
 
 class ImmutableRow(Exception):
     """An attempt to change or delete a recorded event."""
+
+
+def era_of(moment) -> int:
+    """The era of a moment: its UTC year and month as one number (``202612``)."""
+    moment = moment.astimezone(dt.UTC)
+    return moment.year * 100 + moment.month
+
+
+def current_era() -> int:
+    """The era a table made now belongs to."""
+    return era_of(timezone.now())
 
 
 class Table(models.Model):
@@ -53,6 +66,9 @@ class Table(models.Model):
     awaits_bot = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # The month the table was made in; its events carry it too, and on PostgreSQL the events are
+    # partitioned by it (games.partitions), so a table's whole history sits in one partition.
+    era = models.PositiveIntegerField(default=current_era, editable=False)
 
     class Meta:
         indexes = [models.Index(fields=["status", "deadline_at"]), models.Index(fields=["game", "status"])]
@@ -141,15 +157,22 @@ class Event(models.Model):
     # What the hash covers (games.store.HASH_VERSION): 1 for events recorded before created_at was
     # hashed, 2 since. The store sets it; the default is the version older rows were recorded under.
     hash_version = models.PositiveSmallIntegerField(default=1)
+    # The table's era, copied from it (the store writes it from the table row it locks): the key
+    # of the events' partitions on PostgreSQL. Not hashed: it is a function of the table.
+    era = models.PositiveIntegerField()
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["table", "seq"], name="event_seq_unique")]
+        # (table, seq) with the era, which a partitioned table's unique keys must hold; the same
+        # constraint, as the era is a function of the table.
+        constraints = [models.UniqueConstraint(fields=["table", "seq", "era"], name="event_seq_unique")]
         indexes = [models.Index(fields=["table", "hand_no"])]
         ordering = ["table", "seq"]
 
     def save(self, *args, **kwargs):
         if not self._state.adding:
             raise ImmutableRow("Events are immutable; record a new event instead.")
+        if self.era is None:
+            self.era = Table.objects.values_list("era", flat=True).get(pk=self.table_id)
         super().save(*args, **kwargs)
 
     def delete(self, *args, **kwargs):
@@ -166,6 +189,21 @@ class Snapshot(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["table", "version"], name="snapshot_version_unique")]
+
+
+class DetachedEra(models.Model):
+    """An era whose events' partition was detached from the events table (``manage.py
+    partition_history --detach``): its tables were all finished, and their history now lives in
+    the partition's own table, ``partition``, to be archived. The checks pass over these tables."""
+
+    era = models.PositiveIntegerField(primary_key=True)
+    partition = models.CharField(max_length=63)
+    tables = models.PositiveIntegerField()
+    events = models.BigIntegerField()
+    detached_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"era {self.era} ({self.partition})"
 
 
 class CommandRecord(models.Model):

@@ -255,9 +255,13 @@ def table_and_events(table_id, *, after: int, limit: int) -> tuple[Table, list[t
     those events. The version is read with the events, so it is never behind the last of them (a
     version read before them could be, when a command commits in between)."""
     names = [f.attname for f in Table._meta.concrete_fields if f.attname in EVENTS_TABLE_FIELDS]
+    pk = table_uuid(table_id)
+    # The table's era as a value of its own (an init plan), so that PostgreSQL reads the events of
+    # that era's partition alone (games.partitions); as a join condition it would probe them all.
+    era = Subquery(Table.objects.filter(pk=pk).values("era")[:1])
     rows = list(
-        Table.objects.filter(pk=table_uuid(table_id))
-        .annotate(tail=FilteredRelation("events", condition=Q(events__seq__gt=after)))
+        Table.objects.filter(pk=pk)
+        .annotate(tail=FilteredRelation("events", condition=Q(events__seq__gt=after, events__era=era)))
         .order_by("tail__seq")
         .values_list(*names, *(f"tail__{name}" for name in EVENT_FIELDS))[:limit]
     )

@@ -347,12 +347,13 @@ def _append_portable(
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {table} SET version = %s{_set_clause(changes[0], lambda i: '%s')} WHERE id = %s AND version = %s "
-            f"RETURNING (SELECT hash FROM {event} WHERE table_id = %s AND seq = %s)",
+            f"RETURNING era, (SELECT hash FROM {event} WHERE table_id = %s AND seq = %s)",
             [version + len(records), *changes[1], db_table_id, version, db_table_id, version],
         )
         head = cursor.fetchone()
         if head is None:
             return None
+        era, head = head[0], head[1:]
         appended = Appended()
         appended.rider_values = run_apart(cursor, riders)
         if not records:
@@ -364,9 +365,9 @@ def _append_portable(
             chain.append((seq, record, prev_hash, digest))
             params += [db_table_id, seq, record.type, json.dumps(record.data), json.dumps(record.secret)]
             params += [record.actor, record.hand_no, connection.ops.adapt_datetimefield_value(now), prev_hash, digest]
-            params.append(HASH_VERSION)
+            params += [HASH_VERSION, era]
             prev_hash = digest
-        values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"] * len(records))
+        values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"] * len(records))
         cursor.execute(f"INSERT INTO {event} ({_EVENT_COLUMNS}) VALUES {values} RETURNING id", params)
         appended.extend(
             _recorded(pk, table_id, seq, record, now, prev, digest)
@@ -376,7 +377,7 @@ def _append_portable(
 
 
 _ONLY_WHEN_ASKED = 2**31 - 1
-_EVENT_COLUMNS = "table_id, seq, type, data, secret, actor, hand_no, created_at, prev_hash, hash, hash_version"
+_EVENT_COLUMNS = "table_id, seq, type, data, secret, actor, hand_no, created_at, prev_hash, hash, hash_version, era"
 
 
 @functools.cache
@@ -387,7 +388,8 @@ def _body_names(n: int) -> tuple[str, ...]:
 @functools.cache
 def _postgres_append_sql(n: int, columns: tuple[str, ...] = (), riders: tuple[tuple[str, str | None], ...] = ()) -> str:
     """One statement appending ``n`` events: h0 moves the version (compare-and-set, row lock) and
-    yields the chain head; h1..hn hash each event's canonical body onto the one before it, and the
+    yields the chain head and the table's era (the events' partition: the head is read from that
+    partition alone, and the events are routed to it); h1..hn hash each event's canonical body onto the one before it, and the
     event's columns are read from that same body; r0.. are the riders (``Rider``), each taking its
     row from h0 (so nothing is written when the version has moved on) and returning its value with
     every event's row."""
@@ -395,18 +397,18 @@ def _postgres_append_sql(n: int, columns: tuple[str, ...] = (), riders: tuple[tu
     hashes = [
         f"h0 AS (UPDATE {table} SET version = %(to)s{_set_clause(columns, lambda i: f'%(c{i})s')} "
         f"WHERE id = %(table)s AND version = %(at)s "
-        f"RETURNING coalesce((SELECT hash FROM {event} WHERE table_id = %(table)s AND seq = %(at)s), "
-        f"%(genesis)s::text) AS h)"
+        f"RETURNING coalesce((SELECT hash FROM {event} e WHERE e.table_id = %(table)s AND e.seq = %(at)s "
+        f"AND e.era = {table}.era), %(genesis)s::text) AS h, era)"
     ]
     hashes += [
         f"h{i} AS (SELECT encode(sha256(convert_to(h{i - 1}.h || %(b{i})s::text, 'UTF8')), 'hex') AS h, "
-        f"%(b{i})s::jsonb AS e FROM h{i - 1})"
+        f"%(b{i})s::jsonb AS e, h{i - 1}.era FROM h{i - 1})"
         for i in range(1, n + 1)
     ]
     selects = [
         f"SELECT %(table)s::uuid, (h{i}.e->>'seq')::integer, h{i}.e->>'type', h{i}.e->'data', h{i}.e->'secret', "
         f"h{i}.e->>'actor', (h{i}.e->>'hand_no')::integer, (h{i}.e->>'created_at')::timestamptz, h{i - 1}.h, h{i}.h, "
-        f"%(v)s::smallint "
+        f"%(v)s::smallint, h{i}.era "
         f"FROM h{i - 1}, h{i}"
         for i in range(1, n + 1)
     ]
@@ -431,10 +433,18 @@ def _recorded(pk: Any, table_id: Any, seq: int, record: NewEvent, now: Any, prev
 RECORDED_FIELDS = tuple(field.name for field in dataclasses.fields(Recorded))
 
 
-def _tail(table_id: Any, after: int, at: int | None) -> QuerySet[Event, tuple[Any, ...]]:
+def _events_of(table: Table | UUID | str) -> QuerySet[Event]:
+    """The table's stored events; given the table row, only its era's partition is read (on
+    PostgreSQL the events are partitioned by era, ``games.partitions``)."""
+    if isinstance(table, Table):
+        return Event.objects.filter(table_id=table.pk, era=table.era)
+    return Event.objects.filter(table_id=table)
+
+
+def _tail(table: Table, after: int, at: int | None) -> QuerySet[Event, tuple[Any, ...]]:
     """The table's stored events after ``after`` up to ``at`` (or the last), in order, as rows of
     ``RECORDED_FIELDS``: one ordered query."""
-    events = Event.objects.filter(table_id=table_id, seq__gt=after)
+    events = _events_of(table).filter(seq__gt=after)
     if at is not None:
         events = events.filter(seq__lte=at)
     return events.order_by("seq").values_list(*RECORDED_FIELDS)
@@ -466,7 +476,7 @@ def load(*, table: Table, decider: Decider, at: int | None = None, cache: bool =
         base = _base(table, decider, at)
     # The caller read the table's version (under its lock, when writing): a cached state that has
     # reached it needs no look for newer events.
-    rows = [] if from_cache and base[0] >= table.version else [Recorded(*row) for row in _tail(table_id, base[0], at)]
+    rows = [] if from_cache and base[0] >= table.version else [Recorded(*row) for row in _tail(table, base[0], at)]
     version, state = base
     try:
         for step in fold(decider, state, rows):
@@ -502,12 +512,12 @@ def walk(
     events from there are read. Events up to ``after`` are folded, not yielded.
     """
     if hand_no is not None:
-        seqs = Event.objects.filter(table_id=table.pk, hand_no=hand_no).aggregate(first=Min("seq"), last=Max("seq"))
+        seqs = _events_of(table).filter(hand_no=hand_no).aggregate(first=Min("seq"), last=Max("seq"))
         if seqs["first"] is None:
             return
         after, upto = seqs["first"] - 1, seqs["last"]
     version, state = _base(table, decider, after) if snapshot else (0, decider.initial_state(table.config))
-    rows = _tail(table.pk, version, upto).iterator(chunk_size=2000)
+    rows = _tail(table, version, upto).iterator(chunk_size=2000)
     try:
         for step in fold(decider, state, (Recorded(*row) for row in rows)):
             if step.row.seq > after:
@@ -537,7 +547,7 @@ def replay_from_scratch(table: Table, decider: Decider) -> tuple[Any, int]:
 
 def events_after(table: Table | UUID | str, after: int, limit: int | None = None) -> QuerySet[Event]:
     """The table's events with ``seq > after`` in order, at most ``limit`` of them."""
-    events = Event.objects.filter(table_id=_table_id(table), seq__gt=after).order_by("seq")
+    events = _events_of(table).filter(seq__gt=after).order_by("seq")
     return events[:limit] if limit is not None else events
 
 
@@ -545,8 +555,8 @@ def events_after(table: Table | UUID | str, after: int, limit: int | None = None
 CHAIN_FIELDS = ("seq", "type", "hand_no", "actor", "data", "secret", "created_at", "hash_version", "prev_hash", "hash")
 
 
-def _stored_chain(table_id: Any) -> Iterator[tuple[Any, ...]]:
-    return Event.objects.filter(table_id=table_id).order_by("seq").values_list(*CHAIN_FIELDS).iterator(chunk_size=2000)
+def _stored_chain(table: Table | UUID | str) -> Iterator[tuple[Any, ...]]:
+    return _events_of(table).order_by("seq").values_list(*CHAIN_FIELDS).iterator(chunk_size=2000)
 
 
 def verify_chain(table: Table | UUID | str) -> list[ChainProblem]:
@@ -554,8 +564,8 @@ def verify_chain(table: Table | UUID | str) -> list[ChainProblem]:
     gaps in ``seq``, a ``prev_hash`` that is not the previous event's hash, a ``hash`` that does
     not match the event's contents, and a table version that is not the last ``seq``."""
     table_id = _table_id(table)
-    problems = list(chain_breaks(table_id, _stored_chain(table_id), GENESIS, expect_seq=1))
-    last_seq = Event.objects.filter(table_id=table_id).aggregate(last=Max("seq"))["last"] or 0
+    problems = list(chain_breaks(table_id, _stored_chain(table), GENESIS, expect_seq=1))
+    last_seq = _events_of(table).aggregate(last=Max("seq"))["last"] or 0
     version = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
     if version != last_seq:
         problems.append(ChainProblem(last_seq, f"the table is at version {version} but its last event is {last_seq}"))

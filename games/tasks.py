@@ -7,7 +7,7 @@ import logging
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from games import idempotency, outbox, play
+from games import idempotency, outbox, partitions, play
 from games.errors import Conflict
 
 log = logging.getLogger(__name__)
@@ -81,3 +81,13 @@ def purge_idempotency_records() -> int:
     purged = idempotency.purge()
     log.info("purged %d idempotency records past their TTL", purged)
     return purged
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def prepare_history_partitions() -> int:
+    """Beat's daily making of the events' partitions of this era and the next ``ERAS_AHEAD``
+    (``games.partitions``), so a new month's tables never fall into the default partition."""
+    made = partitions.prepare()
+    if made:
+        log.info("made the events' partitions of eras %s", ", ".join(map(str, made)))
+    return len(made)

@@ -113,7 +113,9 @@ def check_commitment(hand: Hand) -> Check:
             )
     if hand.hand_no > 1:
         announced = (
-            Event.objects.filter(table=hand.table, hand_no=hand.hand_no - 1, data__has_key="next_commitment")
+            Event.objects.filter(
+                table=hand.table, era=hand.table.era, hand_no=hand.hand_no - 1, data__has_key="next_commitment"
+            )
             .order_by("seq")
             .values_list("seq", "data")
             .first()
@@ -290,7 +292,9 @@ def check_hash_chain(hand: Hand) -> Check:
     (``store.chain_breaks``, the same check as the whole table's ``store.verify_chain``)."""
     first = hand.rows[0]
     previous = (
-        Event.objects.filter(table=hand.table, seq=first.seq - 1).values_list("hash", flat=True).first()
+        Event.objects.filter(table=hand.table, era=hand.table.era, seq=first.seq - 1)
+        .values_list("hash", flat=True)
+        .first()
         if first.seq > 1
         else store.GENESIS
     )

@@ -85,7 +85,9 @@ def finished_hand(table: Table, hand_no: int) -> Hand:
     # The table's opening events (buy-ins, the first-dealer draw from hand 1's stream, CM-19) come
     # before any hand: they belong to hand 1's audit.
     hands = [0, 1] if hand_no == 1 else [hand_no]
-    rows = list(Event.objects.filter(table=table, hand_no__in=hands).order_by("seq")) if hand_no > 0 else []
+    rows = (
+        list(Event.objects.filter(table=table, era=table.era, hand_no__in=hands).order_by("seq")) if hand_no > 0 else []
+    )
     if not any(row.hand_no == hand_no for row in rows):
         rows = []
     if seed is None or not rows:
@@ -146,7 +148,9 @@ def deck_of(hand: Hand) -> Deck:
 
 def last_hand_no(table: Table) -> int:
     """The number of the table's last hand (0 before the first)."""
-    return Event.objects.filter(table=table).order_by("-seq").values_list("hand_no", flat=True).first() or 0
+    return (
+        Event.objects.filter(table=table, era=table.era).order_by("-seq").values_list("hand_no", flat=True).first() or 0
+    )
 
 
 def seat_names(table: Table) -> list[dict[str, Any]]:

@@ -83,7 +83,7 @@ def named_config(table: Table) -> dict[str, Any]:
 
 def finished_hand_numbers(table: Table) -> list[int]:
     """Numbers of the table's finished hands, newest first."""
-    dealt = Event.objects.filter(table=table, hand_no__gt=0).values("hand_no")
+    dealt = Event.objects.filter(table=table, era=table.era, hand_no__gt=0).values("hand_no")
     seeds = HandSeed.objects.filter(table=table, hand_no__in=dealt)
     if table.status != Table.Status.FINISHED:
         seeds = seeds.filter(revealed_at__isnull=False)

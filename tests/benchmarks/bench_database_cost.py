@@ -193,7 +193,10 @@ class Reading:
         )
         ((records, fpi, wal_bytes),) = own.execute("SELECT wal_records, wal_fpi, wal_bytes FROM pg_stat_wal")
         tables = own.execute(
-            "SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd, n_tup_del FROM pg_stat_user_tables",
+            # A partition's rows are counted as its table's (the events are partitioned by era).
+            "SELECT coalesce(i.inhparent::regclass::text, s.relname), sum(n_tup_ins)::bigint, "
+            "sum(n_tup_upd)::bigint, sum(n_tup_hot_upd)::bigint, sum(n_tup_del)::bigint "
+            "FROM pg_stat_user_tables s LEFT JOIN pg_inherits i ON i.inhrelid = s.relid GROUP BY 1",
             database=database,
         )
         return cls(

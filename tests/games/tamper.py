@@ -52,6 +52,8 @@ def triggers_off(*tables: str, connection: BaseDatabaseWrapper = default_connect
             # ALTER TABLE refuses while deferred foreign-key checks of this transaction are pending.
             cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
             restore: list[str] = []
+            # Every mode is read before any is switched off: switching off a partitioned table's
+            # triggers switches off its partitions' too, which must not be read back as their mode.
             for table in tables:
                 cursor.execute(
                     "SELECT tgname, tgenabled FROM pg_trigger WHERE tgrelid = %s::regclass AND NOT tgisinternal",
@@ -59,6 +61,7 @@ def triggers_off(*tables: str, connection: BaseDatabaseWrapper = default_connect
                 )
                 for name, mode in cursor.fetchall():
                     restore.append(f'ALTER TABLE {table} {_POSTGRES_MODES[mode]} "{name}"')
+            for table in tables:
                 cursor.execute(f"ALTER TABLE {table} DISABLE TRIGGER USER")
             yield
             for statement in restore:

@@ -13,7 +13,7 @@ import uuid
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games import store
+from games import partitions, store
 from games.engine import registry
 from games.engine.codec import encode_state
 from games.models import Table
@@ -34,7 +34,8 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS(f"{checked} table(s) replay exactly."))
 
     def check_all(self, wanted: list[str]) -> tuple[int, int]:
-        tables = Table.objects.order_by("created_at", "id")
+        # A detached era's events are archived, out of the events table: nothing left to replay.
+        tables = partitions.with_history(Table.objects.order_by("created_at", "id"))
         failures = checked = 0
         if wanted:
             ids = {value: _as_id(value) for value in wanted}
