@@ -93,9 +93,13 @@ def finished_hand_numbers(table: Table) -> list[int]:
 def hand_results(table: Table, hand_numbers: Sequence[int]) -> dict[int, list[dict[str, Any]]]:
     """Per hand, per seat: chips won or lost (the seat's chip account, leaving out buying and cashing
     chips with the bank) and money (what the hand's events moved into the seat's pending payout,
-    less what they took from its wallet), from the ledger postings of the hand's events."""
+    less what they took from its wallet), from the ledger postings of the hand's events. Bots share
+    the house's bot bankroll, which the books do not split by seat: with more than one bot at the
+    table, a bot's money is ``None`` rather than every bot's movements counted for each."""
     seats = {s.number: s for s in Seat.objects.filter(table=table).select_related("user")}
     chips, money = _moved_per_seat(table, hand_numbers, seats)
+    shared = sum(seat.user_id is None for seat in seats.values()) > 1
+    unknown = {number for number, seat in seats.items() if shared and seat.user_id is None}
     return {
         hand_no: [
             {
@@ -103,8 +107,10 @@ def hand_results(table: Table, hand_numbers: Sequence[int]) -> dict[int, list[di
                 "player": seat.user.get_username() if seat.user else None,
                 "bot": seat.is_bot,
                 "chips": chips[hand_no][number],
-                "money": format_amount(money[hand_no][number], table.currency) if table.currency else None,
-                "money_minor": money[hand_no][number] if table.currency else None,
+                "money": format_amount(money[hand_no][number], table.currency)
+                if table.currency and number not in unknown
+                else None,
+                "money_minor": money[hand_no][number] if table.currency and number not in unknown else None,
             }
             for number, seat in sorted(seats.items())
         ]

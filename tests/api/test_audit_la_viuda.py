@@ -38,6 +38,8 @@ def test_lv_4_lv_13_cm_5_to_cm_9_a_player_verifies_every_hand_of_a_la_viuda_game
     assert len(hands) >= 2
     for summary in hands:
         assert [line["outcome"] for line in summary["result"]].count("pays") == 1  # LV-6: the worst hand pays
+        # The three bots share the house's bankroll: no bot's money is told, the person's always is.
+        assert {line["bot"]: line["money_minor"] is None for line in summary["result"]} == {True: True, False: False}
         audit = alice.get(summary["audit"]).json()
         assert audit["deck_name"] == "english_54"
         assert hashlib.sha256(bytes.fromhex(audit["server_seed"])).hexdigest() == audit["commitment"]
