@@ -112,24 +112,36 @@ SUCCESS_DESCRIPTIONS = {
     "304": "Not modified since the `ETag` sent in `If-None-Match`; no body.",
 }
 
-# Each error status's description, from the rows the errors table of docs/api.md is made of.
-ERROR_DESCRIPTIONS = problems.descriptions()
+
+def _errors(path: str, method: str, operation: dict[str, Any]) -> None:
+    """The operation's error responses, exactly the statuses ``api.problems`` gives it: each with
+    its codes as an enum of ``code`` and said in its description. A view's own words for a status
+    come first; a status a view declared that no code of the inventory is answered with goes."""
+    responses = operation.setdefault("responses", {})
+    answered = problems.answers(problems.Operation.of(path, method, operation))
+    for status in [status for status in responses if status[0] in "45" and int(status) not in answered]:
+        del responses[status]
+    for status, codes in answered.items():
+        own = responses.get(str(status), {}).get("description", "")
+        said = problems.description(codes)
+        responses[str(status)] = {
+            "description": f"{own} {said}" if own and own != "No response body" else said,
+            "content": {"application/json": {"schema": _error_schema(codes)}},
+        }
 
 
-def _errors_for(path: str, method: str, operation: dict[str, Any]) -> list[str]:
-    statuses = ["400", "403", "406", "429", "500", "503"]
-    if operation.get("security") != [{}] and any(operation.get("security", [])):
-        statuses.append("401")
-    if "{" in path:
-        statuses.append("404")
-    if method in ("post", "put", "patch", "delete"):
-        statuses += ["405", "409", "413", "415", "422"]
-    return statuses
-
-
-def _error_response(status: str) -> dict[str, Any]:
-    content = {"application/json": {"schema": {"$ref": REF + "Error"}}}
-    return {"description": ERROR_DESCRIPTIONS[status], "content": content}
+def _error_schema(codes: list[problems.Code]) -> dict[str, Any]:
+    """The problem (``Error``) with ``code`` one of ``codes``."""
+    return {
+        "allOf": [
+            {"$ref": REF + "Error"},
+            {
+                "type": "object",
+                "properties": {"code": {"type": "string", "enum": [code.code for code in codes]}},
+                "required": ["code"],
+            },
+        ]
+    }
 
 
 def _is_integer(schema: dict[str, Any]) -> bool:
@@ -486,13 +498,11 @@ def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bo
             if named:
                 operation["operationId"], tag = named
                 operation["tags"] = [tag]
-            responses = operation.setdefault("responses", {})
-            for status in _errors_for(path, method, operation):
-                if status not in responses:
-                    responses[status] = _error_response(status)
+            _errors(path, method, operation)
+            responses = operation["responses"]
             for status, response in responses.items():
                 # Every status says when it is answered, the ones a view declared without words too.
-                words = ERROR_DESCRIPTIONS.get(status) or SUCCESS_DESCRIPTIONS.get(status)
+                words = SUCCESS_DESCRIPTIONS.get(status)
                 if not response.get("description") or response["description"] == "No response body":
                     response["description"] = words or response.get("description", "")
                 _headers(status, response, operation.get("parameters", []))
