@@ -11,7 +11,7 @@ from typing import Any
 
 from api import problems
 from games.engine import registry
-from games.engine.contract import REF, config_schema, game_schemas, options_schema, prefix_of
+from games.engine.contract import REF, config_schema, game_schemas, options_schema, prefix_of, record_schemas
 from ledger.units import CURRENCIES, MONEY_KEYS
 
 # (path, method) → (operationId, tag). Every operation is named here; the contract test checks
@@ -92,10 +92,6 @@ FREE_OBJECTS = {
     "/components/schemas/AuditEvent/properties/secret": (
         "An event's secret fields exactly as recorded (server seeds, hidden cards), by event type and "
         "record version: an auditor recomputes the event's hash from them, so they are shown as stored."
-    ),
-    "/components/schemas/AuditEvent/properties/data": (
-        "An event's public fields as recorded, its `type` beside it rather than in it: the fields are "
-        "those of the game's event of that `type` (`EventData`, less `type`). Not yet a schema of its own."
     ),
     "/components/schemas/Error/properties/fields": (
         "What is wrong with each request field, keyed by the request's own field names and nested as "
@@ -283,6 +279,61 @@ def _wire(schemas: dict[str, Any]) -> None:
     for name in ("ActionRequest",):
         if name in schemas:
             schemas[name]["properties"]["action"] = {"$ref": REF + "Action"}
+
+
+def _audit(schemas: dict[str, Any]) -> None:
+    """A hand audit is one of the games' audits, told apart by ``game``, each listing its game's
+    events as recorded: an event is one of the game's, told apart by ``type``, its ``data`` the
+    event's recorded public fields (``record_schemas``)."""
+    base, audit = schemas.get("AuditEvent"), schemas.pop("HandAudit", None)
+    if base is None or audit is None:
+        return
+    every, audits, mapping = [], [], {}
+    for decider in registry.all_games():
+        prefix = prefix_of(decider.slug)
+        records, components = record_schemas(decider)
+        for schema in components.values():
+            if not schema.get("properties"):
+                schema["maxProperties"] = 0  # an event without fields is recorded as {}
+        schemas.update(components)
+        by_type = {}
+        for type_name, name in records.items():
+            variant = prefix + type_name + "AuditEvent"
+            schemas[variant] = {
+                "title": variant,
+                "allOf": [
+                    {"$ref": REF + "AuditEvent"},
+                    {
+                        "type": "object",
+                        "properties": {
+                            "type": {"type": "string", "enum": [type_name]},
+                            "data": {"$ref": REF + name},
+                        },
+                        "required": ["type", "data"],
+                    },
+                ],
+            }
+            by_type[type_name] = REF + variant
+            every.append({"$ref": REF + name})
+        schemas[prefix + "AuditEvent"] = {
+            "oneOf": [{"$ref": ref} for ref in by_type.values()],
+            "discriminator": {"propertyName": "type", "mapping": by_type},
+            "description": f"A recorded {decider.name} event, told apart by `type`.",
+        }
+        events = {"type": "array", "items": {"$ref": REF + prefix + "AuditEvent"}}
+        props = {**audit["properties"], "game": {"type": "string", "enum": [decider.slug]}, "events": events}
+        schemas[prefix + "HandAudit"] = {**audit, "title": prefix + "HandAudit", "properties": props}
+        audits.append({"$ref": REF + prefix + "HandAudit"})
+        mapping[decider.slug] = REF + prefix + "HandAudit"
+    base["properties"]["data"] = {
+        "anyOf": every,
+        "description": "The event's public fields as recorded (money in minor units): those of its `type`.",
+    }
+    schemas["HandAudit"] = {
+        "oneOf": audits,
+        "discriminator": {"propertyName": "game", "mapping": mapping},
+        "description": audit.get("description", "A finished hand's audit, told apart by `game`."),
+    }
 
 
 def _walk(node: Any, fix: Callable[[dict[str, Any]], None]) -> None:
@@ -490,6 +541,7 @@ def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bo
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     _game_components(schemas)
     _wire(schemas)
+    _audit(schemas)
     _requests(schemas)
     result["tags"] = TAGS
     for path, operations in result.get("paths", {}).items():
