@@ -12,6 +12,7 @@ import importlib
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import time
@@ -98,6 +99,14 @@ def generated(tmp_path_factory):
         del sys.modules[name]
 
 
+def _refused(answer) -> bool:
+    """Whether ``answer`` is an error: the generator makes each operation's error status a model of
+    its own (``PostActionResponse409``), the problem with that operation's codes as an enum."""
+    return bool(re.search(r"Response[45][0-9][0-9]$", type(answer).__name__)) and answer.type_.startswith(
+        "urn:gameledger:problem:"
+    )
+
+
 def _client(package, server, token: str):
     return _module(package, "client").AuthenticatedClient(base_url=server.url, token=token, prefix="Token")
 
@@ -123,7 +132,7 @@ def test_a_generated_client_plays_a_whole_table(generated, game):
         client=staff,
         body=models.DepositRequest.from_dict({"currency": stake["currency"], "amount": "1000.00"}),
     )
-    assert not isinstance(deposit, models.Error), deposit
+    assert not _refused(deposit), deposit
 
     prefix = "".join(part.capitalize() for part in game.replace("_", "-").split("-"))
     request = getattr(models, prefix + "CreateTableRequest").from_dict({"game": game, **terms})
@@ -158,7 +167,7 @@ def test_a_generated_client_plays_a_whole_table(generated, game):
             result = api("play.post_action").sync(table_id=str(table.id), client=player, body=body)
             if isinstance(result, models.ActionResult):
                 break
-            assert isinstance(result, models.Error), result
+            assert _refused(result), result
             if result.status == 409:
                 break  # the table moved on (a bot, a timer): look again
     else:
