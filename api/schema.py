@@ -394,7 +394,7 @@ def _create_table_requests(schemas: dict[str, Any]) -> None:
         schemas[name] = {
             "type": "object",
             "properties": {
-                "game": {"type": "string", "enum": [decider.slug]},
+                "game": _slug(decider),
                 "seats": {"type": "integer", "minimum": decider.min_players, "maximum": decider.max_players},
                 "options": options_schema(decider),
                 "stake": stake,
@@ -409,6 +409,15 @@ def _create_table_requests(schemas: dict[str, Any]) -> None:
         "discriminator": {"propertyName": "game", "mapping": mapping},
         "description": "A new table of one game: its seats, options and money.",
     }
+
+
+def _slug(decider: Any) -> dict[str, Any]:
+    """A new table's ``game``: the game's slug; a former one is still taken, and said so."""
+    slug: dict[str, Any] = {"type": "string", "enum": [decider.slug]}
+    if decider.former_slugs:
+        former = ", ".join(f"`{name}`" for name in decider.former_slugs)
+        slug["description"] = f"The game's slug. Its former slug ({former}) is still taken, and answered as this."
+    return slug
 
 
 def _stake() -> dict[str, Any]:

@@ -116,7 +116,7 @@ def all_tables() -> Iterator[Problem]:
     """The reconcile checker: every table that has events. A table that cannot be checked is a
     finding of its own, and the other tables are still checked."""
     for table in Table.objects.exclude(version=0).order_by("created_at", "id").iterator():
-        if table.game not in {game.slug for game in registry.all_games()}:
+        if registry.slug_of(table.game) not in {game.slug for game in registry.all_games()}:
             yield Problem("unknown_game", f"table:{table.pk}", f"game {table.game!r} is not installed")
             continue
         try:

@@ -36,8 +36,8 @@ GAMES = {
     "guerra": Game(
         "guerra", 3, people=(0, 1), options={"max_rounds": 30}, stake={"currency": "MXN", "amount": "10.00"}
     ),
-    "five_card_draw": Game(
-        "five_card_draw",
+    "five-card-draw": Game(
+        "five-card-draw",
         3,
         people=(0, 2),
         options={"format": "tournament", "starting_stack": 10, "forced_bets": "blinds"},
@@ -55,7 +55,7 @@ def contract_clients(monkeypatch):
 
 
 def _choose(game: str, view: dict, rng: random.Random) -> dict:
-    if game == "five_card_draw":
+    if game == "five-card-draw":
         return draw.choose(view, rng)
     # The game's moves; sitting out, sitting in and leaving (CM-20) are tested on their own.
     return rng.choice(play.game_moves(view))

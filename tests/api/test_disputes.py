@@ -345,7 +345,7 @@ def test_a_five_card_draw_review_answers_as_documented_and_shows_no_other_seats_
     before the showdown holds a card dealt or drawn to a bot's seat, the stock, or the seed."""
     alice, sam = person("alice"), person("sam", staff=True)
     spec = Game(
-        "five_card_draw",
+        "five-card-draw",
         3,
         people=(0,),
         options={"format": "tournament", "starting_stack": 10, "forced_bets": "blinds"},

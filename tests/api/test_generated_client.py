@@ -33,7 +33,7 @@ PACKAGE = "gameledger_client"
 # What each table is: game terms only (test data), in the models' own from_dict.
 TABLES = {
     "euchre": {"seats": 4, "options": {"target_points": 3}, "stake": {"currency": "MXN", "amount": "10.00"}},
-    "five_card_draw": {
+    "five-card-draw": {
         "seats": 3,
         "options": {"format": "tournament", "starting_stack": 10, "forced_bets": "blinds"},
         "stake": {"currency": "MXN", "amount": "10.00"},
