@@ -23,7 +23,7 @@ KEYED = "keyed"
 # A kind of operation in the table's words.
 SCOPES = {
     EVERY: "every operation",
-    SIGNED_IN: "every operation for a signed-in caller",
+    SIGNED_IN: "every operation that takes a token or session",
     BY_ID: "every operation on a resource by its id",
     WRITES: "every write (`POST`, `PUT`, `DELETE`)",
     KEYED: "every operation taking an `Idempotency-Key`",
