@@ -11,7 +11,7 @@ from typing import Any
 
 from api import problems
 from games.engine import registry
-from games.engine.contract import REF, config_schema, game_schemas, options_schema, prefix_of
+from games.engine.contract import REF, config_schema, game_schemas, options_schema, prefix_of, record_schemas
 from ledger.units import CURRENCIES, MONEY_KEYS
 
 # (path, method) → (operationId, tag). Every operation is named here; the contract test checks
@@ -91,13 +91,9 @@ TAGS = [
 # The objects left free on purpose, each with the reason: every other object a client reads names
 # its properties (tests/api/test_contract.py fails on one that does not).
 FREE_OBJECTS = {
-    "/components/schemas/AuditEvent/properties/secret": (
+    "/components/schemas/AuditEventSecret": (
         "An event's secret fields exactly as recorded (server seeds, hidden cards), by event type and "
         "record version: an auditor recomputes the event's hash from them, so they are shown as stored."
-    ),
-    "/components/schemas/AuditEvent/properties/data": (
-        "An event's public fields as recorded, its `type` beside it rather than in it: the fields are "
-        "those of the game's event of that `type` (`EventData`, less `type`). Not yet a schema of its own."
     ),
     "/components/schemas/Error/properties/fields": (
         "What is wrong with each request field, keyed by the request's own field names and nested as "
@@ -114,24 +110,36 @@ SUCCESS_DESCRIPTIONS = {
     "304": "Not modified since the `ETag` sent in `If-None-Match`; no body.",
 }
 
-# Each error status's description, from the rows the errors table of docs/api.md is made of.
-ERROR_DESCRIPTIONS = problems.descriptions()
+
+def _errors(path: str, method: str, operation: dict[str, Any]) -> None:
+    """The operation's error responses, exactly the statuses ``api.problems`` gives it: each with
+    its codes as an enum of ``code`` and said in its description. A view's own words for a status
+    come first; a status a view declared that no code of the inventory is answered with goes."""
+    responses = operation.setdefault("responses", {})
+    answered = problems.answers(problems.Operation.of(path, method, operation))
+    for status in [status for status in responses if status[0] in "45" and int(status) not in answered]:
+        del responses[status]
+    for status, codes in answered.items():
+        own = responses.get(str(status), {}).get("description", "")
+        said = problems.description(codes)
+        responses[str(status)] = {
+            "description": f"{own} {said}" if own and own != "No response body" else said,
+            "content": {"application/json": {"schema": _error_schema(codes)}},
+        }
 
 
-def _errors_for(path: str, method: str, operation: dict[str, Any]) -> list[str]:
-    statuses = ["400", "403", "406", "429", "500", "503"]
-    if operation.get("security") != [{}] and any(operation.get("security", [])):
-        statuses.append("401")
-    if "{" in path:
-        statuses.append("404")
-    if method in ("post", "put", "patch", "delete"):
-        statuses += ["405", "409", "413", "415", "422"]
-    return statuses
-
-
-def _error_response(status: str) -> dict[str, Any]:
-    content = {"application/json": {"schema": {"$ref": REF + "Error"}}}
-    return {"description": ERROR_DESCRIPTIONS[status], "content": content}
+def _error_schema(codes: list[problems.Code]) -> dict[str, Any]:
+    """The problem (``Error``) with ``code`` one of ``codes``."""
+    return {
+        "allOf": [
+            {"$ref": REF + "Error"},
+            {
+                "type": "object",
+                "properties": {"code": {"type": "string", "enum": [code.code for code in codes]}},
+                "required": ["code"],
+            },
+        ]
+    }
 
 
 def _is_integer(schema: dict[str, Any]) -> bool:
@@ -275,6 +283,51 @@ def _wire(schemas: dict[str, Any]) -> None:
             schemas[name]["properties"]["action"] = {"$ref": REF + "Action"}
 
 
+def _audit(schemas: dict[str, Any]) -> None:
+    """A hand audit is one of the games' audits, told apart by ``game``, each listing its game's
+    events as recorded: an event is one of the game's, told apart by ``type``, its ``data`` the
+    event's recorded public fields (``record_schemas``). Each event is a whole object, not the
+    generic one narrowed with ``allOf``, which generators cannot merge."""
+    base, audit = schemas.pop("AuditEvent", None), schemas.pop("HandAudit", None)
+    if base is None or audit is None:
+        return
+    schemas["AuditEventSecret"] = base["properties"]["secret"]
+    audits, mapping = [], {}
+    for decider in registry.all_games():
+        prefix = prefix_of(decider.slug)
+        records, components = record_schemas(decider)
+        for schema in components.values():
+            if not schema.get("properties"):
+                schema["maxProperties"] = 0  # an event without fields is recorded as {}
+        schemas.update(components)
+        by_type = {}
+        for type_name, name in records.items():
+            variant = prefix + type_name + "AuditEvent"
+            props = {
+                **base["properties"],
+                "type": {"type": "string", "enum": [type_name]},
+                "data": {"$ref": REF + name},
+                "secret": {"$ref": REF + "AuditEventSecret"},
+            }
+            schemas[variant] = {**base, "title": variant, "properties": props}
+            by_type[type_name] = REF + variant
+        schemas[prefix + "AuditEvent"] = {
+            "oneOf": [{"$ref": ref} for ref in by_type.values()],
+            "discriminator": {"propertyName": "type", "mapping": by_type},
+            "description": f"A recorded {decider.name} event, told apart by `type`.",
+        }
+        events = {"type": "array", "items": {"$ref": REF + prefix + "AuditEvent"}}
+        props = {**audit["properties"], "game": {"type": "string", "enum": [decider.slug]}, "events": events}
+        schemas[prefix + "HandAudit"] = {**audit, "title": prefix + "HandAudit", "properties": props}
+        audits.append({"$ref": REF + prefix + "HandAudit"})
+        mapping[decider.slug] = REF + prefix + "HandAudit"
+    schemas["HandAudit"] = {
+        "oneOf": audits,
+        "discriminator": {"propertyName": "game", "mapping": mapping},
+        "description": audit.get("description", "A finished hand's audit, told apart by `game`."),
+    }
+
+
 def _walk(node: Any, fix: Callable[[dict[str, Any]], None]) -> None:
     """Call ``fix`` on every object of ``node``, the innermost first."""
     if isinstance(node, list):
@@ -343,7 +396,7 @@ def _create_table_requests(schemas: dict[str, Any]) -> None:
         schemas[name] = {
             "type": "object",
             "properties": {
-                "game": {"type": "string", "enum": [decider.slug]},
+                "game": _slug(decider),
                 "seats": {"type": "integer", "minimum": decider.min_players, "maximum": decider.max_players},
                 "options": options_schema(decider),
                 "stake": stake,
@@ -358,6 +411,15 @@ def _create_table_requests(schemas: dict[str, Any]) -> None:
         "discriminator": {"propertyName": "game", "mapping": mapping},
         "description": "A new table of one game: its seats, options and money.",
     }
+
+
+def _slug(decider: Any) -> dict[str, Any]:
+    """A new table's ``game``: the game's slug; a former one is still taken, and said so."""
+    slug: dict[str, Any] = {"type": "string", "enum": [decider.slug]}
+    if decider.former_slugs:
+        former = ", ".join(f"`{name}`" for name in decider.former_slugs)
+        slug["description"] = f"The game's slug. Its former slug ({former}) is still taken, and answered as this."
+    return slug
 
 
 def _stake() -> dict[str, Any]:
@@ -480,6 +542,7 @@ def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bo
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     _game_components(schemas)
     _wire(schemas)
+    _audit(schemas)
     _requests(schemas)
     result["tags"] = TAGS
     for path, operations in result.get("paths", {}).items():
@@ -488,13 +551,11 @@ def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bo
             if named:
                 operation["operationId"], tag = named
                 operation["tags"] = [tag]
-            responses = operation.setdefault("responses", {})
-            for status in _errors_for(path, method, operation):
-                if status not in responses:
-                    responses[status] = _error_response(status)
+            _errors(path, method, operation)
+            responses = operation["responses"]
             for status, response in responses.items():
                 # Every status says when it is answered, the ones a view declared without words too.
-                words = ERROR_DESCRIPTIONS.get(status) or SUCCESS_DESCRIPTIONS.get(status)
+                words = SUCCESS_DESCRIPTIONS.get(status)
                 if not response.get("description") or response["description"] == "No response body":
                     response["description"] = words or response.get("description", "")
                 _headers(status, response, operation.get("parameters", []))

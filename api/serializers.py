@@ -348,7 +348,9 @@ class ErrorSerializer(serializers.Serializer):
     type = serializers.CharField(help_text="The problem type as a URI: `urn:gameledger:problem:<code>`.")
     title = serializers.CharField(help_text="The status's reason phrase, e.g. `Unprocessable Content`.")
     status = serializers.IntegerField(help_text="The HTTP status code.")
-    code = serializers.CharField(help_text="Stable machine-readable reason, e.g. `illegal_action`.")
+    code = serializers.CharField(
+        help_text="Stable machine-readable reason, e.g. `illegal_action`; each error response lists its codes."
+    )
     detail = serializers.CharField(help_text="A sentence for a person.")
     instance = serializers.CharField(required=False, help_text="The path of the request refused.")
     fields = serializers.DictField(

@@ -118,7 +118,7 @@ def all_tables() -> Iterator[Problem]:
     # A detached era's events are archived, out of the events table: its tables' accounts were
     # checked while it was attached, and their postings are still checked with the whole ledger.
     for table in partitions.with_history(Table.objects.exclude(version=0)).order_by("created_at", "id").iterator():
-        if table.game not in {game.slug for game in registry.all_games()}:
+        if registry.slug_of(table.game) not in {game.slug for game in registry.all_games()}:
             yield Problem("unknown_game", f"table:{table.pk}", f"game {table.game!r} is not installed")
             continue
         try:

@@ -73,7 +73,7 @@ def tables_for(user, *, status: str | None = None, game: str | None = None) -> Q
     if status:
         tables = tables.filter(status=status)
     if game:
-        tables = tables.filter(game=game)
+        tables = tables.filter(game=registry.slug_of(game))
     return tables.order_by("-created_at")
 
 
@@ -137,7 +137,7 @@ def table_summary(table: Table) -> dict[str, Any]:
     """One line of the tables list: ``seats`` is the number of seats (the table's view lists them)."""
     return {
         "id": str(table.pk),
-        "game": table.game,
+        "game": registry.slug_of(table.game),
         "status": table.status,
         "seats": table.seats,
         "version": table.version,
@@ -173,7 +173,7 @@ def table_view(
         upcoming = _commitment(table, next_hand, version)
     return {
         "id": str(table.pk),
-        "game": table.game,
+        "game": registry.slug_of(table.game),
         "status": table.status,
         "version": version,
         "owner": table.owner.username,

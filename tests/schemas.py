@@ -17,9 +17,19 @@ def closed(node: Any) -> Any:
     if not isinstance(node, dict):
         return node
     out = {key: closed(value) for key, value in node.items()}
+    if isinstance(node.get("allOf"), list):
+        # Each part of an ``allOf`` sees the whole object: a part closed to the others' keys would
+        # refuse every answer. The parts' components are closed on their own.
+        out["allOf"] = [_open(closed(part)) for part in node["allOf"]]
     if isinstance(node.get("properties"), dict) and "additionalProperties" not in node:
         out["additionalProperties"] = False
     return out
+
+
+def _open(part: Any) -> Any:
+    if isinstance(part, dict) and part.get("additionalProperties") is False and "properties" in part:
+        return {key: value for key, value in part.items() if key != "additionalProperties"}
+    return part
 
 
 def untyped(node: Any, where: str = "") -> Iterator[str]:

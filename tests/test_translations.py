@@ -261,7 +261,7 @@ def histories(table_id: str, language: str) -> list[str]:
 # A whole game of each: long (CI, or LONG_TESTS=1), so that a plain make test stays quick.
 @pytest.mark.long
 @pytest.mark.django_db
-@pytest.mark.parametrize("game", ["euchre", "five_card_draw", "guerra", "la-viuda", "whiskey-poker"])
+@pytest.mark.parametrize("game", ["euchre", "five-card-draw", "guerra", "la-viuda", "whiskey-poker"])
 def test_issue_15_a_played_table_says_every_word(game, task_queue):
     import random
 
@@ -273,7 +273,7 @@ def test_issue_15_a_played_table_says_every_word(game, task_queue):
     table_id, clients = play.set_up(spec, owner, staff)
 
     def choose(view, rng):
-        return draw.choose(view, rng) if game == "five_card_draw" else rng.choice(view["legal_actions"])
+        return draw.choose(view, rng) if game == "five-card-draw" else rng.choice(view["legal_actions"])
 
     play.play_to_the_end(table_id, clients, task_queue, random.Random(15), choose=choose)
     records = said_records(table_id)

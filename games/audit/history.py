@@ -142,7 +142,7 @@ def replay_view(table: Table, user, version: int | None) -> dict[str, Any]:
         }
     return {
         "table_id": str(table.pk),
-        "game": table.game,
+        "game": registry.slug_of(table.game),
         "status": table.status,
         "version": version,
         "latest_version": latest,

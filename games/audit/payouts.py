@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from games.audit.hand import last_hand_no, seat_names
 from games.audit.record import hand_results
+from games.engine import registry
 from games.models import Table
 from ledger.models import Payout
 from ledger.records import ledger_trail, payout_record
@@ -22,7 +23,7 @@ def table_summary(table_id) -> dict[str, Any]:
     last = last_hand_no(table)
     return {
         "id": str(table.pk),
-        "game": table.game,
+        "game": registry.slug_of(table.game),
         "status": table.status,
         "players": seat_names(table),
         "result": hand_results(table, [last])[last] if last else [],

@@ -12,6 +12,7 @@ from django.urls import reverse
 from games import actors, settlement
 from games.audit.checks import verify
 from games.audit.hand import deck_of, finished_hand, last_hand_no, seat_names
+from games.engine import registry
 from games.engine.audit import PLAYER_NAMES
 from games.models import Event, HandSeed, Seat, Table
 from games.selectors import seat_words
@@ -54,7 +55,7 @@ def hand_audit(table: Table, hand_no: int) -> dict[str, Any]:
     return {
         "table_id": str(table.pk),
         "hand_no": hand_no,
-        "game": table.game,
+        "game": registry.slug_of(table.game),
         "deck_name": deck.name,
         "purpose": "deck",
         "commitment": hand.seed.commitment,

@@ -95,7 +95,7 @@ def dispute_json(dispute: Dispute, *, viewer: Any = None) -> dict[str, Any]:
     data = {
         "id": dispute.pk,
         "table_id": str(dispute.table_id),
-        "game": dispute.table.game,
+        "game": registry.slug_of(dispute.table.game),
         "hand_no": dispute.hand_no,
         "payout_id": dispute.payout_id,
         "player": dispute.user.get_username(),

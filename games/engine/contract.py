@@ -111,6 +111,23 @@ def game_schemas(decider: Decider) -> dict[str, dict[str, Any]]:
     return out
 
 
+def record_schemas(decider: Decider) -> tuple[dict[str, str], dict[str, dict[str, Any]]]:
+    """Each event as recorded: the public part ``codec.encode_event`` stores, which a hand audit
+    shows as the event's ``data`` (the hash covers it): the public fields as stored, money in minor
+    units, without ``type`` (the record has it beside) nor what a seat's view adds. Returns each
+    event type's component name and the components, named ``<Game>Recorded<Event>`` (the parts
+    they hold too), so they never meet the events as served."""
+    prefix = prefix_of(decider.slug) + "Recorded"
+    names, components = _components(tuple(decider.event_types), prefix)
+    for cls, name in zip(decider.event_types, names, strict=True):
+        schema = components[name]
+        secrets = {f.name for f in dataclasses.fields(cls) if f.metadata.get("secret")}
+        schema["properties"] = {k: v for k, v in schema.get("properties", {}).items() if k not in secrets}
+        schema["required"] = [field for field in schema.get("required", []) if field not in secrets]
+        schema["description"] = f"{decider.name}: the event {cls.__name__} as recorded (its public fields)."
+    return {cls.__name__: name for cls, name in zip(decider.event_types, names, strict=True)}, components
+
+
 def _add_extras(decider: Decider, prefix: str, out: dict[str, dict[str, Any]]) -> None:
     """Each event's schema with what ``view_event`` adds for a seat (``Decider.event_extras``)."""
     for type_name, extras in decider.event_extras.items():

@@ -117,6 +117,9 @@ class Game:
 
     slug: str
     name: str
+    # Slugs the game had before (a table stored or a request sent with one): taken on input, and
+    # answered with ``slug``.
+    former_slugs: tuple[str, ...] = ()
     min_players: int
     max_players: int
     options: tuple[Option, ...]

@@ -264,7 +264,7 @@ def test_cm_10_a_finished_table_has_no_hand_in_progress_even_one_never_revealed(
 def test_a_standard_five_card_draw_hand_has_no_phh_and_says_it_of_the_hand(task_queue):
     # PHH covers Five-Card Draw's deuce-to-seven triple draw; the game does export, this hand does not.
     owner, staff = person("alice"), person("sam", staff=True)
-    spec = Game("five_card_draw", 2, people=(0,), options={"format": "tournament", "starting_stack": 4})
+    spec = Game("five-card-draw", 2, people=(0,), options={"format": "tournament", "starting_stack": 4})
     table_id, clients = set_up(spec, owner, staff)
     play_to_the_end(table_id, clients, task_queue, random.Random(3), choose=draw.choose)
     phh = owner.get(f"/api/v1/tables/{table_id}/hands/1/history.phh")

@@ -36,8 +36,8 @@ GAMES = {
     "guerra": Game(
         "guerra", 3, people=(0, 1), options={"max_rounds": 30}, stake={"currency": "MXN", "amount": "10.00"}
     ),
-    "five_card_draw": Game(
-        "five_card_draw",
+    "five-card-draw": Game(
+        "five-card-draw",
         3,
         people=(0, 2),
         options={"format": "tournament", "starting_stack": 10, "forced_bets": "blinds"},
@@ -55,7 +55,7 @@ def contract_clients(monkeypatch):
 
 
 def _choose(game: str, view: dict, rng: random.Random) -> dict:
-    if game == "five_card_draw":
+    if game == "five-card-draw":
         return draw.choose(view, rng)
     # The game's moves; sitting out, sitting in and leaving (CM-20) are tested on their own.
     return rng.choice(play.game_moves(view))
@@ -208,3 +208,23 @@ def test_a_refusal_by_the_rules_is_titled_as_rfc_9110_says(task_queue):
         format="json",
     )
     assert illegal.status_code == 422 and illegal.json()["title"] == "Unprocessable Content"
+
+
+def test_a_hand_audit_is_told_apart_by_its_game_and_its_events_by_type():
+    schemas = document()["components"]["schemas"]
+    mapping = schemas["HandAudit"]["discriminator"]["mapping"]
+    assert set(mapping) == {decider.slug for decider in registry.all_games()}
+    for decider in registry.all_games():
+        prefix = prefix_of(decider.slug)
+        audit = schemas[f"{prefix}HandAudit"]["properties"]
+        assert audit["game"]["enum"] == [decider.slug]
+        events = schemas[f"{prefix}AuditEvent"]
+        assert events["discriminator"]["propertyName"] == "type"
+        assert set(events["discriminator"]["mapping"]) == {cls.__name__ for cls in decider.event_types}
+        for cls in decider.event_types:
+            variant = schemas[f"{prefix}{cls.__name__}AuditEvent"]["properties"]
+            assert variant["type"]["enum"] == [cls.__name__]
+            recorded = schemas[variant["data"]["$ref"].removeprefix("#/components/schemas/")]
+            # As recorded: no ``type`` inside, money as stored (an integer, never a decimal string).
+            assert "type" not in recorded.get("properties", {}), cls.__name__
+            assert all(not name.endswith("_minor") for name in recorded.get("properties", {})), cls.__name__

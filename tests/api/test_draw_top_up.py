@@ -30,7 +30,7 @@ from tests.api.test_five_card_draw import (
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("repeatable")]
 __all__ = ["repeatable"]
 
-FCD = "five_card_draw"
+FCD = "five-card-draw"
 STAKE = {"currency": "MXN", "chip_value": "0.50"}  # 50 centavos a chip
 WALLET_LEFT = 3  # chips bob's wallet pays for once he has bought in
 

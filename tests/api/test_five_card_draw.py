@@ -20,7 +20,7 @@ from tests.api.play import check_finished_table, fund, person
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("repeatable")]
 
-FCD = "five_card_draw"
+FCD = "five-card-draw"
 CASH_STAKE = {"currency": "MXN", "chip_value": "0.50"}  # 50 centavos a chip
 
 

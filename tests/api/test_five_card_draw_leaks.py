@@ -61,7 +61,7 @@ from tests.api.play import fund, person
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-FCD = "five_card_draw"
+FCD = "five-card-draw"
 TYPES = event_types_by_name(DECIDER)
 # A card code standing alone (not inside a word, a hex seed or a UUID): rank and suit, or a joker.
 CARD = re.compile(r"(?<![0-9A-Za-z])(?:[2-9TJQKA][cdhs]|X[12])(?![0-9A-Za-z])")

@@ -381,7 +381,7 @@ def test_five_card_draw_streams_show_each_seat_its_own_hand_only(task_queue):
     from tests.api.test_five_card_draw_leaks import Counts, Truth, check_events
 
     owner, staff = person("dora"), person("sam", staff=True)
-    table_id, clients = set_up(Game("five_card_draw", 3, people=(0, 1, 2)), owner, staff)
+    table_id, clients = set_up(Game("five-card-draw", 3, people=(0, 1, 2)), owner, staff)
     rng = random.Random(19)
     for _ in range(6):
         view = table(clients[0], table_id)

@@ -18,7 +18,7 @@ from tests.api.play import Game, check_finished_table, person, set_up
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-FCD = "five_card_draw"
+FCD = "five-card-draw"
 CASH_STAKE = {"currency": "MXN", "chip_value": "0.50"}  # 50 centavos a chip
 
 

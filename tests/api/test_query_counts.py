@@ -65,7 +65,7 @@ def _play_a_few_moves(game: str, table_id: str, clients: dict, task_queue, moves
         mine["legal_actions"] = game_moves(mine)
         if not mine["legal_actions"]:
             continue
-        action = draw.choose(mine, rng) if game == "five_card_draw" else rng.choice(mine["legal_actions"])
+        action = draw.choose(mine, rng) if game == "five-card-draw" else rng.choice(mine["legal_actions"])
         answer = client.post(
             f"/api/v1/tables/{table_id}/actions/",
             {"action": action, "expected_version": mine["version"]},

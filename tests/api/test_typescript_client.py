@@ -80,7 +80,7 @@ def server(tmp_path_factory):
 
 
 @pytest.mark.long
-@pytest.mark.parametrize("game", ["euchre", "five_card_draw", "guerra", "la-viuda", "whiskey-poker"])
+@pytest.mark.parametrize("game", ["euchre", "five-card-draw", "guerra", "la-viuda", "whiskey-poker"])
 def test_the_script_plays_a_whole_table(compiled, server, game):
     env = {**os.environ, "GAME": game, "BASE_URL": server.url, "STAFF_TOKEN": server.token}
     played = subprocess.run(["node", str(compiled)], cwd=HERE, env=env, capture_output=True, text=True, timeout=300)

@@ -28,7 +28,7 @@ The cumulative statistics are flushed by the backends at most once a second and 
 benchmark waits ``--flush`` seconds before each reading. Bot turns are counted from the events (one
 command's events share their table, actor and time).
 
-    python tests/benchmarks/bench_database_cost.py [--games whiskey-poker,la-viuda,euchre,five_card_draw,guerra]
+    python tests/benchmarks/bench_database_cost.py [--games whiskey-poker,la-viuda,euchre,five-card-draw,guerra]
         [--actions 20] [--warmup 5] [--flush 11]
 
 Needs the PostgreSQL server binaries and redis-server (BENCH_POSTGRES_URL is not supported: the
@@ -65,8 +65,8 @@ SPECS = {
     "whiskey-poker": COST_SPECS["whiskey-poker"],
     "la-viuda": COST_SPECS["la-viuda"],
     "euchre": TableSpec("euchre", 4, people=1, options={"target_points": 100, "turn_seconds": 3600}, stake=STAKE),
-    "five_card_draw": TableSpec(
-        "five_card_draw",
+    "five-card-draw": TableSpec(
+        "five-card-draw",
         4,
         people=1,
         options={"format": "tournament", "starting_stack": 5000, "turn_seconds": 3600},
@@ -125,7 +125,7 @@ def _lsn(position: int) -> str:
 
 WALDUMP = re.compile(r"^(\S+/\S+)\s+(\d+)\s+\(\s*[\d.]+\)\s+(\d+)\s+\(\s*[\d.]+\)\s+(\d+)", re.M)
 
-CHOOSERS: dict[str, Callable[[dict, random.Random], dict]] = {"five_card_draw": cautious}
+CHOOSERS: dict[str, Callable[[dict, random.Random], dict]] = {"five-card-draw": cautious}
 
 
 @dataclass

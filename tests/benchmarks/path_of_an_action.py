@@ -101,7 +101,7 @@ def report(moves) -> dict:
 
 def test_print_the_path_of_one_action(task_queue):
     owner, staff = person("alice"), person("sam", staff=True)
-    spec = Game("five_card_draw", 2, people=(0, 1))
+    spec = Game("five-card-draw", 2, people=(0, 1))
     table_id, clients = set_up(spec, owner, staff)
     task_queue.run_until_idle()
     views = {seat: client.get(f"/api/v1/tables/{table_id}/").json() for seat, client in clients.items()}

@@ -122,7 +122,7 @@ def test_words_command_refusals_are_words_to_translate(game: Decider) -> None:
 
 def test_words_a_refusal_with_a_count_says_one_and_many() -> None:
     """a refusal that counts is an ``N`` message, with its count among its values."""
-    game = registry.get("five_card_draw")
+    game = registry.get("five-card-draw")
     with pytest.raises(InvalidOptions) as refused:
         game.configure(2, {"no_such_option": 1})
     assert str(refused.value).startswith("Unknown option: no_such_option.")

@@ -46,8 +46,8 @@ GAMES = {
         "euchre", 4, people=(0,), options={"target_points": 5}, stake={"currency": "MXN", "amount": "10.00"}
     ),
     "guerra": Game("guerra", 3, people=(0,), options={"max_rounds": 30}, stake={"currency": "MXN", "amount": "10.00"}),
-    "five_card_draw": Game(
-        "five_card_draw",
+    "five-card-draw": Game(
+        "five-card-draw",
         3,
         people=(0,),
         options={"format": "tournament", "starting_stack": 10, "forced_bets": "blinds"},

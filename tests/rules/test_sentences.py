@@ -27,7 +27,7 @@ from ledger.units import money_shown
 # One seeded table per game (options chosen so that rarer events come), and its money.
 TABLES: dict[str, tuple[int, dict[str, Any], str | None]] = {
     "euchre": (4, {"stick_the_dealer": True, "farmers_hand": True, "ace_no_face": True, "target_points": 3}, None),
-    "five_card_draw": (3, {"format": "tournament", "shotgun": True, "ace_rule": "four_with_ace"}, None),
+    "five-card-draw": (3, {"format": "tournament", "shotgun": True, "ace_rule": "four_with_ace"}, None),
     "guerra": (3, {"deck": "spanish_48", "jokers": True}, None),
     "la-viuda": (4, {"chips_per_player": 2, "chip_value": 500, "currency": "MXN"}, "MXN"),
     "whiskey-poker": (3, {"scoring": "pot", "chips_per_player": 2}, None),
@@ -236,6 +236,6 @@ def test_timed_out_moves_and_money_say_so():
     assert "".join(describe(viuda, offered, "MXN")) == "seat 1 may buy the widow for 5.00 MXN"
     without = {"type": "WidowOffered", "actor_seat": None, "data": {"seat": 1, "price": None, "price_minor": 0}}
     assert "".join(describe(viuda, without)) == "seat 1 may buy the widow"
-    draw = registry.get("five_card_draw").sentences
+    draw = registry.get("five-card-draw").sentences
     shares = {"type": "PotsAwarded", "data": {"shares": [{"seat": 0, "chips": 1}, {"seat": 2, "chips": 7}]}}
     assert "".join(describe(draw, shares)) == "seat 0 wins 1 chip; seat 2 wins 7 chips"

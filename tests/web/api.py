@@ -19,7 +19,7 @@ OWNERS = {"end_match", "end_table"}  # the owner's commands, offered to the owne
 # Small tables that end quickly; the stakes each game's create-table request takes (docs/api.md).
 TABLES: dict[str, dict[str, Any]] = {
     "euchre": {"seats": 4, "options": {"target_points": 3}, "stake": {"currency": "MXN", "amount": "10.00"}},
-    "five_card_draw": {
+    "five-card-draw": {
         "seats": 3,
         "options": {"format": "tournament", "starting_stack": 10, "forced_bets": "blinds"},
         "stake": {"currency": "MXN", "amount": "10.00"},

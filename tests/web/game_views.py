@@ -27,7 +27,7 @@ TABLES: dict[str, tuple[int, dict[str, Any]]] = {
         4,
         {"stick_the_dealer": True, "no_trump": True, "farmers_hand": True, "ace_no_face": True, "target_points": 3},
     ),
-    "five_card_draw": (3, {"shotgun": True, "ace_rule": "four_with_ace", "opening": "anything_opens"}),
+    "five-card-draw": (3, {"shotgun": True, "ace_rule": "four_with_ace", "opening": "anything_opens"}),
     "guerra": (3, {"deck": "spanish_48", "jokers": True, "ace_high": True}),
 }
 # The widow games have no module test of their own: they are played for their events only.
@@ -76,7 +76,7 @@ def _guerra_moment(view: dict[str, Any], state: dict[str, Any]) -> str | None:
     return None
 
 
-MOMENTS = {"euchre": _euchre_moment, "five_card_draw": _draw_moment, "guerra": _guerra_moment}
+MOMENTS = {"euchre": _euchre_moment, "five-card-draw": _draw_moment, "guerra": _guerra_moment}
 
 
 def _events(client: APIClient, table_id: str) -> list[dict[str, Any]]:
@@ -112,7 +112,7 @@ def _should_end(state: Any, seen: dict[str, Any]) -> bool:
 def _owner_end(game: str, state: Any, seen: dict[str, Any], commands_run: int) -> dict[str, Any] | None:
     """The owner's command that ends the table now, if it is time: a cash Five-Card Draw table once
     its moments are seen, a pot-scoring Whiskey Poker match after some hands (WP-6)."""
-    if game == "five_card_draw" and _should_end(state, seen):
+    if game == "five-card-draw" and _should_end(state, seen):
         return {"type": "end_table"}
     if game == "whiskey-poker" and commands_run >= 20 and getattr(state, "end_requested", True) is False:
         return {"type": "end_match"}

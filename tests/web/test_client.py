@@ -30,7 +30,7 @@ from tests.web.client import (
 # Small tables that end quickly (each game's option names, as the create-table form names its inputs).
 OTHER_GAMES = {
     "euchre": (4, {"target_points": 1}, {"currency": "MXN", "amount": "1.00"}),
-    "five_card_draw": (
+    "five-card-draw": (
         3,
         {"format": "tournament", "starting_stack": 10},
         {"currency": "MXN", "amount": "1.00"},

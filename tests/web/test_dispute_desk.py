@@ -52,7 +52,7 @@ def test_a_disputed_hand_is_replayed_upheld_above_the_limit_and_paid_on_the_desk
     person(web_server, sam_name, staff=True)
     for who in (alice, bob):
         fund(web_server, who.username, 1100)
-    table = alice.ok("POST", "/tables/", {"game": "five_card_draw", "seats": 3, "options": OPTIONS, "stake": STAKE})
+    table = alice.ok("POST", "/tables/", {"game": "five-card-draw", "seats": 3, "options": OPTIONS, "stake": STAKE})
     table_id = table["id"]
     alice.ok("POST", f"/tables/{table_id}/join/", {"seat": 0})
     bob.ok("POST", f"/tables/{table_id}/join/", {"seat": 1})

@@ -15,7 +15,7 @@ from tests.rules.test_draw_top_up import short_at_blinds
 from tests.web.test_game_modules import browser_page, draw
 
 BUILD = """async ([action, built, view]) => {
-  const module = await import("/web/games/five_card_draw.js");
+  const module = await import("/web/games/five-card-draw.js");
   const t = (msgid, values) => values ? msgid.replace(/%\\((\\w+)\\)s/g, (w, n) => n in values ? String(values[n]) : w) : msgid;
   const nt = (singular, plural, count, values) => t(count === 1 ? singular : plural, { count, ...(values || {}) });
   const cardElement = (code) => { const card = document.createElement("span"); card.dataset.card = code; return card; };
@@ -47,7 +47,7 @@ def test_fd_13_the_page_tells_a_short_player_and_offers_a_chips_field():
     view = page_view(short_at_blinds().state, 2)
     top_up = next(action for action in view["legal_actions"] if action["type"] == "top_up")
     with browser_page() as page:
-        shown = draw(page, "five_card_draw", view)
+        shown = draw(page, "five-card-draw", view)
         assert not page.errors, page.errors
         assert view["state"]["notice"] in shown["text"]
         assert "too few chips for the forced bet" in shown["text"]

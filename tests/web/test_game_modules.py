@@ -41,7 +41,7 @@ ORIGIN = "http://games.test"
 # The moments each table must have reached for the test to mean something.
 MOMENTS = {
     "euchre": {"beginning", "bidding", "your-play", "mid-hand", "finished"},
-    "five_card_draw": {"beginning", "your-bet", "your-draw", "after-draw", "showdown", "finished"},
+    "five-card-draw": {"beginning", "your-bet", "your-draw", "after-draw", "showdown", "finished"},
     "guerra": {"beginning", "thrown", "battle", "finished"},
 }
 # A card code (English ranks and suits, Spanish 1..12 of oros, copas, espadas, bastos, jokers).
@@ -142,7 +142,7 @@ def own_cards(game: str, state: dict[str, Any]) -> list[str]:
     """The cards a seat's view says are its own, or (Guerra: nobody holds a hand) face up."""
     if game == "euchre":
         return state.get("hand") or []
-    if game == "five_card_draw":
+    if game == "five-card-draw":
         return (state.get("hand") or {}).get("your_cards") or []
     last = state.get("last_round") or {}
     return [card for play in last.get("plays", []) for card in play.get("cards", [])]
@@ -382,13 +382,13 @@ def test_a_sentence_is_drawn_as_text_and_cards_never_as_markup():
 
 @pytest.mark.django_db(transaction=True)
 def test_five_card_draw_gives_its_showdown_and_the_owner_s_end_of_a_cash_table():
-    views, _events = play_table("five_card_draw")
+    views, _events = play_table("five-card-draw")
     moment = views["showdown"]
     state = moment["state"]
     with browser_page() as page:
-        answers = page.evaluate("([slug, view]) => window.answers(slug, view)", ["five_card_draw", moment])
-        drawn = draw(page, "five_card_draw", moment)
-        finished = page.evaluate("([slug, view]) => window.answers(slug, view)", ["five_card_draw", views["finished"]])
+        answers = page.evaluate("([slug, view]) => window.answers(slug, view)", ["five-card-draw", moment])
+        drawn = draw(page, "five-card-draw", moment)
+        finished = page.evaluate("([slug, view]) => window.answers(slug, view)", ["five-card-draw", views["finished"]])
     shown = state["last_hand"]["showdown"]
     shares = state["last_hand"]["shares"]
     winners = {share["seat"] for share in shares if not share.get("returned")}
@@ -480,7 +480,7 @@ def test_wx_3_a_widow_game_offers_one_card_exchange_as_one_choice_of_two_cards(s
 def test_fd_11_an_uncalled_bet_given_back_reads_as_returned_not_won():
     """FD-11: a pot of one seat's own chips alone goes back to it; the module says it gets them
     back ("returned"), never that it won them, in the showdown and in the last hand's panel."""
-    views, _events = play_table("five_card_draw")
+    views, _events = play_table("five-card-draw")
     moment = copy.deepcopy(views["showdown"])
     last = moment["state"]["last_hand"]
     shown = {hand["seat"] for hand in last["showdown"]}
@@ -489,8 +489,8 @@ def test_fd_11_an_uncalled_bet_given_back_reads_as_returned_not_won():
         if share["seat"] == seat:
             share["returned"] = "uncalled_bet"
     with browser_page() as page:
-        answers = page.evaluate("([slug, view]) => window.answers(slug, view)", ["five_card_draw", moment])
-        drawn = draw(page, "five_card_draw", moment)
+        answers = page.evaluate("([slug, view]) => window.answers(slug, view)", ["five-card-draw", moment])
+        drawn = draw(page, "five-card-draw", moment)
     outcomes = {entry["seat"]: entry["outcome"] for entry in answers["showdown"]}
     assert outcomes[seat] == "returned"
     assert "gets back an uncalled bet of" in drawn["text"]

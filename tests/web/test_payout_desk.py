@@ -52,7 +52,7 @@ def test_payouts_and_large_deposits_are_decided_on_the_desk_by_two_people(page, 
     person(web_server, tina, staff=True)
     for who in (carol, dave):
         fund(web_server, who.username, 1200)
-    table_id = carol.ok("POST", "/tables/", {"game": "five_card_draw", "seats": 3, "options": CASH, "stake": STAKE})[
+    table_id = carol.ok("POST", "/tables/", {"game": "five-card-draw", "seats": 3, "options": CASH, "stake": STAKE})[
         "id"
     ]
     carol.ok("POST", f"/tables/{table_id}/join/", {"seat": 0, "chips": 100})

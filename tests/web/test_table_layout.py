@@ -31,8 +31,8 @@ RUNS = [
     ("whiskey-poker", "desktop", "fa"),
     ("euchre", "phone", "en"),
     ("euchre", "desktop", "es-mx"),
-    ("five_card_draw", "phone", "es-mx"),
-    ("five_card_draw", "desktop", "fa"),
+    ("five-card-draw", "phone", "es-mx"),
+    ("five-card-draw", "desktop", "fa"),
     ("guerra", "phone", "fa"),
     ("guerra", "desktop", "en"),
 ]
@@ -42,7 +42,7 @@ TABLES = {
     "la-viuda": (4, {"chips_per_player": 3}, {"currency": "MXN", "chip_value": "1.00"}),
     "whiskey-poker": (3, {"scoring": "pot", "chips_per_player": 3}, {"currency": "MXN", "chip_value": "1.00"}),
     "euchre": (4, {"target_points": 5}, {"currency": "MXN", "amount": "1.00"}),
-    "five_card_draw": (3, {"format": "cash"}, {"currency": "MXN", "chip_value": "0.10"}),
+    "five-card-draw": (3, {"format": "cash"}, {"currency": "MXN", "chip_value": "0.10"}),
     "guerra": (3, {"max_rounds": 10}, {"currency": "MXN", "amount": "1.00"}),
 }
 
@@ -111,7 +111,7 @@ def table_of(player: api.Client, game: str) -> str:
     table_id = str(
         player.ok("POST", "/tables/", {"game": game, "seats": seats, "options": options, "stake": stake})["id"]
     )
-    player.ok("POST", f"/tables/{table_id}/join/", {"seat": 0, **({"chips": 100} if game == "five_card_draw" else {})})
+    player.ok("POST", f"/tables/{table_id}/join/", {"seat": 0, **({"chips": 100} if game == "five-card-draw" else {})})
     for seat in range(1, seats):
         player.ok("POST", f"/tables/{table_id}/bots/", {"seat": seat})
     player.ok("POST", f"/tables/{table_id}/start/")
@@ -175,7 +175,7 @@ def click(page, rng: random.Random, game: str) -> None:
             mine.nth(index).click()
         page.locator("#actions form[data-action=draw] [type=submit]").click()
     else:
-        prefer = {"la-viuda": ["knock"], "whiskey-poker": ["knock"], "five_card_draw": ["call", "check"]}.get(game, [])
+        prefer = {"la-viuda": ["knock"], "whiskey-poker": ["knock"], "five-card-draw": ["call", "check"]}.get(game, [])
         offered = [kind for kind in kinds if kind not in ("exchange_one", "draw", "raise", "bet", "top_up")] or kinds
         choices = [kind for kind in offered if kind in prefer] if rng.random() < 0.7 else []
         kind = rng.choice(choices or offered)

@@ -27,9 +27,9 @@ def table_of(player: api.Client, game: str, seats: int, options: dict, stake: di
 
 def test_the_heading_is_the_game_s_name_and_never_its_slug(page, web_server):
     player = api.register(web_server, username())
-    table_id = table_of(player, "five_card_draw", 3, {"format": "cash"})
+    table_id = table_of(player, "five-card-draw", 3, {"format": "cash"})
     sign_in(page, player.username)
-    name = next(game["name"] for game in player.ok("GET", "/games/") if game["slug"] == "five_card_draw")
+    name = next(game["name"] for game in player.ok("GET", "/games/") if game["slug"] == "five-card-draw")
 
     page.goto(f"/#/tables/{table_id}")
     page.locator("#table[data-status]").wait_for()
@@ -46,7 +46,7 @@ def test_the_heading_is_the_game_s_name_and_never_its_slug(page, web_server):
 
 def test_the_events_read_as_sentences(page, web_server):
     player = api.register(web_server, username())
-    table_id = table_of(player, "five_card_draw", 3, {"format": "cash"})
+    table_id = table_of(player, "five-card-draw", 3, {"format": "cash"})
     sign_in(page, player.username)
     page.goto(f"/#/tables/{table_id}")
     page.locator("#events li").first.wait_for()
@@ -76,7 +76,7 @@ def test_the_events_read_as_sentences(page, web_server):
 
 def test_the_owner_ends_a_five_card_draw_cash_table(page, web_server):
     player = api.register(web_server, username())
-    table_id = table_of(player, "five_card_draw", 3, {"format": "cash"})
+    table_id = table_of(player, "five-card-draw", 3, {"format": "cash"})
     sign_in(page, player.username)
     page.goto(f"/#/tables/{table_id}")
     button = page.locator("#owner-actions button#end-table[data-action=end_table]")
@@ -130,7 +130,7 @@ def test_a_signed_out_session_ends_the_table_page_s_stream_with_its_words(page, 
     the same browser) ends the stream the session opened within a second, the page closes it
     rather than reconnect, and shows the server's reason."""
     player = api.register(web_server, username())
-    table_id = table_of(player, "five_card_draw", 3, {"format": "cash"})
+    table_id = table_of(player, "five-card-draw", 3, {"format": "cash"})
     sign_in(page, player.username)
     page.goto(f"/#/tables/{table_id}")
     page.locator("#events li").first.wait_for()
@@ -150,7 +150,7 @@ def test_sitting_out_and_leaving_stand_apart_from_the_moves_and_ask_first(page, 
     nothing is sent."""
     player = api.register(web_server, username())
     api.deposit(web_server, player.username, "MXN", "50.00")
-    table_id = table_of(player, "five_card_draw", 3, {"format": "cash"}, {"currency": "MXN", "chip_value": "0.10"})
+    table_id = table_of(player, "five-card-draw", 3, {"format": "cash"}, {"currency": "MXN", "chip_value": "0.10"})
     sign_in(page, player.username)
     page.goto(f"/#/tables/{table_id}")
     page.locator("#presence button[data-action=leave]").wait_for()

@@ -158,7 +158,7 @@ class LastHand(TypedDict):
 class FiveCardDrawView(TypedDict):
     """Every key is always there (``view.view``)."""
 
-    game: Literal["five_card_draw"]
+    game: Literal["five-card-draw"]
     status: str
     seat: int | None
     format: str

@@ -378,6 +378,7 @@ def _money_conflicts(config: Mapping[str, Any], given: Mapping[str, Any], chip_v
 # Five-Card Draw (see the package docstring).
 DECIDER = Game(
     slug=view.GAME,
+    former_slugs=(view.FORMER_GAME,),
     name=T("Five-Card Draw"),
     min_players=2,
     max_players=8,

@@ -16,7 +16,9 @@ from games.rules.five_card_draw.state import CASH, Hand, State, played_by_bot, r
 from games.rules.five_card_draw.topup import cannot_post_notice
 from games.rules.five_card_draw.words import category_name, hand_words, low_description, shown_wild
 
-GAME = "five_card_draw"
+GAME = "five-card-draw"
+# Its slug until every slug was kebab-case; still taken (``Game.former_slugs``).
+FORMER_GAME = "five_card_draw"
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:

@@ -15,8 +15,8 @@ type Action = Schemas["Action"];
 // A table of each game, as small as plays quickly: options left out take their defaults.
 export const NEW_TABLES: { [G in Game]: Extract<Schemas["CreateTableRequest"], { game: G }> } = {
   euchre: { game: "euchre", seats: 4, options: { target_points: 3 }, stake: { currency: "MXN", amount: "10.00" } },
-  five_card_draw: {
-    game: "five_card_draw",
+  "five-card-draw": {
+    game: "five-card-draw",
     seats: 3,
     options: { format: "tournament", starting_stack: 10, forced_bets: "blinds" },
     stake: { currency: "MXN", amount: "10.00" },
@@ -34,7 +34,7 @@ export const NEW_TABLES: { [G in Game]: Extract<Schemas["CreateTableRequest"], {
 /** What a table screen draws, read from each game's own view once `game` has told them apart. */
 export function screen(table: Table): string[] {
   switch (table.game) {
-    case "five_card_draw": {
+    case "five-card-draw": {
       const view = table.state;
       if (view === null) return ["waiting"];
       const hand = view.hand;
@@ -94,7 +94,7 @@ export function chosen(legal: LegalAction, yourCards: string[]): Action {
 const PRESENCE: ReadonlySet<string> = new Set(["sit_out", "sit_in", "leave"]);
 
 function yourCards(table: Table): string[] {
-  return table.game === "five_card_draw" ? (table.state?.hand?.your_cards ?? []) : [];
+  return table.game === "five-card-draw" ? (table.state?.hand?.your_cards ?? []) : [];
 }
 
 async function pause(ms: number): Promise<void> {

@@ -5,7 +5,7 @@ import type { components } from "./generated/schema";
 type Table = components["schemas"]["Table"];
 
 export function wrongReads(table: Table): void {
-  if (table.game === "five_card_draw" && table.state) {
+  if (table.game === "five-card-draw" && table.state) {
     const missing: number = table.state.no_such_field; // WRONG: missing field
     const cards: number = table.state.hand?.your_cards ?? 0; // WRONG: wrong type
     console.log(missing, cards);

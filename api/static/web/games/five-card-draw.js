@@ -149,7 +149,7 @@ function endWords(state, ctx) {
 }
 
 export function render(view, ctx) {
-  addStyle("five_card_draw");
+  addStyle("five-card-draw");
   lastView = view;
   const { t, nt } = ctx;
   const state = view.state || {};
