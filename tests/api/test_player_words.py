@@ -92,14 +92,14 @@ def test_the_games_list_reads_in_words(language: str) -> None:
     assert {game["slug"] for game in games} == {game.slug for game in registry.all_games()}
     for game in games:
         assert_words(listed_words(game), language, game["slug"])
-    draw = next(game for game in games if game["slug"] == "five_card_draw")
+    draw = next(game for game in games if game["slug"] == "five-card-draw")
     variant = next(option for option in draw["options"] if option["name"] == "variant")
     assert variant["rules"] == ["FD-14"]
 
 
 # Options each game refuses, alone or together (FD-18, WP-8, the money terms, the seats).
 REFUSED: dict[str, list[tuple[int, dict[str, Any]]]] = {
-    "five_card_draw": [
+    "five-card-draw": [
         (3, {"variant": "triple_draw_27", "high_low": True}),
         (3, {"forced_bets": "blinds", "opening": "jacks_or_better"}),
         (3, {"variant": "triple_draw_27", "forced_bets": "ante", "opening": "jacks_or_better"}),
@@ -154,7 +154,7 @@ def test_a_refused_combination_over_http_reads_in_persian(client) -> None:
     client.force_login(user)
     answer = client.post(
         "/api/v1/tables/",
-        {"game": "five_card_draw", "seats": 3, "options": {"small_blind": 5, "big_blind": 2, "forced_bets": "blinds"}},
+        {"game": "five-card-draw", "seats": 3, "options": {"small_blind": 5, "big_blind": 2, "forced_bets": "blinds"}},
         content_type="application/json",
         HTTP_ACCEPT_LANGUAGE="fa",
     )

@@ -16,7 +16,7 @@ from tests.games.play import make_table
 
 pytestmark = pytest.mark.django_db
 
-MIGRATION = "games.migrations.0008_kebab_case_slugs"
+MIGRATION = "games.migrations.0009_kebab_case_slugs"
 
 
 def test_every_game_s_slug_is_kebab_case():

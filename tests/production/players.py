@@ -142,7 +142,7 @@ def tables_of_every_game(length: int = 1) -> list[TableSpec]:
         TableSpec("euchre", 4, people=2, options={"target_points": length}, stake=stake),
         # A tournament (FD-13) of a few antes' chips each: the random players' bets end it in a few hands.
         TableSpec(
-            "five_card_draw", 3, people=2, options={"format": "tournament", "starting_stack": 5 * length}, stake=stake
+            "five-card-draw", 3, people=2, options={"format": "tournament", "starting_stack": 5 * length}, stake=stake
         ),
         TableSpec("guerra", 3, people=2, options={"max_rounds": 10 * length}, stake=stake),
     ]

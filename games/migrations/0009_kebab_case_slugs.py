@@ -21,7 +21,7 @@ def back(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0007_drop_five_card_draw_snapshots"),
+        ("games", "0008_partition_events_by_era"),
     ]
 
     operations = [
