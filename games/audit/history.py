@@ -77,7 +77,9 @@ def history_text(hand: Hand) -> str:
     for row, event in zip(hand.rows, hand.events):
         actor = _actor(names, row.actor)
         text = (
-            hand.hooks.history_line(event, actor, seat_names) if hand.hooks is not None and event is not None else None
+            hand.hooks.history_line(event, actor, seat_names, table.config)
+            if hand.hooks is not None and event is not None
+            else None
         )
         lines.append(T("#{seq} {line}", seq=row.seq, line=text or generic_line(row, actor)))
     # Said here, in the reader's language: the history is one text, its lines no longer Text.

@@ -56,11 +56,14 @@ class AuditHooks(Protocol):
         when no tie had to be broken). Empty list when nothing is shown."""
         ...
 
-    def history_line(self, event: Any, actor: str, names: Sequence[str]) -> str | None:
+    def history_line(
+        self, event: Any, actor: str, names: Sequence[str], config: Mapping[str, Any] | None = None
+    ) -> str | None:
         """One line of the plain-text hand history for ``event`` (``actor`` is the name of who
         caused it: a username, ``"bot (seat 2)"`` or ``"dealer"``; ``names[seat]`` is the name of
-        each seat's player, so a line names players rather than seat numbers), or ``None`` for the
-        generic line. The hand is over, so the line may show what was secret during it."""
+        each seat's player, so a line names players rather than seat numbers; ``config`` the table's,
+        for a game whose cards read differently by its options, Guerra's Spanish deck), or ``None``
+        for the generic line. The hand is over, so the line may show what was secret during it."""
         ...
 
     def phh(self, config: Mapping[str, Any], hand: Sequence[Any], players: Sequence[str]) -> str | None:
@@ -72,7 +75,9 @@ class AuditHooks(Protocol):
 class NoExports:
     """The two hooks most games leave to the audit: generic history lines and no PHH export."""
 
-    def history_line(self, event: Any, actor: str, names: Sequence[str]) -> str | None:
+    def history_line(
+        self, event: Any, actor: str, names: Sequence[str], config: Mapping[str, Any] | None = None
+    ) -> str | None:
         """The generic line."""
         return None
 

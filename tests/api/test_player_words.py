@@ -177,10 +177,10 @@ def _sentence_texts(slug: str, events: list[Any], language: str) -> list[str]:
     return [text for text in texts if text]
 
 
-def _history_texts(slug: str, events: list[Any], language: str) -> list[str]:
+def _history_texts(slug: str, config: dict[str, Any], events: list[Any], language: str) -> list[str]:
     decider = registry.get(slug)
     names = [f"player{chr(ord('a') + seat)}" for seat in range(TABLES[slug][0])]
-    lines = [decider.audit.history_line(event, "dealer", names) for event in events]
+    lines = [decider.audit.history_line(event, "dealer", names, config) for event in events]
     return [str(say(line, language)) for line in lines if line]
 
 
@@ -192,23 +192,13 @@ def test_a_played_games_sentences_read_in_words(slug: str, language: str) -> Non
     assert_words(_sentence_texts(slug, events, language), language, f"{slug} sentences")
 
 
-# Guerra's history still writes its cards as codes ("8b"): a Spanish deck's "2c" is the two of cups,
-# an English one's the two of clubs, and a history line does not know the match's deck.
-GUERRA_CODES = pytest.mark.xfail(strict=True, reason="Guerra's history lines show card codes")
-
-
-@pytest.mark.parametrize(
-    ("slug", "language"),
-    [
-        *((slug, language) for slug in sorted(TABLES) if slug != "guerra" for language in ("es-mx", "fa")),
-        ("guerra", "es-mx"),
-        pytest.param("guerra", "fa", marks=GUERRA_CODES),
-    ],
-)
+@pytest.mark.parametrize("language", ("es-mx", "fa"))
+@pytest.mark.parametrize("slug", sorted(TABLES))
 def test_a_played_games_history_reads_in_words(slug: str, language: str) -> None:
-    """Every event of a seeded game as its hand history's line, players named by letters."""
-    _config, events = playout(slug, commands=400)
-    assert_words(_history_texts(slug, events, language), language, f"{slug} history")
+    """Every event of a seeded game as its hand history's line, players named by letters and cards
+    by name (a Guerra match's by its deck's)."""
+    config, events = playout(slug, commands=400)
+    assert_words(_history_texts(slug, config, events, language), language, f"{slug} history")
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

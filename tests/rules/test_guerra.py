@@ -19,6 +19,7 @@ from games.engine.decider import Context, event_types_by_name, replay
 from games.engine.errors import IllegalAction, InvalidOptions
 from games.engine.presence import LeftTable, SatIn, SatOut, is_presence_action
 from games.engine.words import Text
+from games.engine.words import english as in_english
 from games.rules.guerra import DECIDER
 from games.rules.guerra.cards import DECKS, VALUE, canonical, deal, match_deck
 from games.rules.guerra.events import (
@@ -880,3 +881,13 @@ def test_gc_history_of_whole_matches_is_in_words_and_names_the_players():
         text = "\n".join(lines)
         assert all(name in text for name in names)
     assert {"StalemateDrawn", "BattleCardsLaid", "ExtraCardThrown", "PlayerOut", "RoundTaken"} <= kinds
+
+
+@pytest.mark.parametrize(("deck", "suit"), [("spanish_48", "cups"), ("spanish_40", "cups"), ("english", "clubs")])
+def test_gc_1_history_names_cards_by_the_match_s_deck(deck: str, suit: str):
+    """GC-1: ``2c`` is the two of cups in a Spanish deck and the two of clubs in the English one;
+    the history line names it by the table's deck, never by its code."""
+    line = DECIDER.audit.history_line(CardsThrown(1, 0, ("2c", "7c")), "dealer", NAMES[:2], {"deck": deck})
+    said = str(in_english(line))
+    assert f"the two of {suit}" in said and f"the seven of {suit}" in said, said
+    assert "2c" not in said and "7c" not in said, said

@@ -185,6 +185,8 @@ class EuchreAudit(NoExports):
         """Every seat's cards, side and result once the hand is over (EU-20)."""
         return showdown(config, hand)
 
-    def history_line(self, event: Any, actor: str, names: Sequence[str]) -> str | None:
+    def history_line(
+        self, event: Any, actor: str, names: Sequence[str], config: Mapping[str, Any] | None = None
+    ) -> str | None:
         """The event in words, players by name: "alice orders up hearts.", "bob plays Jh."; "alice sits out" (CM-20)."""
         return presence.history_line(event, names) or history_line(event, names)

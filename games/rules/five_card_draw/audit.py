@@ -204,7 +204,9 @@ class FiveCardDrawAudit:
         """Every hand shown, with its category, description and the pots (or halves) it took."""
         return showdown(config, hand)
 
-    def history_line(self, event: Any, actor: str, names: Sequence[str]) -> str | None:
+    def history_line(
+        self, event: Any, actor: str, names: Sequence[str], config: Mapping[str, Any] | None = None
+    ) -> str | None:
         """The event in words, players by name: "alice raises to 12 chips.", "bob shows …"."""
         return history_line(event, names)
 

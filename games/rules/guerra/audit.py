@@ -134,11 +134,14 @@ class GuerraAudit(NoExports):
             )
         return shown
 
-    def history_line(self, event: Any, actor: str, names: Sequence[str]) -> str | None:
-        """Every event of the match in words, players by name (``words.history_line``)."""
+    def history_line(
+        self, event: Any, actor: str, names: Sequence[str], config: Mapping[str, Any] | None = None
+    ) -> str | None:
+        """Every event of the match in words, players by name and cards by the match's deck
+        (``words.history_line``)."""
         if isinstance(event, SatOut | SatIn | LeftTable):
             return presence_line(event, names)
-        return history_line(event, names)
+        return history_line(event, names, str((config or {}).get("deck", "english")).startswith("spanish"))
 
 
 def presence_line(event: SatOut | SatIn | LeftTable, names: Sequence[str]) -> Text:

@@ -1,7 +1,8 @@
 """Guerra Chevichona in players' words: the hand history's lines, the stalemate draw (GC-14) as
 the view, the history and the audit say it, and the end of the match. Every sentence is a
 ``T``/``N`` message; players are named by ``names[seat]`` (the history's usernames, or the view's
-"seat 2" where nobody's name is known). Card codes (``1o``, ``Ah``) stay codes inside sentences."""
+"seat 2" where nobody's name is known). The history names cards in words ("the two of cups"): a
+line is told whether the match's deck is Spanish, where ``2c``..``9c`` are cups, not clubs."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import functools
 from collections.abc import Sequence
 from typing import Any
 
+from games.engine.card_names import card_name, card_names
 from games.engine.words import N, T, Text
 from games.rules.guerra.events import (
     AmbushMade,
@@ -139,14 +141,14 @@ def end_sentence(reason: str, winners: Sequence[int], sizes: Sequence[int], name
 
 
 @functools.singledispatch
-def history_line(event: Any, names: Sequence[str]) -> Text | None:
+def history_line(event: Any, names: Sequence[str], spanish: bool = False) -> Text | None:
     """One line of the hand history for ``event``; ``None`` for an event that is not Guerra's own
-    (the presence events have their own lines)."""
+    (the presence events have their own lines). ``spanish``: the match is played with a Spanish deck."""
     return None
 
 
 @history_line.register
-def _(event: MatchStarted, names: Sequence[str]) -> Text:
+def _(event: MatchStarted, names: Sequence[str], spanish: bool = False) -> Text:
     piles = [
         N("{player} {count} card", "{player} {count} cards", size, player=_name(names, seat))
         for seat, size in enumerate(event.pile_sizes)
@@ -159,7 +161,7 @@ def _(event: MatchStarted, names: Sequence[str]) -> Text:
 
 
 @history_line.register
-def _(event: ThrowSent, names: Sequence[str]) -> Text:
+def _(event: ThrowSent, names: Sequence[str], spanish: bool = False) -> Text:
     player = _name(names, event.seat)
     if event.by_timeout:
         return T(
@@ -169,30 +171,30 @@ def _(event: ThrowSent, names: Sequence[str]) -> Text:
 
 
 @history_line.register
-def _(event: CardsThrown, names: Sequence[str]) -> Text:
+def _(event: CardsThrown, names: Sequence[str], spanish: bool = False) -> Text:
     return T(
         "Round {round}: {player} throws {cards} face up.",
         round=event.round_no,
         player=_name(names, event.seat),
-        cards=list(event.cards),
+        cards=card_names(event.cards, spanish=spanish),
     )
 
 
 @history_line.register
-def _(event: PlayerOut, names: Sequence[str]) -> Text:
+def _(event: PlayerOut, names: Sequence[str], spanish: bool = False) -> Text:
     sentence = out_sentence(event.reason, _name(names, event.seat), event.count)
     if event.cards:
         return T(
             "Round {round}: {sentence} Their cards: {cards}.",
             round=event.round_no,
             sentence=sentence,
-            cards=list(event.cards),
+            cards=card_names(event.cards, spanish=spanish),
         )
     return T("Round {round}: {sentence}", round=event.round_no, sentence=sentence)
 
 
 @history_line.register
-def _(event: AmbushMade, names: Sequence[str]) -> Text:
+def _(event: AmbushMade, names: Sequence[str], spanish: bool = False) -> Text:
     return T(
         "Round {round}: ambush by {players}, three cards of one rank, which wins the round at once.",
         round=event.round_no,
@@ -201,26 +203,26 @@ def _(event: AmbushMade, names: Sequence[str]) -> Text:
 
 
 @history_line.register
-def _(event: SkirmishPlayed, names: Sequence[str]) -> Text:
+def _(event: SkirmishPlayed, names: Sequence[str], spanish: bool = False) -> Text:
     if len(event.seats) == 1:
         return T(
             "Round {round}, skirmish {skirmish}: {player}'s {card} is the highest card and wins it.",
             round=event.round_no,
             skirmish=event.skirmish,
             player=_name(names, event.seats[0]),
-            card=event.card,
+            card=card_name(event.card, spanish=spanish),
         )
     return T(
         "Round {round}, skirmish {skirmish}: {players} tie at the top with {card}, so it is a battle.",
         round=event.round_no,
         skirmish=event.skirmish,
         players=_names(names, event.seats),
-        card=event.card,
+        card=card_name(event.card, spanish=spanish),
     )
 
 
 @history_line.register
-def _(event: BattleCardsLaid, names: Sequence[str]) -> Text:
+def _(event: BattleCardsLaid, names: Sequence[str], spanish: bool = False) -> Text:
     player = _name(names, event.seat)
     if not event.face_down:
         return T(
@@ -229,7 +231,7 @@ def _(event: BattleCardsLaid, names: Sequence[str]) -> Text:
             skirmish=event.skirmish,
             layer=event.layer,
             player=player,
-            card=event.face_up,
+            card=card_name(event.face_up, spanish=spanish),
         )
     return N(
         "Round {round}, battle of skirmish {skirmish}, layer {layer}: {player} lays {count} card face down "
@@ -241,13 +243,13 @@ def _(event: BattleCardsLaid, names: Sequence[str]) -> Text:
         skirmish=event.skirmish,
         layer=event.layer,
         player=player,
-        cards=list(event.face_down),
-        card=event.face_up,
+        cards=card_names(event.face_down, spanish=spanish),
+        card=card_name(event.face_up, spanish=spanish),
     )
 
 
 @history_line.register
-def _(event: BattleGrew, names: Sequence[str]) -> Text:
+def _(event: BattleGrew, names: Sequence[str], spanish: bool = False) -> Text:
     return T(
         "Round {round}, battle of skirmish {skirmish}: {players} tie again at the top of layer {layer}, "
         "so the battle grows by another layer.",
@@ -259,7 +261,7 @@ def _(event: BattleGrew, names: Sequence[str]) -> Text:
 
 
 @history_line.register
-def _(event: BattleWon, names: Sequence[str]) -> Text:
+def _(event: BattleWon, names: Sequence[str], spanish: bool = False) -> Text:
     player = _name(names, event.seat)
     if event.by_draw:
         return T(
@@ -285,18 +287,18 @@ def _(event: BattleWon, names: Sequence[str]) -> Text:
 
 
 @history_line.register
-def _(event: ExtraCardThrown, names: Sequence[str]) -> Text:
+def _(event: ExtraCardThrown, names: Sequence[str], spanish: bool = False) -> Text:
     return T(
         "Round {round}: {player} throws an extra card, {card}, to break {tie}.",
         round=event.round_no,
         player=_name(names, event.seat),
-        card=event.card,
+        card=card_name(event.card, spanish=spanish),
         tie=_tie_words(event.tie),
     )
 
 
 @history_line.register
-def _(event: StalemateDrawn, names: Sequence[str]) -> Text:
+def _(event: StalemateDrawn, names: Sequence[str], spanish: bool = False) -> Text:
     return T(
         "Round {round}: {sentence}",
         round=event.round_no,
@@ -305,7 +307,7 @@ def _(event: StalemateDrawn, names: Sequence[str]) -> Text:
 
 
 @history_line.register
-def _(event: RoundTaken, names: Sequence[str]) -> Text:
+def _(event: RoundTaken, names: Sequence[str], spanish: bool = False) -> Text:
     taken = N(
         "Round {round}: {player} takes the round's {count} card and puts it under their pile; the next round "
         "is a {size}-card round.",
@@ -319,13 +321,14 @@ def _(event: RoundTaken, names: Sequence[str]) -> Text:
     if not event.revealed:
         return taken
     shown = [
-        T("{player}: {cards}", player=_name(names, seat), cards=list(cards)) for _, _, seat, cards in event.revealed
+        T("{player}: {cards}", player=_name(names, seat), cards=card_names(cards, spanish=spanish))
+        for _, _, seat, cards in event.revealed
     ]
     return T("{taken} The battle's face-down cards were {shown}.", taken=taken, shown=shown)
 
 
 @history_line.register
-def _(event: PileShuffled, names: Sequence[str]) -> Text:
+def _(event: PileShuffled, names: Sequence[str], spanish: bool = False) -> Text:
     return N(
         "Round {round}: {player}'s pile of {count} card is shuffled after the ambush, with the fair stream's "
         "draw {purpose}.",
@@ -339,7 +342,7 @@ def _(event: PileShuffled, names: Sequence[str]) -> Text:
 
 
 @history_line.register
-def _(event: ForfeitsTaken, names: Sequence[str]) -> Text:
+def _(event: ForfeitsTaken, names: Sequence[str], spanish: bool = False) -> Text:
     return N(
         "{player} takes the {count} card left by the players who left.",
         "{player} takes the {count} cards left by the players who left.",
@@ -349,5 +352,5 @@ def _(event: ForfeitsTaken, names: Sequence[str]) -> Text:
 
 
 @history_line.register
-def _(event: MatchEnded, names: Sequence[str]) -> Text:
+def _(event: MatchEnded, names: Sequence[str], spanish: bool = False) -> Text:
     return end_sentence(event.reason, event.winners, event.pile_sizes, names)

@@ -166,7 +166,9 @@ def _showdown_line(held: ShowdownHeld, names: Sequence[str]) -> Text:
 class LaViudaAudit(NoExports):
     """La Viuda's audit hooks."""
 
-    def history_line(self, event: Any, actor: str, names: Sequence[str]) -> str | None:
+    def history_line(
+        self, event: Any, actor: str, names: Sequence[str], config: Mapping[str, Any] | None = None
+    ) -> str | None:
         """The event in words, naming the players (``names``) and every card; a player sitting
         out, sitting in or leaving too (CM-20)."""
         return presence.history_line(event, names) or history_line(event, names)

@@ -200,7 +200,9 @@ def _ended_line(event: GameEnded, names: Sequence[str]) -> Text:
 class WhiskeyPokerAudit(NoExports):
     """Whiskey Poker's audit hooks."""
 
-    def history_line(self, event: Any, actor: str, names: Sequence[str]) -> str | None:
+    def history_line(
+        self, event: Any, actor: str, names: Sequence[str], config: Mapping[str, Any] | None = None
+    ) -> str | None:
         """The event in words, naming the players (``names``) and every card; a player sitting
         out, sitting in, leaving or cashed out after leaving too (CM-20)."""
         return presence.history_line(event, names) or cashed_out_line(event, names) or history_line(event, names)

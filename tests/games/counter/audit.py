@@ -80,7 +80,9 @@ class CounterAudit(NoExports):
             for seat, card in enumerate(ended.cards)
         ]
 
-    def history_line(self, event: Any, actor: str, names: Sequence[str]) -> str | None:
+    def history_line(
+        self, event: Any, actor: str, names: Sequence[str], config: Mapping[str, Any] | None = None
+    ) -> str | None:
         """``Added`` in words; the audit's generic line for the rest."""
         if isinstance(event, Added):
             timed = " (timeout)" if event.by_timeout else ""
