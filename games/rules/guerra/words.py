@@ -206,7 +206,7 @@ def _(event: AmbushMade, names: Sequence[str], spanish: bool = False) -> Text:
 def _(event: SkirmishPlayed, names: Sequence[str], spanish: bool = False) -> Text:
     if len(event.seats) == 1:
         return T(
-            "Round {round}, skirmish {skirmish}: {player}'s {card} is the highest card and wins it.",
+            "Round {round}, skirmish {skirmish}: {player} has the highest card, {card}, and wins it.",
             round=event.round_no,
             skirmish=event.skirmish,
             player=_name(names, event.seats[0]),
