@@ -8,6 +8,7 @@ page; card faces read left to right on a right-to-left page."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 import secrets
@@ -24,7 +25,10 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 
 # game, viewport, language: every game on both sizes, every language on several games and both sizes.
-RUNS = [
+# Every game, on a phone and a desktop screen, in every language. These ten cover each game on both
+# screens and each language on both; they run everywhere (and make the screenshots). The rest of
+# the product are long tests: CI runs them all.
+QUICK = [
     ("la-viuda", "phone", "fa"),
     ("la-viuda", "desktop", "en"),
     ("whiskey-poker", "phone", "es-mx"),
@@ -36,6 +40,12 @@ RUNS = [
     ("guerra", "phone", "fa"),
     ("guerra", "desktop", "en"),
 ]
+EVERY = list(
+    itertools.product(
+        ("la-viuda", "whiskey-poker", "euchre", "five-card-draw", "guerra"), ("phone", "desktop"), ("en", "es-mx", "fa")
+    )
+)
+RUNS = [pytest.param(*run, marks=() if run in QUICK else pytest.mark.long, id="-".join(run)) for run in EVERY]
 
 # Small tables that reach a second hand (or, for Guerra, the match's end) soon.
 TABLES = {
@@ -234,7 +244,7 @@ def check_cards_read_left_to_right(page) -> None:
     assert not wrong, wrong
 
 
-@pytest.mark.parametrize(("game", "size", "language"), RUNS, ids=[f"{g}-{s}-{lang}" for g, s, lang in RUNS])
+@pytest.mark.parametrize(("game", "size", "language"), RUNS)
 def test_a_hand_is_played_on_the_table_by_clicking_cards_and_the_controls_beside_it(
     chromium, web_server, screenshot, game, size, language
 ):
