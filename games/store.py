@@ -388,11 +388,10 @@ def _body_names(n: int) -> tuple[str, ...]:
 @functools.cache
 def _postgres_append_sql(n: int, columns: tuple[str, ...] = (), riders: tuple[tuple[str, str | None], ...] = ()) -> str:
     """One statement appending ``n`` events: h0 moves the version (compare-and-set, row lock) and
-    yields the chain head and the table's era (the events' partition: the head is read from that
-    partition alone, and the events are routed to it); h1..hn hash each event's canonical body onto the one before it, and the
-    event's columns are read from that same body; r0.. are the riders (``Rider``), each taking its
-    row from h0 (so nothing is written when the version has moved on) and returning its value with
-    every event's row."""
+    yields the chain head and the table's era (the events' partition, the only one the head is read
+    from and the events go to); h1..hn hash each event's canonical body onto the one before it, and
+    the event's columns are read from that body; r0.. are the riders (``Rider``), each taking its row
+    from h0 (nothing is written when the version has moved on), returning its value with each event."""
     table, event = Table._meta.db_table, Event._meta.db_table
     hashes = [
         f"h0 AS (UPDATE {table} SET version = %(to)s{_set_clause(columns, lambda i: f'%(c{i})s')} "

@@ -245,7 +245,7 @@ def test_bad_table_requests(alice):
     cases = [
         ({"game": "nope", "seats": 2}, "Unknown game"),
         ({"game": "counter", "seats": 9}, "2 to 6"),
-        ({"game": "counter", "seats": 2, "options": {"target": 99}}, "target"),
+        ({"game": "counter", "seats": 2, "options": {"target": 99}}, "Target total"),
         ({"game": "counter", "seats": 2, "options": {"colour": "red"}}, "colour"),
         ({"game": "counter", "seats": 2, "stake": {"currency": "XXX", "chip_value": "1"}}, "XXX"),
         ({"game": "counter", "seats": 2, "stake": {"currency": "MXN", "chip_value": "1.001"}}, "1.001"),

@@ -34,7 +34,8 @@ def test_fd_15_cm_14_history_audit_and_view_say_the_same_words_for_a_wild_card()
     t, events = joker_showdown()
     held = of(events, ShowdownHeld)
     history = str(FiveCardDrawAudit().history_line(held, "system", ["ann", "bob"]))
-    assert f"ann shows Ac 9s 6s X1 7h, {JOKER_PAIR}" in history
+    cards = "the ace of clubs, the nine of spades, the six of spades, the joker and the seven of hearts"
+    assert f"ann shows {cards}, {JOKER_PAIR}" in history
     config = DECIDER.configure(2, {"opening": "anything_opens", "wild": "joker"})
     hand = t.log[[type(e).__name__ for e in t.log].index("HandStarted") :]
     audited = {entry["seat"]: entry for entry in FiveCardDrawAudit().showdown(config, hand)}
