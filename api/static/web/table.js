@@ -223,7 +223,8 @@ function actionsSection(view, module, ctx, send) {
     const label = (module && module.describeAction && module.describeAction(action, ctx)) || genericLabel(action);
     const fields = fieldsOf(action, module, ctx);
     if (!fields) {
-      box.append(el("button", { type: "button", dataset: { action: action.type }, onclick: () => send(action) }, label));
+      const words = module && module.describeActionWords && module.describeActionWords(action, ctx);
+      box.append(el("button", { type: "button", dataset: { action: action.type }, "aria-label": words || null, onclick: () => send(action) }, label));
       return;
     }
     const form = el("form", { dataset: { action: action.type }, className: "action-form" });

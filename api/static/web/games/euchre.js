@@ -169,13 +169,23 @@ export function describeAction(action, ctx) {
     case "pick_up": return alone(t("Pick it up"));
     case "name_trump": return alone(t("Name %(suit)s trump", { suit: `${SUIT_SIGNS[action.suit] || ""} ${suitName(action.suit, t)}` }));
     case "call_no_trump": return alone(t("Call no trump"));
-    case "play": return t("Play %(card)s", { card: cardWords(action.card, ctx) });
-    case "discard": return t("Discard %(card)s", { card: cardWords(action.card, ctx) });
+    // A card's move shows its face ("Play K♦"), short enough for a phone's first screen with a
+    // dealer's six cards; describeActionWords names the card for screen readers.
+    case "play": return t("Play %(card)s", { card: faceInText(action.card) });
+    case "discard": return t("Discard %(card)s", { card: faceInText(action.card) });
     case "keep_hand": return t("Keep my hand");
     case "farmers_swap": return t("Farmer's hand: swap %(cards)s", { cards: action.cards.map((code) => faceInText(code)).join(" ") });
     case "ace_no_face": return t("Claim ace-no-face: redeal");
     default: return null;
   }
+}
+
+// The accessible name of a card's move: the card in words ("Play K♦ (king of diamonds)").
+export function describeActionWords(action, ctx) {
+  const { t } = ctx;
+  if (action.type === "play") return t("Play %(card)s", { card: cardWords(action.card, ctx) });
+  if (action.type === "discard") return t("Discard %(card)s", { card: cardWords(action.card, ctx) });
+  return null;
 }
 
 // Every Euchre choice is a legal action of its own (one per card, suit or swap): no form needed.
