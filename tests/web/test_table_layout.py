@@ -216,8 +216,9 @@ def check_words(page, language: str, names: set[str]) -> None:
     lines = [line for line in text.splitlines() if set(re.findall(r"[A-Za-z]{2,}", line)) & found]
     assert not found, (sorted(found), lines[:10])
     if language == "fa":
-        # Numbers in Persian digits; the players' names (which may hold digits) are theirs.
-        plain = text
+        # Numbers in Persian digits; the players' names (which may hold digits) are theirs, and a
+        # card's face in a control's words ("⁦10♣⁩", left to right) is drawn as on the card.
+        plain = re.sub("\u2066(?:10|[2-9AKQJ])[♣♦♥♠]\u2069", "", text)
         for name in sorted(names, key=len, reverse=True):
             plain = plain.replace(name, "")
         digits = [line for line in plain.splitlines() if re.search(r"[0-9]", line)]

@@ -167,7 +167,12 @@ export function describeAction(action, ctx) {
     case "pass": return t("Pass");
     case "order_up": return alone(t("Order it up"));
     case "pick_up": return alone(t("Pick it up"));
-    case "name_trump": return alone(t("Name %(suit)s trump", { suit: `${SUIT_SIGNS[action.suit] || ""} ${suitName(action.suit, t)}` }));
+    // Short, so that the second round's seven bids stay on a phone's first screen in every
+    // language; describeActionWords says the bid in full for screen readers.
+    case "name_trump": {
+      const suit = `${SUIT_SIGNS[action.suit] || ""} ${suitName(action.suit, t)}`;
+      return action.alone ? t("Trump: %(suit)s, alone", { suit }) : t("Trump: %(suit)s", { suit });
+    }
     case "call_no_trump": return alone(t("Call no trump"));
     // A card's move shows its face ("Play K♦"), short enough for a phone's first screen with a
     // dealer's six cards; describeActionWords names the card for screen readers.
@@ -183,6 +188,10 @@ export function describeAction(action, ctx) {
 // The accessible name of a card's move: the card in words ("Play K♦ (king of diamonds)").
 export function describeActionWords(action, ctx) {
   const { t } = ctx;
+  if (action.type === "name_trump") {
+    const words = t("Name %(suit)s trump", { suit: suitName(action.suit, t) });
+    return action.alone ? t("%(bid)s, going alone", { bid: words }) : words;
+  }
   if (action.type === "play") return t("Play %(card)s", { card: cardWords(action.card, ctx) });
   if (action.type === "discard") return t("Discard %(card)s", { card: cardWords(action.card, ctx) });
   return null;
