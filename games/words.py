@@ -96,6 +96,10 @@ def number(value: int | Decimal, language: str | None = None) -> str:
     """A whole or decimal number as the language writes it ("۱۲" in Persian), without grouping (a
     hand's or seat's number reads "1000", not "1,000")."""
     locale, system, digits = _number_forms(language or translation.get_language() or ENGLISH)
+    if type(value) is int and value >= 0:
+        # Babel's own answer for these (its patterns put nothing around a whole number but its
+        # digits), at a fraction of its cost: a view says hundreds of numbers.
+        return str(value).translate(digits)
     said = numbers.format_decimal(value, locale=locale, group_separator=False, numbering_system=system)
     return said.translate(digits)
 
@@ -107,7 +111,8 @@ def money(amount: Amount, language: str | None = None) -> str:
         value = Decimal(amount.amount)
     except InvalidOperation:
         return str(amount)
-    locale, system, digits = _number_forms(language or translation.get_language() or ENGLISH)
+    language = language or translation.get_language() or ENGLISH
+    locale, system, digits = _number_forms(language)
     if amount.currency is None:
         return number(value, language)
     said = numbers.format_currency(value, amount.currency, format="0.00 ¤¤", locale=locale, numbering_system=system)
@@ -118,32 +123,86 @@ def say(value: Any, language: str | None = None) -> Any:
     """``value`` in ``language`` (the active one if not given): a ``Text`` translated, a list or
     tuple said item by item and joined, a whole number or an ``Amount`` in the language's number
     forms, anything else as it is."""
-    if language is not None:
-        with translation.override(language):
-            return say(value)
-    if isinstance(value, Text):
-        return _say_text(value)
-    if isinstance(value, Amount):
-        return money(value)
-    if isinstance(value, int) and not isinstance(value, bool):
-        return number(value)
-    if isinstance(value, list | tuple):
-        return separator().join(str(say(item)) for item in value)
-    return value
+    return _Voice(language or translation.get_language()).say(value)
 
 
 def say_all(data: Any, language: str | None = None) -> Any:
     """``data`` with every ``Text`` in it said: dicts and lists walked, their shape kept."""
-    if language is not None:
-        with translation.override(language):
-            return say_all(data)
-    if isinstance(data, Text):
-        return _say_text(data)
-    if isinstance(data, dict):
-        return {key: say_all(item) for key, item in data.items()}
-    if isinstance(data, list | tuple):
-        return [say_all(item) for item in data]
-    return data
+    return _Voice(language or translation.get_language()).say_all(data)
+
+
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
+class _Voice:
+    """One language's way of saying things, looked up once for a whole body rather than once for
+    each of the hundreds of sentences and numbers a view holds."""
+
+    def __init__(self, language: str | None) -> None:
+        self.language = language
+        self.english = _english_language(language)
+        self.catalogue = trans_real.translation(language or ENGLISH)
+        self.strict = _strict.get()
+        self._separator: str | None = None
+
+    def say_all(self, data: Any) -> Any:
+        # By exact type first: a body is hundreds of plain values, walked on every answer.
+        kind = type(data)
+        if kind is dict:
+            return {key: self.say_all(item) for key, item in data.items()}
+        if kind is list:
+            return [self.say_all(item) for item in data]
+        if kind is Text:
+            return self.text(data)
+        if kind in _PLAIN:
+            return data
+        if isinstance(data, Text):
+            return self.text(data)
+        if isinstance(data, dict):
+            return {key: self.say_all(item) for key, item in data.items()}
+        if isinstance(data, list | tuple):
+            return [self.say_all(item) for item in data]
+        return data
+
+    def say(self, value: Any) -> Any:
+        if isinstance(value, Text):
+            return self.text(value)
+        if isinstance(value, Amount):
+            return money(value, self.language)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return number(value, self.language)
+        if isinstance(value, list | tuple):
+            return self.separator().join(str(self.say(item)) for item in value)
+        return value
+
+    def separator(self) -> str:
+        """Between the items of a list value: ``", "`` in English (``separator()``)."""
+        if self._separator is None:
+            with translation.override(self.language):
+                self._separator = separator()
+        return self._separator
+
+    def text(self, text: Text) -> str:
+        language = self.language
+        english = text.plural if text.plural is not None and text.number != 1 else text.msgid
+        if self.english:
+            template = english
+        else:
+            if self.strict and not is_translated(text.msgid, text.plural, language):
+                raise Untranslated(text.msgid, language or "")
+            if text.plural is not None:
+                template = self.catalogue.ngettext(text.msgid, text.plural, text.number or 0)
+            else:
+                template = self.catalogue.gettext(text.msgid)
+        values = {key: self.say(value) for key, value in text.values.items()}
+        if template is not english and template != english and not _fits(template, text):
+            log.warning("translation of %r into %s has other placeholders: %r", text.msgid, language, template)
+            template = english
+        try:
+            return template.format(**values)
+        except (KeyError, IndexError, ValueError):
+            log.warning("translation of %r into %s does not format: %r", text.msgid, language, template)
+            return english.format(**values)
 
 
 # How the engine names a player in a view, which does not know who sits where.
@@ -179,37 +238,19 @@ def _english_language(language: str | None) -> bool:
     return language is None or language == ENGLISH or language.startswith(ENGLISH + "-")
 
 
-def _say_text(text: Text) -> str:
-    language = translation.get_language()
-    english = text.plural if text.plural is not None and text.number != 1 else text.msgid
-    if _english_language(language):
-        template = english
-    else:
-        if _strict.get() and not is_translated(text.msgid, text.plural, language):
-            raise Untranslated(text.msgid, language or "")
-        if text.plural is not None:
-            template = translation.ngettext(text.msgid, text.plural, text.number or 0)
-        else:
-            template = translation.gettext(text.msgid)
-    values = {key: say(value) for key, value in text.values.items()}
-    if template is not english and not _fits(template, text):
-        log.warning("translation of %r into %s has other placeholders: %r", text.msgid, language, template)
-        template = english
-    try:
-        return template.format(**values)
-    except (KeyError, IndexError, ValueError):
-        log.warning("translation of %r into %s does not format: %r", text.msgid, language, template)
-        return english.format(**values)
-
-
 def _fits(template: str, text: Text) -> bool:
     """A translation's placeholders are the message's own; a plural form may leave ``{count}`` out
     (Persian and Spanish say "one card" for one)."""
+    return _fits_message(template, text.msgid, text.plural)
+
+
+@lru_cache(maxsize=4096)
+def _fits_message(template: str, msgid: str, plural: str | None) -> bool:
     try:
         found = placeholders(template)
     except ValueError:
         return False
-    expected = placeholders(text.msgid) | (placeholders(text.plural) if text.plural is not None else set())
-    if text.plural is None:
+    expected = placeholders(msgid) | (placeholders(plural) if plural is not None else set())
+    if plural is None:
         return found == expected
     return found <= expected and expected - {"count"} <= found

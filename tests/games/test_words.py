@@ -4,8 +4,11 @@ are the service's own, from the catalogues of games/, api/ and ledger/."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 from django.utils import translation
+from django.utils.translation import trans_real
 
 from games import words
 from games.engine.words import Amount, N, T
@@ -88,13 +91,14 @@ def test_a_list_value_is_joined_by_the_languages_separator():
 def test_a_translation_with_other_placeholders_falls_back_to_english(monkeypatch):
     logged = []
     monkeypatch.setattr(words.log, "warning", lambda message, *args: logged.append(message % args))
-    monkeypatch.setattr(translation, "gettext", lambda msgid: "El asiento {numero} está ocupado.")
+    catalogue = SimpleNamespace(gettext=lambda msgid: "El asiento {numero} está ocupado.")
+    monkeypatch.setattr(trans_real, "translation", lambda language: catalogue)
     assert say(T("Seat {seat} is taken.", seat=3), "es-mx") == "Seat 3 is taken."
     assert "other placeholders" in logged[0] and "{numero}" in logged[0]
     # A plural form may leave {count} out, but no other placeholder.
-    monkeypatch.setattr(translation, "ngettext", lambda one, many, n: "un decimal")
+    catalogue.ngettext = lambda one, many, n: "un decimal"
     assert say(N("{count} decimal place", "{count} decimal places", 1), "es-mx") == "un decimal"
-    monkeypatch.setattr(translation, "ngettext", lambda one, many, n: "{cuantos} decimales")
+    catalogue.ngettext = lambda one, many, n: "{cuantos} decimales"
     assert say(N("{count} decimal place", "{count} decimal places", 2), "fa") == "۲ decimal places"
 
 
