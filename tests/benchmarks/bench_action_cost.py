@@ -51,7 +51,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.benchmarks.bench_capacity import SPEC, Load, Step  # noqa: E402
-from tests.benchmarks.cpu import Meter, Spent, machine_busy, self_seconds  # noqa: E402
+from tests.benchmarks.cpu import Meter, Spent, machine_busy, reference_seconds, self_seconds  # noqa: E402
 from tests.benchmarks.servers import OWNER, PROCESSES, Services, Statement, benchmark_services, live_backends  # noqa: E402
 from tests.production.players import (  # noqa: E402
     Person,
@@ -138,6 +138,9 @@ def main() -> None:
     args = parser.parse_args()
     games = games_asked(parser, args.games, SPECS)
 
+    # How fast this machine runs Python, before anything else loads it (figures scale with it).
+    reference = reference_seconds()
+    print(f"machine reference: {reference * 1000:.0f} ms of CPU for a fixed piece of Python (tests/benchmarks/cpu.py)")
     started = time.monotonic()
     with benchmark_services(ROLES) as services:
         env = {"THROTTLE_ANON": "100000/minute", "THROTTLE_LOGIN_ADDRESS": "100000/minute"}
@@ -166,7 +169,7 @@ def main() -> None:
                 if shape.dead():
                     raise RuntimeError("a process exited:\n" + shape.logs())
     print(f"\nwhole run {time.monotonic() - started:.0f} s; load average after: {_load_text(os.getloadavg())}")
-    print(result_line(windows, kinds))
+    print(result_line(windows, kinds) + f" reference_ms={reference * 1000:.0f}")
 
 
 def games_asked(parser: argparse.ArgumentParser, text: str, known: Mapping[str, object]) -> list[str]:

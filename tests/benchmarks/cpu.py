@@ -211,3 +211,25 @@ def machine_busy() -> tuple[float, float]:
     user, nice, system, idle, iowait, irq, softirq, steal = (int(value) for value in first[1:9])
     busy = user + nice + system + irq + softirq
     return busy * TICK, (busy + idle + iowait + steal) * TICK
+
+
+def reference_seconds(rounds: int = 5) -> float:
+    """CPU seconds of a fixed piece of plain Python (dicts, strings, JSON: what a request does most),
+    the least of ``rounds`` runs: how fast this machine runs Python, printed beside a benchmark's
+    figures so that runs on different machines can be compared. The same work whatever the project
+    becomes; 0.08 to 0.16 s on the shared machine that first printed it, whose speed varied that much
+    from minute to minute (docs/operations.md, "Capacity")."""
+    import json
+    import time
+
+    best = float("inf")
+    for _ in range(rounds):
+        started = time.process_time()
+        for number in range(4_000):
+            body = {"table": f"t-{number}", "seats": [{"seat": seat, "chips": seat * number} for seat in range(8)]}
+            text = json.dumps(body, separators=(",", ":"))
+            back = json.loads(text)
+            back["seats"].sort(key=lambda seat: -seat["chips"])
+            "|".join(str(seat["chips"]) for seat in back["seats"])
+        best = min(best, time.process_time() - started)
+    return best
