@@ -170,6 +170,11 @@ def make_run(data_dir: Path):
                 if process.poll() is not None:
                     raise RuntimeError((data_dir / "make-run.log").read_text()) from None
                 time.sleep(0.2)
+        else:
+            # 300 tries a fifth of a second apart: a minute without an answer is a failed start.
+            raise RuntimeError(
+                "make run did not answer /healthz within a minute:\n" + (data_dir / "make-run.log").read_text()
+            )
         script = (
             "from django.contrib.auth import get_user_model;from knox.models import AuthToken;"
             "u = get_user_model().objects.create_user(username='bench-staff', password=None, is_staff=True);"
