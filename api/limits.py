@@ -22,14 +22,16 @@ from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, User
 from games.engine.words import N
 from ledger.errors import ServiceError
 
-# A count far from its limit is kept by the process and told to the shared cache at most this often
-# (in requests, and in seconds); past LOCAL_SHARE of the limit, every request asks the shared count.
-# Requests a process has not told yet are unseen by the others, so a batch may let a few through
-# past the limit: only limits of LOCAL_LIMIT or more are counted locally, where a batch from each of
-# a few processes is a few per cent of it (the people's rate); lower ones, such as the logins' and the
-# anonymous rate, are counted in the shared cache at every request, exactly.
+# A count far from its limit is kept by the process and told to the shared cache every
+# LOCAL_REQUESTS requests, and when its window ends (the next window's first request adds what was not
+# told yet to the ended window's count as it reads it); past LOCAL_SHARE of the limit, every request
+# asks the shared count. A person paces their requests seconds apart, spread over the web processes:
+# told at every request, or every second, nearly each of theirs would cost a round trip. Requests a
+# process has not told yet are unseen by the others, so a batch may let a few through past the limit:
+# only limits of LOCAL_LIMIT or more are counted locally, where a batch from each of a few processes
+# is a few per cent of it (the people's rate); lower ones, such as the logins' and the anonymous
+# rate, are counted in the shared cache at every request, exactly.
 LOCAL_REQUESTS = 20
-LOCAL_SECONDS = 1.0
 LOCAL_SHARE = 0.5
 LOCAL_LIMIT = 10 * LOCAL_REQUESTS
 # Budgets of past windows are dropped once a process keeps this many.
@@ -44,7 +46,6 @@ class _Budget:
     previous: int = 0  # the shared count of the window before, read once
     shared: int | None = None  # the shared count of this window when last told, ours included
     pending: int = 0  # requests allowed here since then, not yet added to the shared count
-    told_at: float = 0.0
 
 
 _budgets: dict[str, _Budget] = {}
@@ -63,7 +64,7 @@ class CountingThrottle(SimpleRateThrottle):
     The estimate is the sliding window's: this window's count plus the last one's, weighed by how
     much of it still overlaps. The counts live in the default cache, so every process adds to them;
     while a key is far from its limit a process counts locally and adds its requests to the shared
-    count every ``LOCAL_REQUESTS`` requests or ``LOCAL_SECONDS``, so most requests cost no round
+    count every ``LOCAL_REQUESTS`` requests and when the window ends, so most requests cost no round
     trip, and near the limit every request is counted in the cache before it is let through."""
 
     def allow_request(self, request, view):  # type: ignore[no-untyped-def]
@@ -87,33 +88,40 @@ class CountingThrottle(SimpleRateThrottle):
         return allowed
 
     def _budget(self, window: int) -> _Budget:
-        budget = _budgets.get(self.key)
-        if budget is None or budget.window != window:
-            if len(_budgets) >= MAX_BUDGETS:
-                for key in [key for key, kept in _budgets.items() if kept.window < window]:
-                    del _budgets[key]
-            budget = _budgets[self.key] = _Budget(window)
-            budget.previous = int(self.cache.get(self._window_key(window - 1)) or 0)
+        ended = _budgets.get(self.key)
+        if ended is not None and ended.window == window:
+            return ended
+        if len(_budgets) >= MAX_BUDGETS:
+            for key in [key for key, kept in _budgets.items() if kept.window < window]:
+                del _budgets[key]
+        budget = _budgets[self.key] = _Budget(window)
+        last = self._window_key(window - 1)
+        if ended is not None and ended.window == window - 1 and ended.pending:
+            # The ended window's requests not told yet, added as its count is read: one round trip.
+            budget.previous = self._add(last, ended.pending)
+        else:
+            budget.previous = int(self.cache.get(last) or 0)
         return budget
 
     def _fits_locally(self, budget: _Budget) -> bool:
-        if self.num_requests < LOCAL_LIMIT or budget.shared is None:
-            return False
-        if budget.pending >= LOCAL_REQUESTS or self.now - budget.told_at >= LOCAL_SECONDS:
+        if self.num_requests < LOCAL_LIMIT or budget.shared is None or budget.pending >= LOCAL_REQUESTS:
             return False
         return self._estimate(budget.previous, budget.shared + budget.pending + 1) <= self.num_requests * LOCAL_SHARE
+
+    def _add(self, key: str, count: int) -> int:
+        """Add ``count`` to the shared count ``key``, made if missing; the count after."""
+        try:
+            return int(self.cache.incr(key, count))
+        except ValueError:  # the window's first request anywhere
+            first = self.cache.add(key, count, timeout=2 * self.duration)
+            return count if first else int(self.cache.incr(key, count))
 
     def _tell(self, budget: _Budget) -> bool:
         """Add this request and the ones allowed locally to the shared count; let it through if the
         count before it was under the limit, else take it back out (a refused request costs nothing)."""
         key = self._window_key(budget.window)
-        added = budget.pending + 1
-        try:
-            shared = self.cache.incr(key, added)
-        except ValueError:  # the window's first request anywhere
-            first = self.cache.add(key, added, timeout=2 * self.duration)
-            shared = added if first else self.cache.incr(key, added)
-        budget.shared, budget.pending, budget.told_at = shared, 0, self.now
+        shared = self._add(key, budget.pending + 1)
+        budget.shared, budget.pending = shared, 0
         self.counts = (budget.previous, shared - 1)
         if self._estimate(budget.previous, shared - 1) < self.num_requests:
             return True

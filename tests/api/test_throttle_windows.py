@@ -75,15 +75,24 @@ def test_past_the_local_share_every_request_is_counted_in_the_shared_cache():
         assert _shared(100_000) == told
 
 
-def test_a_local_count_is_told_within_a_second(monkeypatch):
+def test_paced_requests_cost_no_round_trip_and_are_told_when_the_window_ends(monkeypatch):
     clock = _Clock(START + 1)
+    calls = _Calls(monkeypatch)
     throttle = _throttle("1200/minute", clock)
-    for _ in range(5):
-        throttle.allow_request(None, None)
+    throttle.allow_request(None, None)  # the window's first: told
     assert _shared(100_000) == 1
-    clock.now += limits.LOCAL_SECONDS
-    throttle.allow_request(None, None)
-    assert _shared(100_000) == 6
+    told = calls.count
+    # A person's pace, seconds apart: counted here, no round trip.
+    for _ in range(5):
+        clock.now += 9
+        assert throttle.allow_request(None, None) is True
+    assert calls.count == told and _shared(100_000) == 1
+    # The next window's first request adds the five to the ended window's count, which then weighs
+    # in that window's estimate, and tells itself.
+    clock.now = START + 60 + 1
+    assert throttle.allow_request(None, None) is True
+    assert _shared(100_000) == 6 and _shared(100_001) == 1
+    assert throttle.counts == (6, 0)
 
 
 def test_a_low_limit_is_counted_in_the_shared_cache_at_every_request():
