@@ -19,8 +19,8 @@ class _SyncChain(ASGIHandler):
     Every view but the streams is synchronous, and so is most of the middleware. Built for ASGI, the
     chain would go into a thread for the middleware, back to the event loop for the handler's core
     (the last middleware being synchronous), and into the thread again for the view: three switches
-    and an event loop task per request, most of a small request's CPU. Built as WSGI builds it, the
-    whole chain, view included, runs in one switch to the request's thread."""
+    and an event loop task per request, a fifth of a small request's CPU (docs/operations.md). Built
+    as WSGI builds it, the whole chain, view included, runs in one switch to the request's thread."""
 
     def __init__(self) -> None:
         base.BaseHandler.__init__(self)
