@@ -195,7 +195,7 @@ class _Voice:
             else:
                 template = self.catalogue.gettext(text.msgid)
         values = {key: self.say(value) for key, value in text.values.items()}
-        if template is not english and template != english and not _fits(template, text):
+        if template != english and not _fits(template, text.msgid, text.plural):
             log.warning("translation of %r into %s has other placeholders: %r", text.msgid, language, template)
             template = english
         try:
@@ -238,14 +238,10 @@ def _english_language(language: str | None) -> bool:
     return language is None or language == ENGLISH or language.startswith(ENGLISH + "-")
 
 
-def _fits(template: str, text: Text) -> bool:
+@lru_cache(maxsize=4096)
+def _fits(template: str, msgid: str, plural: str | None) -> bool:
     """A translation's placeholders are the message's own; a plural form may leave ``{count}`` out
     (Persian and Spanish say "one card" for one)."""
-    return _fits_message(template, text.msgid, text.plural)
-
-
-@lru_cache(maxsize=4096)
-def _fits_message(template: str, msgid: str, plural: str | None) -> bool:
     try:
         found = placeholders(template)
     except ValueError:
