@@ -12,6 +12,7 @@ import random
 import secrets
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from games.engine import presence, registry
 from tests.web import api, tie
@@ -85,20 +86,17 @@ def test_a_person_plays_a_la_viuda_money_table_to_the_end_and_sees_the_last_hand
     )
     set_client_seed(page, seed)
     start(page)
-    play_first_hand(page)
+    play_first_hand(page, table_id)
 
     # The tie-break as the page shows it: each LV-7 step of the first hand's showdown, in words,
     # as its audit tells them.
-    page.locator("#tie-break li").first.wait_for()
-    assert page.locator("#tie-break").is_visible()
-    shown = set(page.locator("#tie-break li").all_inner_texts())
-    hands_shown = page.locator("#showdown [data-seat]").count()
-    screenshot(page, "la-viuda-tie-break-en")
-    audit = page.evaluate("async (id) => (await fetch(`/api/v1/tables/${id}/hands/1/audit/`)).json()", table_id)
+    shown = first_showdown(page, table_id)
+    audit = hand_audit(page, table_id, 1)
     steps = {step["sentence"] for hand in audit["showdown"] for step in hand.get("tie_break") or []}
-    assert steps, audit["showdown"]
-    assert shown == steps, (shown, steps)
-    assert hands_shown == len(audit["showdown"])
+    assert shown["visible"], shown
+    assert set(shown["steps"]) == steps, (shown, steps)
+    assert shown["hands"] == len(audit["showdown"])
+    screenshot(page, "la-viuda-tie-break-en")
 
     # Knocking often ends each hand soon; the seeded choice keeps a failing run repeatable.
     play(page, random.Random(17), until=lambda: False, prefer=("knock",), limit=150)
@@ -123,20 +121,62 @@ def test_a_person_plays_a_la_viuda_money_table_to_the_end_and_sees_the_last_hand
     assert not page.errors  # type: ignore[attr-defined]
 
 
+# The first hand's showdown box on the table page, read in one evaluation: null until it lists
+# tie-break steps.
+FIRST_SHOWDOWN = """() => {
+  const box = document.querySelector("#last-showdown[data-hand='1']");
+  const tieBreak = box && box.querySelector("#tie-break");
+  if (!tieBreak || !tieBreak.querySelector("li")) return null;
+  return {
+    visible: tieBreak.checkVisibility(),
+    steps: [...tieBreak.querySelectorAll("li")].map((step) => step.innerText),
+    hands: box.querySelectorAll("#showdown [data-seat]").length,
+  };
+}"""
+
+
+def first_showdown(page, table_id: str) -> dict:
+    """The first hand's showdown as the table page draws it, read in one go (the box is drawn again
+    whenever the table moves): whether its tie-break is in sight, the steps it lists and how many
+    hands it shows."""
+    try:
+        found = page.wait_for_function(FIRST_SHOWDOWN)
+    except PlaywrightTimeout:
+        drawn = page.locator("#last-showdown").get_attribute("data-hand")
+        showdown = hand_audit(page, table_id, 1).get("showdown")
+        raise AssertionError(
+            f"no tie-break of hand 1 on the page, which shows hand {drawn!r}; its audit: {showdown}"
+        ) from None
+    return found.json_value()
+
+
+def hand_audit(page, table_id: str, hand_no: int) -> dict:
+    return page.evaluate(
+        "async ([id, no]) => (await fetch(`/api/v1/tables/${id}/hands/${no}/audit/`)).json()", [table_id, hand_no]
+    )
+
+
 def table_view(page, table_id: str) -> dict:
     return page.evaluate("async (id) => (await fetch(`/api/v1/tables/${id}/`)).json()", table_id)
 
 
-def play_first_hand(page) -> None:
-    """Click as tests/web/tie.py assumed (knock, else pass) until the first hand's showdown."""
+def play_first_hand(page, table_id: str) -> None:
+    """Click as tests/web/tie.py assumed (knock, else pass) until the first hand's showdown, and
+    never in the second: the page may still draw the first hand's end while the second one already
+    waits for the person, so each click is made only at a version the table's own view says is in
+    the first hand."""
     for _ in range(200):
         if page.locator("#tie-break li").count() or page.locator("#showdown [data-seat]").count():
             return
-        kinds = page.locator("#actions [data-action]").evaluate_all("els => els.map((e) => e.dataset.action)")
-        if not set(kinds) - presence.COMMANDS:  # not the person's turn: only sit out and leave
-            wait_for_change(page, page.locator("#table").get_attribute("data-version") or "", timeout=1000)
-            continue
         version = page.locator("#table").get_attribute("data-version") or ""
+        kinds = page.locator("#actions [data-action]").evaluate_all("els => els.map((e) => e.dataset.action)")
+        view = table_view(page, table_id)
+        if view["state"]["hand_no"] > 1:
+            return
+        if not set(kinds) - presence.COMMANDS or str(view["version"]) != version:
+            # Not the person's turn (only sit out and leave), or the page not yet at the table's version.
+            wait_for_change(page, version, timeout=1000)
+            continue
         page.locator(f"#actions [data-action={tie.person_choice(kinds)}]").first.click()
         wait_for_change(page, version)
     raise AssertionError("the first hand did not reach its showdown")
