@@ -2,7 +2,10 @@
 token (it stops working once used, once the password changes, and after ``PASSWORD_RESET_TIMEOUT``),
 and a new password set from it, which ends every token and browser session the account had.
 
-Asking never says whether an address belongs to an account: the answer is the same either way."""
+Asking never says whether an address belongs to an account: the answer is the same either way,
+and so is the work the request does. It only stores the mailing as a task in the outbox; the worker
+looks the address up and mails (``send_link``), so a slow or failing mail server neither holds the
+request nor times it differently, and a broker that is down delays the mail rather than losing it."""
 
 from __future__ import annotations
 
@@ -23,7 +26,7 @@ from django.utils.translation import gettext, ngettext
 from knox.models import AuthToken
 
 from api.languages import codes, preference_of
-from games import notify
+from games import notify, scheduling
 from games.engine.words import T
 from games.errors import InvalidRequest
 
@@ -57,6 +60,16 @@ def _mail(user: Any, page: str, language: str) -> None:
             ]
         )
     send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [user.email])
+
+
+SEND_LINK = "api.tasks.send_reset_link"
+
+
+def ask_for_link(*, email: str, page: str, language: str) -> None:
+    """Store the mailing of a reset link to ``email`` (``send_link``, run by the worker), whether or
+    not any account has that address."""
+    with transaction.atomic():
+        scheduling.schedule(SEND_LINK, email.strip(), page, language)
 
 
 def send_link(*, email: str, page: str, language: str) -> None:

@@ -34,7 +34,7 @@ class PasswordResetView(APIView):
         data = s.PasswordResetSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         page = settings.PUBLIC_URL or request.build_absolute_uri("/")
-        password_reset.send_link(
+        password_reset.ask_for_link(
             email=data.validated_data["email"], page=page, language=translation.get_language() or "en"
         )
         detail = T("If an account has this address, a mail with a link to choose a new password is on its way.")

@@ -1,4 +1,4 @@
-"""Celery tasks of the API: the purge of expired tokens."""
+"""Celery tasks of the API: the purge of expired tokens, the mailing of password reset links."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import logging
 from celery import shared_task
 from django.utils import timezone
 from knox.models import AuthToken
+
+from api import password_reset
 
 log = logging.getLogger(__name__)
 
@@ -28,3 +30,10 @@ def purge_expired_tokens(*, batch: int = 1000, max_batches: int = 100) -> int:
     if purged:
         log.info("purged %d expired API tokens", purged)
     return purged
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def send_reset_link(email: str, page: str, language: str) -> None:
+    """Mail a password reset link to each account with ``email`` (``api.password_reset``), as the
+    request that asked stored it in the outbox."""
+    password_reset.send_link(email=email, page=page, language=language)

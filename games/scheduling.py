@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import hashlib
 import json
 import logging
 import threading
@@ -62,8 +63,15 @@ def set_publisher(publisher: Publisher | None) -> None:
 
 
 def task_key(task_name: str, args: Iterable[Any]) -> str:
-    """The task and its arguments in one string: how the sweep finds a task's row."""
-    return f"{task_name}:{json.dumps(list(args), separators=(',', ':'))}"
+    """The task and its arguments in one string: how the sweep finds a task's row. Arguments too
+    long for the row's key (an address and a page) are named by their SHA-256 instead."""
+    key = f"{task_name}:{json.dumps(list(args), separators=(',', ':'))}"
+    if len(key) <= _KEY_LENGTH:
+        return key
+    return f"{task_name}:{hashlib.sha256(key.encode()).hexdigest()}"
+
+
+_KEY_LENGTH = OutboxMessage._meta.get_field("key").max_length or 200
 
 
 def schedule(task_name: str, table_id: Any, *args: Any, countdown: float | None = None) -> None:

@@ -13,10 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from celery import current_app
 from django.conf import settings
 from django.db import connection
 
-from games import scheduling, tasks
+# The modules of the tasks a test may queue: importing them registers their tasks with the app.
+import api.tasks  # noqa: F401
+import games.tasks  # noqa: F401
+from games import scheduling
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -40,8 +44,7 @@ class TaskQueue:
 
     @staticmethod
     def _run(name: str, args: tuple[Any, ...], headers: dict[str, Any]) -> Any:
-        task = getattr(tasks, name.rsplit(".", 1)[1])
-        return task.apply(args=args, headers=headers, throw=True).get()
+        return current_app.tasks[name].apply(args=args, headers=headers, throw=True).get()
 
     def run_next(self) -> Any:
         name, args, _, headers = self.published.pop(0)

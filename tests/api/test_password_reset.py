@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from rest_framework.test import APIClient
 
+from api import password_reset
 from api.models import LanguagePreference
 
 pytestmark = pytest.mark.django_db
@@ -31,8 +32,18 @@ def register(username: str, email: str = "") -> APIClient:
     return client
 
 
-def ask(email: str, **headers):
-    return APIClient().post("/api/v1/auth/password-reset/", {"email": email}, format="json", headers=headers)
+@pytest.fixture
+def ask(task_queue, django_capture_on_commit_callbacks):
+    """``ask(email, **headers)``: the answer to asking for a link, once the worker's task that the
+    request stored has run (the mail is then in Django's test outbox, or not)."""
+
+    def asking(email: str, **headers):
+        with django_capture_on_commit_callbacks(execute=True):
+            answer = APIClient().post("/api/v1/auth/password-reset/", {"email": email}, format="json", headers=headers)
+        task_queue.run_until_idle()
+        return answer
+
+    return asking
 
 
 def confirm(uid: str, token: str, password: str = "second password 2"):
@@ -56,7 +67,7 @@ def the_link() -> tuple[str, str, str]:
     return found.group(1), found.group(2), found.group(3)
 
 
-def test_a_mailed_link_sets_a_new_password_once_and_ends_every_token():
+def test_a_mailed_link_sets_a_new_password_once_and_ends_every_token(ask):
     phone = register("alice", "alice@example.com")
     asked = ask("Alice@Example.com")
     assert asked.status_code == 202
@@ -75,7 +86,7 @@ def test_a_mailed_link_sets_a_new_password_once_and_ends_every_token():
     assert again.json()["code"] == "invalid_reset_link"
 
 
-def test_an_unknown_address_gets_the_same_answer_and_no_mail():
+def test_an_unknown_address_gets_the_same_answer_and_no_mail(ask):
     register("alice", "alice@example.com")
     unknown, known = ask("nobody@example.com"), ask("alice@example.com")
     assert unknown.status_code == known.status_code == 202
@@ -83,7 +94,7 @@ def test_an_unknown_address_gets_the_same_answer_and_no_mail():
     assert len(mail.outbox) == 1
 
 
-def test_a_weak_new_password_is_refused_and_the_link_still_works():
+def test_a_weak_new_password_is_refused_and_the_link_still_works(ask):
     register("alice", "alice@example.com")
     ask("alice@example.com")
     _, uid, token = the_link()
@@ -94,7 +105,7 @@ def test_a_weak_new_password_is_refused_and_the_link_still_works():
     assert confirm(uid, token).status_code == 204
 
 
-def test_a_forged_or_foreign_link_is_refused():
+def test_a_forged_or_foreign_link_is_refused(ask):
     register("alice", "alice@example.com")
     register("bob", "bob@example.com")
     ask("alice@example.com")
@@ -108,7 +119,7 @@ def test_a_forged_or_foreign_link_is_refused():
         assert refused.json()["code"] == "invalid_reset_link"
 
 
-def test_the_mail_is_in_the_persons_language_whatever_the_asker_reads():
+def test_the_mail_is_in_the_persons_language_whatever_the_asker_reads(ask):
     register("alice", "alice@example.com")
     LanguagePreference.objects.create(user=get_user_model().objects.get(username="alice"), language="es-mx")
     ask("alice@example.com", **{"Accept-Language": "fa"})
@@ -119,14 +130,14 @@ def test_the_mail_is_in_the_persons_language_whatever_the_asker_reads():
     assert "reset" not in mail.outbox[0].subject.lower()
 
 
-def test_the_link_is_for_the_public_address_when_one_is_set(settings):
+def test_the_link_is_for_the_public_address_when_one_is_set(settings, ask):
     settings.PUBLIC_URL = "https://cards.example/"
     register("alice", "alice@example.com")
     ask("alice@example.com")
     assert "https://cards.example/#/reset/" in mail.outbox[0].body
 
 
-def test_a_session_ends_with_the_reset():
+def test_a_session_ends_with_the_reset(ask):
     register("alice", "alice@example.com")
     session = APIClient(enforce_csrf_checks=False)
     assert (
@@ -140,3 +151,39 @@ def test_a_session_ends_with_the_reset():
     _, uid, token = the_link()
     assert confirm(uid, token).status_code == 204
     assert session.get("/api/v1/auth/session/").json()["username"] is None
+
+
+def test_asking_stores_the_same_task_for_any_address_and_mails_nothing_itself(
+    task_queue, django_capture_on_commit_callbacks
+):
+    """The request's work does not depend on whether the address has an account: one task for the
+    worker either way, and no mail sent while the request runs (a slow mail server would hold it,
+    and time it differently for an account)."""
+    register("alice", "alice@example.com")
+    for email in ("nobody@example.com", "alice@example.com"):
+        with django_capture_on_commit_callbacks(execute=True):
+            answer = APIClient().post("/api/v1/auth/password-reset/", {"email": email}, format="json")
+        assert answer.status_code == 202
+        assert mail.outbox == []
+        assert task_queue.names() == [password_reset.SEND_LINK]
+        assert task_queue.published[0][1][0] == email
+        task_queue.run_until_idle()
+    assert [sent.to for sent in mail.outbox] == [["alice@example.com"]]
+
+
+def test_a_mail_server_that_fails_loses_no_answer_and_tells_nothing(
+    task_queue, django_capture_on_commit_callbacks, monkeypatch, caplog
+):
+    """The worker logs a mail it could not send; the person's answer was given before it tried."""
+
+    def refuse(*args, **kwargs):
+        raise OSError("the mail server is down")
+
+    register("alice", "alice@example.com")
+    monkeypatch.setattr(password_reset, "send_mail", refuse)
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = APIClient().post("/api/v1/auth/password-reset/", {"email": "alice@example.com"}, format="json")
+    assert answer.status_code == 202
+    task_queue.run_until_idle()
+    assert mail.outbox == []
+    assert "could not be sent" in caplog.text

@@ -146,6 +146,28 @@ def test_the_relay_leaves_young_rows_to_their_commit_and_stops_at_the_first_fail
     assert [args for _, args, _, _ in broker.published] == [("t", 1), ("t", 2), ("t", 3)], "oldest first"
 
 
+def test_a_password_reset_asked_with_the_broker_down_is_mailed_once_it_is_back(broker, mailoutbox):
+    """A reset link asked for while the broker is down is stored, under a key that fits its column
+    however long the address and the page (the digest of its arguments), and the relay sends it."""
+    from django.contrib.auth import get_user_model
+
+    address = "a" * 230 + "@example.com"
+    get_user_model().objects.create_user(username="alice", email=address, password="first password 1")
+    broker.down = True
+    page = "https://cards.example/" + "p" * 120
+    with transaction.atomic():
+        scheduling.schedule("api.tasks.send_reset_link", address, page, "en")
+    (row,) = OutboxMessage.objects.all()
+    assert row.published_at is None and row.args == [address, page, "en"]
+    assert len(row.key) <= OutboxMessage._meta.get_field("key").max_length
+    assert row.key == scheduling.task_key(row.task, row.args) != scheduling.task_key(row.task, [address, page, "es"])
+    broker.down = False
+    age_everything(seconds=2)
+    assert outbox.relay() == 1
+    broker.run_until_idle()
+    assert [mail.to for mail in mailoutbox] == [[address]]
+
+
 def test_a_lost_bot_turn_is_published_again_by_the_sweep_and_played(counter_game, broker):
     """Fails on the code before the outbox: a bot turn whose message was lost (a worker killed
     with it unacked) waited for the turn timer; now the sweep publishes it again once the table
