@@ -28,12 +28,17 @@ _seed_cache_lock = threading.Lock()
 def ensure_seeds(table: Table, *, upto: int) -> None:
     """Make and commit the seeds of every hand up to ``upto`` that has none yet."""
     have = set(HandSeed.objects.filter(table=table, hand_no__lte=upto).values_list("hand_no", flat=True))
-    for hand_no in range(1, upto + 1):
-        if hand_no not in have:
-            seed = secrets.token_bytes(fairness.SEED_BYTES)
-            HandSeed.objects.create(
-                table=table, hand_no=hand_no, server_seed=seed, commitment=fairness.commitment(seed)
-            )
+    _make(table, [hand_no for hand_no in range(1, upto + 1) if hand_no not in have])
+
+
+def _make(table: Table, hands: Sequence[int]) -> dict[int, tuple[bytes, str]]:
+    """New seeds for ``hands``, stored in one statement; ``{hand_no: (server_seed, commitment)}``."""
+    rows = []
+    for hand_no in hands:
+        seed = secrets.token_bytes(fairness.SEED_BYTES)
+        rows.append(HandSeed(table=table, hand_no=hand_no, server_seed=seed, commitment=fairness.commitment(seed)))
+    HandSeed.objects.bulk_create(rows)
+    return {row.hand_no: (row.server_seed, row.commitment) for row in rows}
 
 
 def forget_seeds() -> None:
@@ -53,8 +58,8 @@ def hand_seeds(table: Table, *hands: int) -> dict[int, tuple[bytes, str]]:
     read = HandSeed.objects.filter(table=table, hand_no__in=wanted).values_list("hand_no", "server_seed", "commitment")
     found = {n: (bytes(seed), commitment) for n, seed, commitment in read}
     if len(found) < len(wanted):
-        ensure_seeds(table, upto=max(hands))
-        found = {n: (bytes(seed), commitment) for n, seed, commitment in read.all()}
+        # The new ones made here are known: no statement to look for them or read them back.
+        found.update(_make(table, [n for n in wanted if n not in found]))
     seeds.update(found)
     transaction.on_commit(lambda: _keep(table.pk, found))
     return seeds
