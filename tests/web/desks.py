@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 
 from tests.api.server import Server, manage
 from tests.web.api import OWNERS, PRESENCE, Client, deposit, finished_hands, register
@@ -31,16 +32,17 @@ def fund(server: Server, username: str, amount: int) -> None:
         amount -= 1000
 
 
-def play_hand_one(players: list[Client], table_id: str, *, seed: int = 5, limit: float = 120) -> None:
-    """Random legal moves for each person at the table until hand 1 is finished."""
+def play_until(players: list[Client], table_id: str, done: Callable[[dict], bool], *, seed: int, limit: float) -> dict:
+    """Random legal moves for each person at the table until ``done`` holds of a view one of them
+    reads (checked before each of their moves); that view."""
     rng = random.Random(seed)
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
-        if finished_hands(players[0], table_id) >= 1:
-            return
         moved = False
         for player in players:
             view = player.ok("GET", f"/tables/{table_id}/")
+            if done(view):
+                return view
             options = [a for a in view["legal_actions"] if a.get("type") not in PRESENCE | OWNERS]
             if options:
                 body = {"action": rng.choice(options), "expected_version": view["version"]}
@@ -48,7 +50,17 @@ def play_hand_one(players: list[Client], table_id: str, *, seed: int = 5, limit:
                 moved = True
         if not moved:
             time.sleep(0.1)  # a bot's turn, played by the worker: ask again shortly
-    raise AssertionError(f"hand 1 of {table_id} did not finish in {limit} s")
+    raise AssertionError(f"{table_id} did not get there in {limit} s")
+
+
+def play_hand_one(players: list[Client], table_id: str, *, seed: int = 5, limit: float = 120) -> None:
+    """Random legal moves for each person at the table until hand 1 is finished."""
+    play_until(players, table_id, lambda _view: finished_hands(players[0], table_id) >= 1, seed=seed, limit=limit)
+
+
+def play_to_the_end(players: list[Client], table_id: str, *, seed: int = 11, limit: float = 180) -> dict:
+    """Random legal moves for each person until the table has finished; the final view."""
+    return play_until(players, table_id, lambda view: view["status"] == "finished", seed=seed, limit=limit)
 
 
 def balance(client: Client, currency: str = "MXN") -> int:

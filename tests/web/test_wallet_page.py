@@ -8,13 +8,11 @@ English and in Persian (right to left), the wallet page is no wider than the scr
 
 from __future__ import annotations
 
-import random
 import secrets
-import time
 
-from tests.web.api import OWNERS, PRESENCE, staff
+from tests.web.api import staff
 from tests.web.client import sign_in
-from tests.web.desks import balance, fund, person
+from tests.web.desks import balance, fund, person, play_to_the_end
 
 PHONE = {"width": 390, "height": 844}
 EUCHRE = {
@@ -23,26 +21,6 @@ EUCHRE = {
     "options": {"target_points": 3},
     "stake": {"currency": "MXN", "amount": "10.00"},
 }
-
-
-def play_to_the_end(players, table_id: str, *, limit: float = 180) -> dict:
-    """Random legal moves for each person until the table has finished; the final view."""
-    rng = random.Random(11)
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        moved = False
-        for player in players:
-            view = player.ok("GET", f"/tables/{table_id}/")
-            if view["status"] == "finished":
-                return view
-            options = [a for a in view["legal_actions"] if a.get("type") not in PRESENCE | OWNERS]
-            if options:
-                body = {"action": rng.choice(options), "expected_version": view["version"]}
-                player.call("POST", f"/tables/{table_id}/actions/", body)
-                moved = True
-        if not moved:
-            time.sleep(0.1)  # a bot's turn, played by the worker: ask again shortly
-    raise AssertionError(f"{table_id} did not finish in {limit} s")
 
 
 def overflow(page) -> int:
