@@ -25,14 +25,9 @@ _seed_cache: dict[tuple[Any, int], tuple[bytes, str]] = {}
 _seed_cache_lock = threading.Lock()
 
 
-def ensure_seeds(table: Table, *, upto: int) -> None:
-    """Make and commit the seeds of every hand up to ``upto`` that has none yet."""
-    have = set(HandSeed.objects.filter(table=table, hand_no__lte=upto).values_list("hand_no", flat=True))
-    _make(table, [hand_no for hand_no in range(1, upto + 1) if hand_no not in have])
-
-
-def _make(table: Table, hands: Sequence[int]) -> dict[int, tuple[bytes, str]]:
-    """New seeds for ``hands``, stored in one statement; ``{hand_no: (server_seed, commitment)}``."""
+def make_seeds(table: Table, hands: Sequence[int]) -> dict[int, tuple[bytes, str]]:
+    """New seeds for ``hands``, which have none yet (a new table's first two, a hand's that a command
+    found missing), stored in one statement; ``{hand_no: (server_seed, commitment)}``."""
     rows = []
     for hand_no in hands:
         seed = secrets.token_bytes(fairness.SEED_BYTES)
@@ -59,7 +54,7 @@ def hand_seeds(table: Table, *hands: int) -> dict[int, tuple[bytes, str]]:
     found = {n: (bytes(seed), commitment) for n, seed, commitment in read}
     if len(found) < len(wanted):
         # The new ones made here are known: no statement to look for them or read them back.
-        found.update(_make(table, [n for n in wanted if n not in found]))
+        found.update(make_seeds(table, [n for n in wanted if n not in found]))
     seeds.update(found)
     transaction.on_commit(lambda: _keep(table.pk, found))
     return seeds

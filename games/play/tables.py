@@ -17,7 +17,7 @@ from games.errors import Conflict, Forbidden, InvalidRequest, NotFound
 from games.models import Seat, Table
 from games.play import gate, unit
 from games.play.execute import Outcome, execute
-from games.play.seeds import ensure_seeds
+from games.play.seeds import make_seeds
 
 
 def _decider(slug: str):
@@ -64,7 +64,7 @@ def create_table(
             chip_value=money.chip_value,
             stake=money.stake,
         )
-        ensure_seeds(table, upto=2)
+        make_seeds(table, [1, 2])  # CM-5: the first hand's and the next one's, with the table
     return table
 
 

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_cm_5_a_missing_hands_seed_costs_a_read_and_one_insert_then_nothing(counter_table):
-    seeds.ensure_seeds(counter_table, upto=2)
+    seeds.make_seeds(counter_table, [1, 2])
     with transaction.atomic(), CaptureQueriesContext(connection) as made:
         given = seeds.hand_seeds(counter_table, 2, 3)
     statements = [query["sql"] for query in made.captured_queries if query["sql"].split()[0] in ("SELECT", "INSERT")]
@@ -34,7 +34,7 @@ def test_cm_5_a_missing_hands_seed_costs_a_read_and_one_insert_then_nothing(coun
 
 
 def test_cm_5_a_rolled_back_commands_seeds_are_neither_stored_nor_remembered(counter_table):
-    seeds.ensure_seeds(counter_table, upto=2)
+    seeds.make_seeds(counter_table, [1, 2])
     with pytest.raises(RuntimeError), transaction.atomic():
         seeds.hand_seeds(counter_table, 3)
         raise RuntimeError("the command is refused")
