@@ -16,7 +16,7 @@ from typing import Any
 from django.db.models import F
 from django.utils import timezone
 
-from games import partitions, store
+from games import chain, partitions, store
 from games.models import Event
 from ledger.times import rfc3339
 
@@ -60,6 +60,6 @@ def _head_differences(head: dict[str, Any]) -> Iterator[str]:
         yield f"table {table_id}: event {seq} of the checkpoint is missing"
     elif found != expected:
         yield f"table {table_id}: event {seq} hashes to {found}, the checkpoint recorded {expected} (history rewritten)"
-    for problem in store.verify_chain(table_id):
+    for problem in chain.verify_chain(table_id):
         if problem.seq <= seq:
             yield f"table {table_id}: {problem}"

@@ -24,7 +24,7 @@ import hashlib
 from collections import Counter, defaultdict
 from typing import Any
 
-from games import settlement, store
+from games import chain, settlement, store
 from games.audit.hand import Deck, Hand, deck_of, finished_hand, recorded_deck
 from games.engine import fairness, registry
 from games.engine.card_names import card_names
@@ -289,7 +289,7 @@ def check_replay(hand: Hand, problems: list[str], state: Any) -> Check:
 
 def check_hash_chain(hand: Hand) -> Check:
     """``hash_chain``: the hand's events link to the one before and hash to their recorded hash
-    (``store.chain_breaks``, the same check as the whole table's ``store.verify_chain``)."""
+    (``chain.chain_breaks``, the same check as the whole table's ``chain.verify_chain``)."""
     first = hand.rows[0]
     previous = (
         Event.objects.filter(table=hand.table, era=hand.table.era, seq=first.seq - 1)
@@ -298,11 +298,11 @@ def check_hash_chain(hand: Hand) -> Check:
         if first.seq > 1
         else store.GENESIS
     )
-    rows = [[getattr(row, name) for name in store.CHAIN_FIELDS] for row in hand.rows]
+    rows = [[getattr(row, name) for name in chain.CHAIN_FIELDS] for row in hand.rows]
     by_seq = {row.seq: row for row in hand.rows}
     differences = [
         T("{where}: {problem}", where=_where(by_seq[problem.seq]), problem=problem.what)
-        for problem in store.chain_breaks(hand.table.pk, rows, previous)
+        for problem in chain.chain_breaks(hand.table.pk, rows, previous)
     ]
     seqs = [row.seq for row in hand.rows]
     if seqs != list(range(seqs[0], seqs[0] + len(seqs))):

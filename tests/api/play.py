@@ -13,7 +13,7 @@ from django.db.models import Sum
 from knox.models import AuthToken
 from rest_framework.test import APIClient
 
-from games import store
+from games import chain, store
 from games.engine import presence, registry
 from games.engine.codec import encode_state
 from games.models import Table
@@ -153,7 +153,7 @@ def check_finished_table(table_id: str) -> dict[str, int]:
     pending payouts. Returns the pending payouts by account key."""
     table = Table.objects.get(pk=table_id)
     assert table.status == Table.Status.FINISHED
-    assert store.verify_chain(table) == []
+    assert chain.verify_chain(table) == []
     decider = registry.get(table.game)
     scratch, version = store.replay_from_scratch(table, decider)
     loaded, loaded_version = store.load(table=table, decider=decider, cache=False)

@@ -317,7 +317,7 @@ def main() -> None:
     from django.conf import settings
     from django.db import connection
 
-    from games import store
+    from games import chain, store
     from games.engine import registry
     from tests.games.counter import DECIDER as game
 
@@ -401,7 +401,7 @@ def main() -> None:
     replay(game, large.config, (decode_event(types, *row) for row in rows))
     fold_s = time.perf_counter() - began
     print(f"  of which decode + evolve:    {len(rows) / fold_s:10,.0f} events/s (rows already in memory)")
-    problems = store.verify_chain(large)
+    problems = chain.verify_chain(large)
     print(f"hash chain of the 10,000-event table: {'intact' if not problems else problems[:3]}")
 
 

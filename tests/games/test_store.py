@@ -8,7 +8,7 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from games import store
+from games import chain, store
 from games.engine.codec import decode_event, encode_state
 from games.engine.decider import event_types_by_name, replay
 from games.errors import Conflict
@@ -91,7 +91,7 @@ def test_events_chain_by_hash_from_genesis(counter_table, counter_game):
             event.created_at,
         )
         prev = event.hash
-    assert store.verify_chain(counter_table) == []
+    assert chain.verify_chain(counter_table) == []
 
 
 def test_canonical_json_sorts_keys_and_keeps_unicode():
@@ -153,7 +153,7 @@ def test_saving_a_stale_table_does_not_move_its_version_back(counter_table, coun
     stale.save()
     counter_table.refresh_from_db()
     assert (counter_table.version, counter_table.status) == (2, "running")
-    assert store.verify_chain(counter_table) == []
+    assert chain.verify_chain(counter_table) == []
 
 
 def test_a_rolled_back_command_leaves_nothing_in_the_cache(

@@ -13,7 +13,7 @@ import uuid
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games import partitions, store
+from games import chain, partitions, store
 from games.engine import registry
 from games.engine.codec import encode_state
 from games.models import Table
@@ -67,7 +67,7 @@ class Command(BaseCommand):
             decider = registry.get(table.game)
         except KeyError:
             return [f"no registered game {table.game!r}"]
-        problems = [str(problem) for problem in store.verify_chain(table)]
+        problems = [str(problem) for problem in chain.verify_chain(table)]
         try:
             scratch, scratch_version = store.replay_from_scratch(table, decider)
         except store.ReplayFailed as error:
