@@ -100,6 +100,64 @@ def select_rows(model: type[Model], where: str, params: list[Any], *, related: s
     return found
 
 
+@functools.cache
+def _values_layout(model: type[Model], names: tuple[str, ...], vendor: str) -> tuple[str, Converters]:
+    qn = connection.ops.quote_name
+    columns: list[str] = []
+    converters: Converters = []
+    for name in names:
+        field = model._meta.pk if name == "pk" else model._meta.get_field(name)
+        col = field.get_col("a")  # type: ignore[union-attr]  # a concrete field, which has a column
+        columns.append(f"a.{qn(col.target.column)}")
+        converters.append((col, connection.ops.get_db_converters(col) + col.get_db_converters(connection)))
+    return f"SELECT {', '.join(columns)} FROM {qn(model._meta.db_table)} a WHERE ", converters
+
+
+def select_values(model: type[Model], names: Sequence[str], where: str, params: list[Any]) -> list[tuple[Any, ...]]:
+    """``filter(...).values_list(*names)`` of ``model`` for a hot read: the rows matching ``where``
+    (SQL in which ``a`` is the model's table; it may end in ORDER BY), each a tuple of the fields
+    ``names`` (``"pk"`` for the primary key) through their database converters. ``params`` are
+    database values, as for ``select_rows``."""
+    db = reading(model)
+    sql, converters = _values_layout(model, tuple(names), db.vendor)
+    with db.cursor() as cursor:
+        cursor.execute(sql + where, params)
+        fetched = cursor.fetchall()
+    if not any(steps for _, steps in converters):
+        return [tuple(row) for row in fetched]
+    rows = []
+    for row in fetched:
+        values = list(row)
+        for i, (col, steps) in enumerate(converters):
+            for step in steps:
+                values[i] = step(values[i], col, db)
+        rows.append(tuple(values))
+    return rows
+
+
+@functools.cache
+def _insert_layout(model: type[Model], vendor: str) -> tuple[str, list[Field[Any, Any]]]:
+    qn = connection.ops.quote_name
+    fields = [
+        field for field in model._meta.concrete_fields if not field.generated and field is not model._meta.auto_field
+    ]
+    columns = ", ".join(qn(field.column) for field in fields)
+    return f"INSERT INTO {qn(model._meta.db_table)} ({columns}) VALUES ({placeholders(len(fields))})", fields
+
+
+def insert_row(instance: Model) -> None:
+    """``instance.save()`` of a new row whose primary key the caller does not need back: the
+    INSERT built once, each field's value prepared as the ORM prepares it (``pre_save``, then
+    ``get_db_prep_save``: ``auto_now_add`` times, JSON). The database's errors are Django's, an
+    ``IntegrityError`` on a unique key among them."""
+    model = type(instance)
+    db = connections[router.db_for_write(model)]
+    sql, fields = _insert_layout(model, db.vendor)
+    params = [field.get_db_prep_save(field.pre_save(instance, True), db) for field in fields]
+    with db.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
 def _foreign_key(model: type[Model], name: str) -> ForeignKey[Any, Any]:
     relation = model._meta.get_field(name)
     if not isinstance(relation, ForeignKey) or not isinstance(relation.related_model, type):

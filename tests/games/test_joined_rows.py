@@ -149,3 +149,43 @@ def test_a_compiled_read_refuses_examples_that_change_its_sql(db):
 
     with pytest.raises(ValueError):
         Compiled(build, [uuid.UUID(int=1)], [uuid.UUID(int=2), uuid.UUID(int=3)]).run(None)
+
+
+def test_selected_values_are_the_orm_values_list(counter_table):
+    """``select_values``: the rows ``values_list`` gives, the JSON and the times converted alike."""
+    from games import store
+    from games.models import Event
+    from ledger.rows import select_values
+
+    added = store.NewEvent(type="Added", data={"seat": 0, "amount": 1, "total": 1}, actor="user:0", hand_no=1)
+    hidden = store.NewEvent(type="Added", data={"seat": 1, "amount": 2, "total": 3}, secret={"hidden": [1]}, hand_no=1)
+    with transaction.atomic():
+        store.append(table=counter_table, expected_version=0, records=[added, hidden])
+    names = ("pk", "seq", "data", "secret", "created_at")
+    expected = list(Event.objects.filter(table_id=counter_table.pk, seq__gt=0).order_by("seq").values_list(*names))
+    key = Table._meta.pk.get_db_prep_value(counter_table.pk, connection)
+    rows = select_values(Event, names, "a.table_id = %s AND a.seq > %s ORDER BY a.seq", [key, 0])
+    assert rows == expected and len(rows) == 2
+    assert rows[1][3] == {"hidden": [1]} and rows[0][4].tzinfo is not None
+
+
+def test_an_inserted_row_is_the_row_save_would_make(counter_table):
+    """``insert_row``: the fields prepared as ``save`` prepares them (``auto_now_add``, JSON), and a
+    second row under a unique key refused with Django's IntegrityError."""
+    from django.db import IntegrityError
+
+    from games.models import CommandRecord
+    from ledger.rows import insert_row
+
+    owner = counter_table.owner
+    insert_row(
+        CommandRecord(
+            key="k1", user=owner, table=counter_table, request_hash="h", status_code=200, response={"a": [1, "b"]}
+        )
+    )
+    stored = CommandRecord.objects.get(key="k1")
+    assert (stored.user_id, stored.table_id, stored.status_code) == (owner.pk, counter_table.pk, 200)
+    assert stored.response == {"a": [1, "b"]} and stored.created_at is not None
+    with pytest.raises(IntegrityError), transaction.atomic():
+        insert_row(CommandRecord(key="k1", user=owner, table=None, request_hash="g", status_code=201, response={}))
+    assert CommandRecord.objects.filter(key="k1").count() == 1
