@@ -26,6 +26,7 @@ from games import store
 from games.engine.words import T, Text
 from games.errors import Conflict, IdempotencyMismatch, ServiceError
 from games.models import CommandRecord, Table
+from ledger.rows import insert_row, select_rows
 
 # A command's answer: its status, its body and the table it was about (or ``None``).
 Answered = tuple[int, dict[str, Any], Table | None]
@@ -122,13 +123,10 @@ def _store(
     try:
         # No savepoint of its own: a collision refuses the whole command, whose transaction (or the
         # savepoint ``once`` runs it in) is then rolled back, so nothing after it reads this one.
-        CommandRecord.objects.create(
-            key=key,
-            user=user,
-            table=table,
-            request_hash=request_hash,
-            status_code=status_code,
-            response=stored,
+        insert_row(
+            CommandRecord(
+                key=key, user=user, table=table, request_hash=request_hash, status_code=status_code, response=stored
+            )
         )
     except IntegrityError:
         raise Conflict(
@@ -147,7 +145,8 @@ def live_record(user: AbstractBaseUser, key: str) -> CommandRecord | None:
     """The record of ``key`` if it is within its TTL. An expired one is deleted here so the key can
     be stored again; if the new command is refused, the transaction brings the old row back,
     still expired, for the purge to take."""
-    previous = CommandRecord.objects.filter(user=user, key=key).first()
+    found = select_rows(CommandRecord, 'a.user_id = %s AND a."key" = %s', [user.pk, key])
+    previous = found[0] if found else None
     if previous is not None and previous.created_at < _cutoff():
         previous.delete()
         return None
