@@ -146,6 +146,10 @@ TEMPLATES = [
 # (docs/operations.md, "Database and Redis connections"); DATABASE_POOL=false goes back to a connection of
 # its own for each request or task (CONN_MAX_AGE then applies).
 DATABASE_POOL = env_bool("DATABASE_POOL", True)
+# A web process serves its requests' synchronous part (middleware and views) on this many threads
+# (config/asgi.py), each borrowing a pooled connection while it works: with STREAM_READ_THREADS,
+# the pool's ten by default. A long poll waits on a thread of its own, outside these.
+WEB_THREADS = int(os.environ.get("WEB_THREADS", "6"))
 
 
 DATABASES = {"default": database(data_dir=DATA_DIR, pool=DATABASE_POOL)}
