@@ -26,7 +26,7 @@ from games import store
 from games.engine.words import T, Text
 from games.errors import Conflict, IdempotencyMismatch, ServiceError
 from games.models import CommandRecord, Table
-from ledger.rows import insert_row, select_rows
+from ledger.rows import insert_rows, select_rows
 
 # A command's answer: its status, its body and the table it was about (or ``None``).
 Answered = tuple[int, dict[str, Any], Table | None]
@@ -123,10 +123,12 @@ def _store(
     try:
         # No savepoint of its own: a collision refuses the whole command, whose transaction (or the
         # savepoint ``once`` runs it in) is then rolled back, so nothing after it reads this one.
-        insert_row(
-            CommandRecord(
-                key=key, user=user, table=table, request_hash=request_hash, status_code=status_code, response=stored
-            )
+        insert_rows(
+            [
+                CommandRecord(
+                    key=key, user=user, table=table, request_hash=request_hash, status_code=status_code, response=stored
+                )
+            ]
         )
     except IntegrityError:
         raise Conflict(

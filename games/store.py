@@ -26,7 +26,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 from uuid import UUID
 
-import psycopg
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
 from django.db.models import Max, Min, QuerySet
@@ -44,7 +43,7 @@ from games.riders import Appended, Rider, rider_params, run_apart
 from games.states import CACHE_SIZE as CACHE_SIZE
 from games.states import _cached, remember
 from games.states import forget as forget
-from ledger.rows import select_values
+from ledger.rows import fetch, select_values
 
 GENESIS = "0" * 64
 
@@ -297,30 +296,9 @@ def _append_postgres(
 
 
 def _run_append(sql: str, params: dict[str, Any]) -> list[tuple[Any, ...]]:
-    """Run the one-statement append and fetch its rows (pk, seq, prev_hash, hash)."""
-    db = connections[DEFAULT_DB_ALIAS]  # one look-up of this thread's connection, not one per use
-    if db.queries_logged or db.execute_wrappers:
-        # Someone is watching the queries (DEBUG, a test counting them): go through Django.
-        with db.cursor() as cursor:
-            cursor.execute(sql, params)
-            return list(cursor.fetchall())
-    # The hot path: psycopg directly, parameters bound by the server and the statement prepared
-    # once per connection, which saves most of the client's and the server's work per append.
-    raw = db.connection
-    # Kept on this thread's connection wrapper for the next append, until Django reconnects.
-    kept = db.__dict__.get("_append_cursor")
-    if kept is not None and kept[0] is raw:
-        cursor = kept[1]
-    else:
-        if raw.prepare_threshold is None:
-            # Django turns preparing off (for transaction-pooling proxies). Its own cursors bind
-            # on the client and never prepare whatever this says; only ``prepare=True`` does.
-            raw.prepare_threshold = _ONLY_WHEN_ASKED
-        cursor = psycopg.Cursor(raw)
-        db.__dict__["_append_cursor"] = (raw, cursor)
-    with db.wrap_database_errors:
-        cursor.execute(sql, params, prepare=True)
-        return list(cursor.fetchall())
+    """Run the one-statement append and fetch its rows (pk, seq, prev_hash, hash), prepared once
+    per connection (``ledger.rows.fetch``)."""
+    return fetch(connections[DEFAULT_DB_ALIAS], sql, params)
 
 
 def _append_portable(
@@ -366,7 +344,6 @@ def _append_portable(
         return appended
 
 
-_ONLY_WHEN_ASKED = 2**31 - 1
 _EVENT_COLUMNS = "table_id, seq, type, data, secret, actor, hand_no, created_at, prev_hash, hash, hash_version, era"
 
 

@@ -10,9 +10,10 @@ once, the fields' database converters are applied and the instances are made wit
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import psycopg
 from django.db import connection, connections, router
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, ForeignKey, Model
@@ -57,6 +58,41 @@ def _layout(model: type[Model], related: str | None, vendor: str) -> tuple[str, 
     return f"SELECT {', '.join(columns)} FROM {sql} WHERE ", converters, (fk, other, names, their_names, their_pk)
 
 
+# psycopg prepares a statement the first time it runs with ``prepare=True`` and never otherwise.
+_ONLY_WHEN_ASKED = 2**31 - 1
+
+
+def fetch(db: BaseDatabaseWrapper, sql: str, params: Sequence[Any] | Mapping[str, Any]) -> list[Any]:
+    """The rows of one statement on the hot path. On PostgreSQL it runs with its parameters bound
+    by the server and is prepared once per connection: each run after the first skips the server's
+    planning and the client's quoting, most of a short statement's cost. Django's checks come first,
+    as its cursors make them (the connection's health, a transaction already broken). A statement
+    someone is watching (DEBUG, a test counting queries) goes through Django's cursor instead."""
+    if db.vendor != "postgresql" or db.queries_logged or db.execute_wrappers:
+        with db.cursor() as cursor:
+            cursor.execute(sql, params)
+            return list(cursor.fetchall()) if cursor.description is not None else []
+    db.close_if_health_check_failed()
+    db.ensure_connection()
+    db.validate_no_broken_transaction()
+    raw = db.connection
+    # Kept on this thread's connection wrapper until Django connects again (a pooled connection
+    # lent anew is another object, and gets a cursor of its own).
+    kept = db.__dict__.get("_prepared_cursor")
+    if kept is not None and kept[0] is raw:
+        cursor = kept[1]
+    else:
+        if raw.prepare_threshold is None:
+            # Django turns automatic preparing off (for transaction-pooling proxies); only
+            # ``prepare=True`` prepares now.
+            raw.prepare_threshold = _ONLY_WHEN_ASKED
+        cursor = psycopg.Cursor(raw)
+        db.__dict__["_prepared_cursor"] = (raw, cursor)
+    with db.wrap_database_errors:
+        cursor.execute(sql, params, prepare=True)
+        return cursor.fetchall() if cursor.description is not None else []
+
+
 def lock_clause() -> str:
     """``FOR UPDATE`` of the ``a`` table of ``select_rows``, where the database has row locks."""
     if not connection.features.has_select_for_update:
@@ -81,9 +117,7 @@ def select_rows(model: type[Model], where: str, params: list[Any], *, related: s
     values (``field.get_db_prep_value``)."""
     db = reading(model)
     sql, converters, (fk, other, names, their_names, their_pk) = _layout(model, related, db.vendor)
-    with db.cursor() as cursor:
-        cursor.execute(sql + where, params)
-        fetched = cursor.fetchall()
+    fetched = fetch(db, sql + where, params)
     alias, split, found = db.alias, len(names), []
     for row in fetched:
         values = list(row)
@@ -120,9 +154,7 @@ def select_values(model: type[Model], names: Sequence[str], where: str, params: 
     database values, as for ``select_rows``."""
     db = reading(model)
     sql, converters = _values_layout(model, tuple(names), db.vendor)
-    with db.cursor() as cursor:
-        cursor.execute(sql + where, params)
-        fetched = cursor.fetchall()
+    fetched = fetch(db, sql + where, params)
     if not any(steps for _, steps in converters):
         return [tuple(row) for row in fetched]
     rows = []
@@ -136,26 +168,27 @@ def select_values(model: type[Model], names: Sequence[str], where: str, params: 
 
 
 @functools.cache
-def _insert_layout(model: type[Model], vendor: str) -> tuple[str, list[Field[Any, Any]]]:
+def _insert_layout(model: type[Model], vendor: str, count: int) -> tuple[str, list[Field[Any, Any]]]:
     qn = connection.ops.quote_name
     fields = [
         field for field in model._meta.concrete_fields if not field.generated and field is not model._meta.auto_field
     ]
     columns = ", ".join(qn(field.column) for field in fields)
-    return f"INSERT INTO {qn(model._meta.db_table)} ({columns}) VALUES ({placeholders(len(fields))})", fields
+    values = ", ".join([f"({placeholders(len(fields))})"] * count)
+    return f"INSERT INTO {qn(model._meta.db_table)} ({columns}) VALUES {values}", fields
 
 
-def insert_row(instance: Model) -> None:
-    """``instance.save()`` of a new row whose primary key the caller does not need back: the
-    INSERT built once, each field's value prepared as the ORM prepares it (``pre_save``, then
-    ``get_db_prep_save``: ``auto_now_add`` times, JSON). The database's errors are Django's, an
-    ``IntegrityError`` on a unique key among them."""
-    model = type(instance)
+def insert_rows(instances: Sequence[Model]) -> None:
+    """``save()`` of new rows of one model, in one statement, when the caller needs no primary key
+    back: the INSERT built once per number of rows, each field's value prepared as the ORM prepares
+    it (``pre_save``, then ``get_db_prep_save``: ``auto_now_add`` times, JSON). The database's
+    errors are Django's, an ``IntegrityError`` on a unique key among them."""
+    if not instances:
+        return
+    model = type(instances[0])
     db = connections[router.db_for_write(model)]
-    sql, fields = _insert_layout(model, db.vendor)
-    params = [field.get_db_prep_save(field.pre_save(instance, True), db) for field in fields]
-    with db.cursor() as cursor:
-        cursor.execute(sql, params)
+    sql, fields = _insert_layout(model, db.vendor, len(instances))
+    fetch(db, sql, [field.get_db_prep_save(field.pre_save(row, True), db) for row in instances for field in fields])
 
 
 def _foreign_key(model: type[Model], name: str) -> ForeignKey[Any, Any]:
@@ -238,9 +271,7 @@ def select_tree(
     ``None`` when no parent matches."""
     db = reading(parent)
     sql, converters, splits = _tree_layout(parent, parent_related, child, child_fk, child_related, db.vendor, inner)
-    with db.cursor() as cursor:
-        cursor.execute(sql + where, params)
-        fetched = cursor.fetchall()
+    fetched = fetch(db, sql + where, params)
     if not fetched:
         return None
     bounds, start = [], 0
@@ -312,9 +343,7 @@ class Compiled:
         params = list(plan.params)
         for place in plan.places:
             params[place] = value
-        with db.cursor() as cursor:
-            cursor.execute(plan.sql, params)
-            rows = cursor.fetchall()
+        rows = fetch(db, plan.sql, params)
         return [plan.instance(row, db) for row in rows]
 
     def _plan(self, db: BaseDatabaseWrapper) -> _Plan:

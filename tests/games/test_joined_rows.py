@@ -169,23 +169,58 @@ def test_selected_values_are_the_orm_values_list(counter_table):
     assert rows[1][3] == {"hidden": [1]} and rows[0][4].tzinfo is not None
 
 
-def test_an_inserted_row_is_the_row_save_would_make(counter_table):
-    """``insert_row``: the fields prepared as ``save`` prepares them (``auto_now_add``, JSON), and a
-    second row under a unique key refused with Django's IntegrityError."""
+def test_inserted_rows_are_the_rows_save_would_make(counter_table):
+    """``insert_rows``: several rows in one statement, the fields prepared as ``save`` prepares them
+    (``auto_now_add``, JSON); a row under a unique key already taken is refused with Django's
+    IntegrityError, and nothing of its statement is kept."""
     from django.db import IntegrityError
 
     from games.models import CommandRecord
-    from ledger.rows import insert_row
+    from ledger.rows import insert_rows
 
     owner = counter_table.owner
-    insert_row(
-        CommandRecord(
-            key="k1", user=owner, table=counter_table, request_hash="h", status_code=200, response={"a": [1, "b"]}
+    other = get_user_model().objects.create_user(username="other")
+    with CaptureQueriesContext(connection) as captured:
+        insert_rows(
+            [
+                CommandRecord(
+                    key="k1",
+                    user=owner,
+                    table=counter_table,
+                    request_hash="h",
+                    status_code=200,
+                    response={"a": [1, "b"]},
+                ),
+                CommandRecord(key="k1", user=other, table=None, request_hash="g", status_code=409, response={}),
+            ]
         )
-    )
-    stored = CommandRecord.objects.get(key="k1")
+    assert len(captured) == 1
+    stored = CommandRecord.objects.get(key="k1", user=owner)
     assert (stored.user_id, stored.table_id, stored.status_code) == (owner.pk, counter_table.pk, 200)
     assert stored.response == {"a": [1, "b"]} and stored.created_at is not None
+    assert CommandRecord.objects.get(key="k1", user=other).status_code == 409
+    twin = CommandRecord(key="k1", user=owner, table=None, request_hash="g", status_code=201, response={})
+    fresh = CommandRecord(key="k2", user=owner, table=None, request_hash="g", status_code=201, response={})
     with pytest.raises(IntegrityError), transaction.atomic():
-        insert_row(CommandRecord(key="k1", user=owner, table=None, request_hash="g", status_code=201, response={}))
-    assert CommandRecord.objects.filter(key="k1").count() == 1
+        insert_rows([fresh, twin])
+    assert CommandRecord.objects.filter(user=owner).count() == 1
+
+
+@pytest.mark.postgres
+def test_a_hot_read_is_prepared_once_and_reads_what_django_reads(postgres, counter_table):
+    """``ledger.rows.fetch`` on PostgreSQL: the statement is prepared on the connection at its first
+    run and reused after, and its rows are the rows Django's own cursor gives."""
+    from ledger.rows import fetch
+
+    key = Table._meta.pk.get_db_prep_value(counter_table.pk, connection)
+    sql = 'SELECT a."id", a."game", a."version", a."config" FROM "games_table" a WHERE a."id" = %s'
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [key])
+        expected = cursor.fetchall()
+    assert fetch(connection, sql, [key]) == expected == fetch(connection, sql, [key])
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s",
+            ['%FROM "games_table" a WHERE a."id" = $1'],
+        )
+        assert cursor.fetchone()[0] == 1
