@@ -18,6 +18,7 @@ from django.utils import timezone
 from games import store
 from games.engine import fairness
 from games.models import HandSeed, Table
+from ledger.rows import insert_rows, placeholders, select_values
 
 # Keyed by (table id, hand number).
 _SEED_CACHE_SIZE = 4096
@@ -32,7 +33,7 @@ def make_seeds(table: Table, hands: Sequence[int]) -> dict[int, tuple[bytes, str
     for hand_no in hands:
         seed = secrets.token_bytes(fairness.SEED_BYTES)
         rows.append(HandSeed(table=table, hand_no=hand_no, server_seed=seed, commitment=fairness.commitment(seed)))
-    HandSeed.objects.bulk_create(rows)
+    insert_rows(rows)
     return {row.hand_no: (row.server_seed, row.commitment) for row in rows}
 
 
@@ -50,7 +51,9 @@ def hand_seeds(table: Table, *hands: int) -> dict[int, tuple[bytes, str]]:
         return seeds
     # Every earlier hand got its seeds when it was next; only these can be missing.
     wanted = [n for n in hands if n not in seeds]
-    read = HandSeed.objects.filter(table=table, hand_no__in=wanted).values_list("hand_no", "server_seed", "commitment")
+    key = Table._meta.pk.get_db_prep_value(table.pk, connection)
+    where = f"a.table_id = %s AND a.hand_no IN ({placeholders(len(wanted))})"
+    read = select_values(HandSeed, ("hand_no", "server_seed", "commitment"), where, [key, *wanted])
     found = {n: (bytes(seed), commitment) for n, seed, commitment in read}
     if len(found) < len(wanted):
         # The new ones made here are known: no statement to look for them or read them back.
