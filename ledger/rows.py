@@ -69,9 +69,9 @@ def fetch(db: BaseDatabaseWrapper, sql: str, params: Sequence[Any] | Mapping[str
     as its cursors make them (the connection's health, a transaction already broken). A statement
     someone is watching (DEBUG, a test counting queries) goes through Django's cursor instead."""
     if db.vendor != "postgresql" or db.queries_logged or db.execute_wrappers:
-        with db.cursor() as cursor:
-            cursor.execute(sql, params)
-            return list(cursor.fetchall()) if cursor.description is not None else []
+        with db.cursor() as watched:
+            watched.execute(sql, params)
+            return list(watched.fetchall()) if watched.description is not None else []
     db.close_if_health_check_failed()
     db.ensure_connection()
     db.validate_no_broken_transaction()
@@ -79,6 +79,7 @@ def fetch(db: BaseDatabaseWrapper, sql: str, params: Sequence[Any] | Mapping[str
     # Kept on this thread's connection wrapper until Django connects again (a pooled connection
     # lent anew is another object, and gets a cursor of its own).
     kept = db.__dict__.get("_prepared_cursor")
+    cursor: psycopg.Cursor[Any]
     if kept is not None and kept[0] is raw:
         cursor = kept[1]
     else:
