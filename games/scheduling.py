@@ -74,9 +74,10 @@ def task_key(task_name: str, args: Iterable[Any]) -> str:
 _KEY_LENGTH = OutboxMessage._meta.get_field("key").max_length or 200
 
 
-def schedule(task_name: str, table_id: Any, *args: Any, countdown: float | None = None) -> None:
-    """Store ``task_name(table_id, *args)`` in the outbox, in the current transaction, and publish
-    it once that commits.
+def schedule(task_name: str, subject: Any, *args: Any, countdown: float | None = None) -> None:
+    """Store ``task_name(subject, *args)`` in the outbox, in the current transaction, and publish
+    it once that commits. ``subject`` is what the task is about: a table's id for the game's tasks,
+    an address for a mail.
 
     A countdown longer than ``MAX_TASK_COUNTDOWN`` is not stored at all: the broker would deliver
     it again after its visibility timeout, and the deadline in the database covers it anyway.
@@ -84,7 +85,7 @@ def schedule(task_name: str, table_id: Any, *args: Any, countdown: float | None 
     if countdown is not None and countdown > settings.MAX_TASK_COUNTDOWN:
         return
     # Ids travel as strings: a row's arguments are JSON.
-    task_args = [str(table_id), *args]
+    task_args = [str(subject), *args]
     # The request id is read now, while the request that made the task due is still in hand.
     headers = telemetry.task_headers(countdown, telemetry.current_request_id())
     row = OutboxMessage.objects.create(
