@@ -72,17 +72,38 @@ def ask_for_link(*, email: str, page: str, language: str) -> None:
         scheduling.schedule(SEND_LINK, email.strip(), page, language)
 
 
-def send_link(*, email: str, page: str, language: str) -> None:
-    """Mail a reset link to every active account with this address and a password. A mail that
-    cannot be sent is logged, not said: the answer must not tell which addresses have accounts."""
-    accounts = get_user_model().objects.filter(email__iexact=email.strip(), is_active=True)
-    for user in accounts:
+# A mail the server refused is tried again after these many seconds, one after the other (beat's
+# relay publishes each when due); then it is given up (logged), well inside the link's lifetime.
+RETRY_SECONDS = (30, 60, 120, 240)
+
+
+def send_link(
+    *, email: str, page: str, language: str, accounts: list[int] | None = None, attempt: int = 0
+) -> list[int]:
+    """Mail a reset link to every active account with this address and a password (only those of
+    ``accounts``, when a retry names them). A mail that cannot be sent is logged, not said (the
+    answer must not tell which addresses have accounts), and tried again later through the outbox
+    (``RETRY_SECONDS``), for its accounts alone. Returns the accounts whose mail failed."""
+    found = get_user_model().objects.filter(email__iexact=email.strip(), is_active=True)
+    if accounts is not None:
+        found = found.filter(pk__in=accounts)
+    failed = []
+    for user in found.order_by("pk"):
         if not user.has_usable_password():
             continue
         try:
             _mail(user, page, language)
         except Exception:
-            log.exception("the password reset mail to account %s could not be sent", user.pk)
+            log.exception("the password reset mail to account %s could not be sent (attempt %d)", user.pk, attempt + 1)
+            failed.append(user.pk)
+    if failed and attempt < len(RETRY_SECONDS):
+        with transaction.atomic():
+            scheduling.schedule_later(
+                SEND_LINK, email, page, language, failed, attempt + 1, seconds=RETRY_SECONDS[attempt]
+            )
+    elif failed:
+        log.error("gave up the password reset mail to accounts %s after %d attempts", failed, attempt + 1)
+    return failed
 
 
 def _account_of(uid: str) -> Any:

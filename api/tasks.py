@@ -33,7 +33,7 @@ def purge_expired_tokens(*, batch: int = 1000, max_batches: int = 100) -> int:
 
 
 @shared_task(acks_late=True, ignore_result=True)
-def send_reset_link(email: str, page: str, language: str) -> None:
+def send_reset_link(email: str, page: str, language: str, accounts: list[int] | None = None, attempt: int = 0) -> None:
     """Mail a password reset link to each account with ``email`` (``api.password_reset``), as the
-    request that asked stored it in the outbox."""
-    password_reset.send_link(email=email, page=page, language=language)
+    request that asked stored it in the outbox; a retry names the accounts whose mail failed."""
+    password_reset.send_link(email=email, page=page, language=language, accounts=accounts, attempt=attempt)

@@ -30,9 +30,14 @@ PLAY_BOT = "games.tasks.play_bot"
 def relay(*, batch: int = 100) -> int:
     """Publish pending rows, oldest first, ``batch`` at most; stop at the first failure (the broker
     is down: the next sweep tries again). Rows younger than ``OUTBOX_RELAY_AFTER_SECONDS`` are left
-    to the commit that made them, which is publishing them now. Returns how many were published."""
-    cutoff = timezone.now() - timedelta(seconds=settings.OUTBOX_RELAY_AFTER_SECONDS)
-    pending = OutboxMessage.objects.filter(published_at__isnull=True, created_at__lte=cutoff).order_by("created_at")
+    to the commit that made them, which is publishing them now. A row is published with what is
+    left of its countdown, so one due further off than ``MAX_TASK_COUNTDOWN``
+    (``scheduling.schedule_later``) waits until it is that close. Returns how many were published."""
+    now = timezone.now()
+    cutoff = now - timedelta(seconds=settings.OUTBOX_RELAY_AFTER_SECONDS)
+    near = now + timedelta(seconds=settings.MAX_TASK_COUNTDOWN)
+    pending = OutboxMessage.objects.filter(published_at__isnull=True, created_at__lte=cutoff, due_at__lte=near)
+    pending = pending.order_by("created_at")
     if not connection.features.has_select_for_update_skip_locked:
         # SQLite (make run, one beat): no row locks, and a transaction would hold the database's
         # one write lock while publishing.

@@ -98,6 +98,22 @@ def schedule(task_name: str, subject: Any, *args: Any, countdown: float | None =
     transaction.on_commit(lambda: publish_after_commit(row))
 
 
+def schedule_later(task_name: str, subject: Any, *args: Any, seconds: float) -> None:
+    """Store ``task_name(subject, *args)`` in the outbox, due in ``seconds``, which may be longer
+    than ``MAX_TASK_COUNTDOWN``: nothing is published at the commit, and beat's relay publishes the
+    row once it is due within that countdown (``games.outbox.relay``, each ``SWEEP_SECONDS``). For
+    the rare task that must wait minutes and has no deadline in the database to cover it (a mail
+    tried again)."""
+    task_args = [str(subject), *args]
+    OutboxMessage.objects.create(
+        task=task_name,
+        args=task_args,
+        headers=telemetry.task_headers(None, telemetry.current_request_id()),
+        key=task_key(task_name, task_args),
+        due_at=timezone.now() + timedelta(seconds=seconds),
+    )
+
+
 def schedule_with(
     task_name: str, table_id: Any, *args: Any, countdown: float | None = None
 ) -> tuple[str, dict[str, Any], str, Callable[[Any], None]] | None:

@@ -6,14 +6,18 @@ accounts."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from api import password_reset
 from api.models import LanguagePreference
+from games import outbox
+from games.models import OutboxMessage
 
 pytestmark = pytest.mark.django_db
 
@@ -190,3 +194,80 @@ def test_the_answer_comes_before_the_mail_server_is_tried(
     task_queue.run_until_idle()
     assert tried == [["alice@example.com"]] and mail.outbox == []
     assert "could not be sent" in caplog.text
+
+
+def _mailing_fails(monkeypatch, refuse) -> list[str]:
+    """Mails go through ``refuse(body)`` first: a true answer fails that mail (the server refused
+    it). Returns the bodies tried, in order."""
+    tried = []
+    real = password_reset.send_mail
+
+    def sending(subject, body, sender, to):
+        tried.append(body)
+        if refuse(body):
+            raise OSError("the mail server refused the mail")
+        return real(subject, body, sender, to)
+
+    monkeypatch.setattr(password_reset, "send_mail", sending)
+    return tried
+
+
+def _retries(task_queue, django_capture_on_commit_callbacks) -> list[float]:
+    """Run the queued mailing and every retry it stores, each as beat's relay publishes it once its
+    time has come (brought forward here); the delays the retries were stored with, in seconds."""
+    delays = []
+    while True:
+        with django_capture_on_commit_callbacks(execute=True):
+            task_queue.run_until_idle()
+        pending = list(OutboxMessage.objects.filter(published_at__isnull=True))
+        if not pending:
+            return delays
+        assert outbox.relay() == 0, "a retry waits for its time"
+        for row in pending:
+            delays.append((row.due_at - row.created_at).total_seconds())
+            past = timezone.now() - timedelta(seconds=60)
+            OutboxMessage.objects.filter(pk=row.pk).update(created_at=past, due_at=past)
+        assert outbox.relay() == len(pending)
+
+
+def test_a_refused_mail_is_tried_again_later_until_it_is_sent(
+    task_queue, django_capture_on_commit_callbacks, monkeypatch, caplog
+):
+    """A mail the server refuses is stored again in the outbox, due after a growing delay, and sent
+    once the server takes it; the person gets one mail, whose link works."""
+    register("alice", "alice@example.com")
+    tried = _mailing_fails(monkeypatch, lambda body: len(tried) <= 2)
+    with django_capture_on_commit_callbacks(execute=True):
+        APIClient().post("/api/v1/auth/password-reset/", {"email": "alice@example.com"}, format="json")
+    delays = _retries(task_queue, django_capture_on_commit_callbacks)
+    assert len(tried) == 3 and len(mail.outbox) == 1 and mail.outbox[0].to == ["alice@example.com"]
+    assert [round(delay) for delay in delays] == list(password_reset.RETRY_SECONDS[:2])
+    assert "attempt 2" in caplog.text and "gave up" not in caplog.text
+    _, uid, token = the_link()
+    assert confirm(uid, token).status_code == 204
+
+
+def test_a_mail_refused_every_time_is_given_up_after_the_last_retry(
+    task_queue, django_capture_on_commit_callbacks, monkeypatch, caplog
+):
+    register("alice", "alice@example.com")
+    tried = _mailing_fails(monkeypatch, lambda body: True)
+    with django_capture_on_commit_callbacks(execute=True):
+        APIClient().post("/api/v1/auth/password-reset/", {"email": "alice@example.com"}, format="json")
+    delays = _retries(task_queue, django_capture_on_commit_callbacks)
+    assert [round(delay) for delay in delays] == list(password_reset.RETRY_SECONDS)
+    assert len(tried) == len(password_reset.RETRY_SECONDS) + 1 and mail.outbox == []
+    assert "gave up" in caplog.text
+
+
+def test_a_retry_mails_only_the_accounts_whose_mail_failed(task_queue, django_capture_on_commit_callbacks, monkeypatch):
+    """Two accounts share an address; only carol's first mail is refused. The retry mails carol
+    alone: bob gets one mail, not two."""
+    register("bob", "shared@example.com")
+    register("carol", "shared@example.com")
+    tried = _mailing_fails(monkeypatch, lambda body: "carol" in body and sum("carol" in t for t in tried) == 1)
+    with django_capture_on_commit_callbacks(execute=True):
+        APIClient().post("/api/v1/auth/password-reset/", {"email": "shared@example.com"}, format="json")
+    assert len(_retries(task_queue, django_capture_on_commit_callbacks)) == 1
+    sent = sorted("carol" if "carol" in m.body else "bob" for m in mail.outbox)
+    assert sent == ["bob", "carol"] and len(tried) == 3

@@ -146,6 +146,24 @@ def test_the_relay_leaves_young_rows_to_their_commit_and_stops_at_the_first_fail
     assert [args for _, args, _, _ in broker.published] == [("t", 1), ("t", 2), ("t", 3)], "oldest first"
 
 
+def test_a_task_scheduled_later_waits_for_its_time_then_the_relay_sends_it(broker, django_capture_on_commit_callbacks):
+    """``schedule_later``: nothing is published at the commit, however long the wait; the relay
+    leaves the row until it is due within ``MAX_TASK_COUNTDOWN``, then sends it with what is left."""
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        scheduling.schedule_later("games.tasks.play_bot", "t", 7, seconds=600)
+    assert broker.published == []
+    age_everything(seconds=60)
+    assert outbox.relay() == 0
+    (row,) = OutboxMessage.objects.filter(published_at__isnull=True)
+    OutboxMessage.objects.filter(pk=row.pk).update(
+        due_at=timezone.now() + timedelta(seconds=settings.MAX_TASK_COUNTDOWN / 2)
+    )
+    assert outbox.relay() == 1
+    ((name, args, countdown, _),) = broker.published
+    assert (name, args) == ("games.tasks.play_bot", ("t", 7))
+    assert countdown is not None and 0 < countdown <= settings.MAX_TASK_COUNTDOWN / 2
+
+
 def test_a_password_reset_asked_with_the_broker_down_is_mailed_once_it_is_back(broker, mailoutbox):
     """A reset link asked for while the broker is down is stored, under a key that fits its column
     however long the address and the page (the digest of its arguments), and the relay sends it."""
