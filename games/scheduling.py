@@ -108,7 +108,7 @@ def schedule_later(task_name: str, subject: Any, *args: Any, seconds: float) -> 
     OutboxMessage.objects.create(
         task=task_name,
         args=task_args,
-        headers=telemetry.task_headers(None, telemetry.current_request_id()),
+        headers=telemetry.task_headers(seconds, telemetry.current_request_id()),
         key=task_key(task_name, task_args),
         due_at=timezone.now() + timedelta(seconds=seconds),
     )

@@ -18,7 +18,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from config import settings as config_settings
-from games import outbox, scheduling, tasks
+from games import outbox, scheduling, tasks, telemetry
 from games.models import Event, OutboxMessage, Table
 from tests.api.play import person
 from tests.fixtures_tasks import TaskQueue
@@ -159,9 +159,11 @@ def test_a_task_scheduled_later_waits_for_its_time_then_the_relay_sends_it(broke
         due_at=timezone.now() + timedelta(seconds=settings.MAX_TASK_COUNTDOWN / 2)
     )
     assert outbox.relay() == 1
-    ((name, args, countdown, _),) = broker.published
+    ((name, args, countdown, headers),) = broker.published
     assert (name, args) == ("games.tasks.play_bot", ("t", 7))
     assert countdown is not None and 0 < countdown <= settings.MAX_TASK_COUNTDOWN / 2
+    # The worker measures a task's queue delay from the time it was meant for, not when it was stored.
+    assert headers[telemetry.HEADER_DUE_AT] > time.time() + 500
 
 
 def test_a_password_reset_asked_with_the_broker_down_is_mailed_once_it_is_back(broker, mailoutbox):
