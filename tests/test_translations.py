@@ -292,3 +292,16 @@ def test_issue_15_a_played_table_says_every_word(game, task_queue):
             report[language] = lines
     summary = "\n".join(f"{language}: {len(lines)}\n    " + "\n    ".join(lines) for language, lines in report.items())
     assert not report, f"{game}: words a reader would get in English, by language:\n{summary}"
+
+
+def test_every_showdown_outcome_has_words_in_the_web_client():
+    """Every outcome code a showdown line may carry (``wins``, ``splits``, …) has its words in the
+    web client's ``words.js``: a code without them was shown as the English code itself in every
+    language (``splits`` was, in Persian)."""
+    from api.audit_serializers import ShowdownLineSerializer
+
+    source = (ROOT / "api/static/web/words.js").read_text(encoding="utf-8")
+    table = source[source.index("const WORDS = {") : source.index("};")]
+    said = set(re.findall(r'^\s*"?([a-z_ ]+)"?: \(\) => t\(', table, flags=re.MULTILINE))
+    outcomes = set(ShowdownLineSerializer().fields["outcome"].choices)
+    assert outcomes and not outcomes - said, sorted(outcomes - said)

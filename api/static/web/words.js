@@ -27,7 +27,7 @@ const WORDS = {
   loses: () => t("loses"),
   returned: () => t("gets an uncalled bet back"),
   out: () => t("out"),
-  split: () => t("splits"),
+  splits: () => t("splits"),
   // showdown categories a game's audit names without words of its own (Euchre's sides)
   makers: () => t("makers"),
   defenders: () => t("defenders"),
