@@ -84,17 +84,7 @@ def schedule(task_name: str, subject: Any, *args: Any, countdown: float | None =
     """
     if countdown is not None and countdown > settings.MAX_TASK_COUNTDOWN:
         return
-    # Ids travel as strings: a row's arguments are JSON.
-    task_args = [str(subject), *args]
-    # The request id is read now, while the request that made the task due is still in hand.
-    headers = telemetry.task_headers(countdown, telemetry.current_request_id())
-    row = OutboxMessage.objects.create(
-        task=task_name,
-        args=task_args,
-        headers=headers,
-        key=task_key(task_name, task_args),
-        due_at=timezone.now() + timedelta(seconds=countdown or 0),
-    )
+    row = _stored(task_name, subject, args, countdown or 0)
     transaction.on_commit(lambda: publish_after_commit(row))
 
 
@@ -104,8 +94,15 @@ def schedule_later(task_name: str, subject: Any, *args: Any, seconds: float) -> 
     row once it is due within that countdown (``games.outbox.relay``, each ``SWEEP_SECONDS``). For
     the rare task that must wait minutes and has no deadline in the database to cover it (a mail
     tried again)."""
+    _stored(task_name, subject, args, seconds)
+
+
+def _stored(task_name: str, subject: Any, args: tuple[Any, ...], seconds: float) -> OutboxMessage:
+    """The outbox row of ``task_name(subject, *args)``, due in ``seconds``."""
+    # Ids travel as strings: a row's arguments are JSON.
     task_args = [str(subject), *args]
-    OutboxMessage.objects.create(
+    # The request id is read now, while the request that made the task due is still in hand.
+    return OutboxMessage.objects.create(
         task=task_name,
         args=task_args,
         headers=telemetry.task_headers(seconds, telemetry.current_request_id()),

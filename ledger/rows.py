@@ -121,10 +121,7 @@ def select_rows(model: type[Model], where: str, params: list[Any], *, related: s
     fetched = fetch(db, sql + where, params)
     alias, split, found = db.alias, len(names), []
     for row in fetched:
-        values = list(row)
-        for i, (col, steps) in enumerate(converters):
-            for step in steps:
-                values[i] = step(values[i], col, db)
+        values = _converted(row, converters, db)
         instance = model.from_db(alias, names, values[:split])
         if fk is not None and other is not None:  # a join sets both
             theirs = values[split:]
@@ -158,14 +155,16 @@ def select_values(model: type[Model], names: Sequence[str], where: str, params: 
     fetched = fetch(db, sql + where, params)
     if not any(steps for _, steps in converters):
         return [tuple(row) for row in fetched]
-    rows = []
-    for row in fetched:
-        values = list(row)
-        for i, (col, steps) in enumerate(converters):
-            for step in steps:
-                values[i] = step(values[i], col, db)
-        rows.append(tuple(values))
-    return rows
+    return [tuple(_converted(row, converters, db)) for row in fetched]
+
+
+def _converted(row: Sequence[Any], converters: Converters, db: BaseDatabaseWrapper) -> list[Any]:
+    """A fetched row's values, each through its column's database converters."""
+    values = list(row)
+    for i, (col, steps) in enumerate(converters):
+        for step in steps:
+            values[i] = step(values[i], col, db)
+    return values
 
 
 @functools.cache
