@@ -10,6 +10,7 @@ leaves no record, a recorded answer is one that happened.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Callable, Mapping
@@ -19,14 +20,17 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from games import store
 from games.engine.words import T, Text
 from games.errors import Conflict, IdempotencyMismatch, ServiceError
 from games.models import CommandRecord, Table
-from ledger.rows import insert_rows, select_rows
+from ledger.rows import Scalar, insert_rows, select_rows
+
+# What ``Keyed.replay`` is given when the record was not read with the table's lock.
+NOT_READ: Any = object()
 
 # A command's answer: its status, its body and the table it was about (or ``None``).
 Answered = tuple[int, dict[str, Any], Table | None]
@@ -40,9 +44,16 @@ class Keyed:
     key: str | None
     request_hash: str
 
-    def replay(self) -> tuple[int, dict[str, Any], bool] | None:
-        """The first answer under the key, if it is live and was for this same request."""
-        return _replay(self.user, self.key, self.request_hash) if self.key else None
+    def replay(self, read: Any = NOT_READ, *, moved: bool = True) -> tuple[int, dict[str, Any], bool] | None:
+        """The first answer under the key, if it is live and was for this same request. ``read``:
+        the record as a lock's statement read it (``record_read``: the record or ``None``), which
+        is trusted unless it found none and the table ``moved`` past the request's version: a twin
+        request may then have committed while this one waited for the lock, after the statement's
+        snapshot was taken, and the record is looked up again."""
+        if not self.key:
+            return None
+        unsure = read is NOT_READ or (read is None and moved)
+        return _replay(live_record(self.user, self.key) if unsure else _live(read), self.request_hash)
 
     def keep(self, status: int, response: dict[str, Any], table: Table | None) -> dict[str, Any] | None:
         """Keep the answer under the key, in the command's transaction; the answer as it will be
@@ -87,9 +98,8 @@ def once(
         return status, with_words(response, stored), False
 
 
-def _replay(user: AbstractBaseUser, key: str, request_hash: str) -> tuple[int, dict[str, Any], bool] | None:
-    """The first answer under ``key``, if it is live and was for this same request."""
-    previous = live_record(user, key)
+def _replay(previous: CommandRecord | None, request_hash: str) -> tuple[int, dict[str, Any], bool] | None:
+    """The first answer of the live record ``previous``, if it was for this same request."""
     if previous is None:
         return None
     if previous.request_hash != request_hash:
@@ -148,11 +158,53 @@ def live_record(user: AbstractBaseUser, key: str) -> CommandRecord | None:
     be stored again; if the new command is refused, the transaction brings the old row back,
     still expired, for the purge to take."""
     found = select_rows(CommandRecord, 'a.user_id = %s AND a."key" = %s', [user.pk, key])
-    previous = found[0] if found else None
+    return _live(found[0] if found else None)
+
+
+def _live(previous: CommandRecord | None) -> CommandRecord | None:
     if previous is not None and previous.created_at < _cutoff():
         previous.delete()
         return None
     return previous
+
+
+def record_read(user: AbstractBaseUser, key: str | None) -> Scalar | None:
+    """The record of ``key`` as a scalar subquery (PostgreSQL), for the statement that locks the
+    table to read it too (``games.play.unit.open_table``); its value is the record or ``None``,
+    for ``Keyed.replay``. ``None`` without a key."""
+    if not key:
+        return None
+    return Scalar(_record_sql(), (user.pk, key), functools.partial(_record_of, user.pk, key))
+
+
+@functools.cache
+def _record_sql() -> str:
+    qn = connection.ops.quote_name
+    columns = ", ".join(f"r.{qn(CommandRecord._meta.get_field(name).column)}" for name in _READ)
+    return (
+        f"(SELECT json_build_array({columns}) FROM {qn(CommandRecord._meta.db_table)} r "
+        f"WHERE r.{qn(CommandRecord._meta.get_field('user').column)} = %s AND r.{qn('key')} = %s)"
+    )
+
+
+_READ = ("id", "request_hash", "status_code", "response", "created_at")
+
+
+def _record_of(user_id: Any, key: str, value: list[Any] | None) -> CommandRecord | None:
+    if value is None:
+        return None
+    pk, request_hash, status_code, response, created_at = value
+    record = CommandRecord(
+        pk=pk,
+        user_id=user_id,
+        key=key,
+        request_hash=request_hash,
+        status_code=status_code,
+        response=response,
+        created_at=datetime.fromisoformat(created_at),
+    )
+    record._state.adding = False
+    return record
 
 
 def purge(*, batch: int = 1000, max_batches: int = 100) -> int:

@@ -19,7 +19,9 @@ def _table_id(table: Any) -> Any:
     return getattr(table, "pk", table)
 
 
-_cache: OrderedDict[tuple[Any, str], tuple[int, Any]] = OrderedDict()
+# By table id: the game's slug, the version and the state at it. A table's game never changes; the
+# slug is kept so that a state is only ever given back to the game it is of.
+_cache: OrderedDict[Any, tuple[str, int, Any]] = OrderedDict()
 _cache_lock = threading.Lock()
 
 
@@ -27,13 +29,13 @@ def remember(table: Any, decider: Decider, version: int, state: Any) -> None:
     """Offer the state of ``table`` at ``version`` to the in-process cache once the current
     transaction commits (never a state a rollback would undo). States are immutable, so sharing
     them between threads is safe."""
-    key = (_table_id(table), decider.slug)
+    key, slug = _table_id(table), decider.slug
 
     def store() -> None:
         with _cache_lock:
             known = _cache.get(key)
-            if known is None or known[0] < version:
-                _cache[key] = (version, state)
+            if known is None or known[0] != slug or known[1] < version:
+                _cache[key] = (slug, version, state)
             _cache.move_to_end(key)
             while len(_cache) > CACHE_SIZE:
                 _cache.popitem(last=False)
@@ -47,11 +49,18 @@ def forget(table: Any | None = None) -> None:
         if table is None:
             _cache.clear()
             return
-        table_id = _table_id(table)
-        for key in [key for key in _cache if key[0] == table_id]:
-            del _cache[key]
+        _cache.pop(_table_id(table), None)
 
 
 def _cached(table_id: Any, decider: Decider) -> tuple[int, Any] | None:
     with _cache_lock:
-        return _cache.get((table_id, decider.slug))
+        found = _cache.get(table_id)
+    return found[1:] if found is not None and found[0] == decider.slug else None
+
+
+def cached_version(table_id: Any) -> int | None:
+    """The version of the table's state in the cache, if it holds one (of whichever game): what a
+    reader that has not read the table's row yet asks for the events after."""
+    with _cache_lock:
+        found = _cache.get(table_id)
+    return found[1] if found is not None else None

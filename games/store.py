@@ -43,7 +43,7 @@ from games.riders import Appended, Rider, rider_params, run_apart
 from games.states import CACHE_SIZE as CACHE_SIZE
 from games.states import _cached, remember
 from games.states import forget as forget
-from ledger.rows import fetch, select_values
+from ledger.rows import Scalar, fetch, select_values
 
 GENESIS = "0" * 64
 
@@ -425,6 +425,47 @@ def _tail_now(table: Table, after: int, at: int | None) -> list[tuple[Any, ...]]
     return select_values(Event, RECORDED_FIELDS, where + " ORDER BY a.seq", params)
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Tail:
+    """The events of a table after version ``after`` as one read saw them, in order (``tail_read``)."""
+
+    after: int
+    rows: list[Recorded]
+
+
+def tail_read(table_id: UUID, after: int) -> Scalar:
+    """The events of ``table_id`` after version ``after`` as a scalar subquery (PostgreSQL), for a
+    statement that reads the table's row to read them too (``games.play.unit.open_table``); its
+    value is a ``Tail``. Under a lock that waited it may miss the events of the writer it waited
+    for: ``load`` reads those after it."""
+    key = Table._meta.pk.get_db_prep_value(table_id, connection)
+    return Scalar(_tail_sql(), (key, after, key), functools.partial(_tail_of, after))
+
+
+@functools.cache
+def _tail_sql() -> str:
+    qn = connection.ops.quote_name
+    event, table = qn(Event._meta.db_table), qn(Table._meta.db_table)
+    columns = ", ".join(f"e.{qn(Event._meta.get_field(name).column)}" for name in ("id", *RECORDED_FIELDS[1:]))
+    # The era names the table's one partition (games.partitions); read from its row, once.
+    return (
+        f"(SELECT json_agg(json_build_array({columns}) ORDER BY e.seq) FROM {event} e "
+        f"WHERE e.table_id = %s AND e.seq > %s AND e.era = (SELECT t.era FROM {table} t WHERE t.id = %s))"
+    )
+
+
+def _tail_of(after: int, value: list[list[Any]] | None) -> Tail:
+    """The ``Tail`` of ``tail_read``'s JSON: ids, times and the table's id made what a read of the
+    rows gives."""
+    rows = [
+        Recorded(
+            pk, UUID(table_id), seq, type_, data, secret, actor, hand_no, dt.datetime.fromisoformat(at), prev, digest
+        )
+        for pk, table_id, seq, type_, data, secret, actor, hand_no, at, prev, digest in value or ()
+    ]
+    return Tail(after, rows)
+
+
 def _base(table: Table, decider: Decider, at: int | None) -> tuple[int, Any]:
     """Where a fold up to ``at`` (``None``: the end) starts: the latest snapshot at or below it, as
     ``(version, state)``, or the table's initial state at version 0."""
@@ -437,21 +478,22 @@ def _base(table: Table, decider: Decider, at: int | None) -> tuple[int, Any]:
     return snapshot[0], decode_state(decider.state_type, snapshot[1])
 
 
-def load(*, table: Table, decider: Decider, at: int | None = None, cache: bool = True) -> tuple[Any, int]:
+def load(
+    *, table: Table, decider: Decider, at: int | None = None, cache: bool = True, tail: Tail | None = None
+) -> tuple[Any, int]:
     """The state of ``table`` and its version: now, or just after event ``at``.
 
     Starts from the latest snapshot at or below that point (or, for the current state, the cached
     state if newer) and replays the events after it. Loading the current state writes a snapshot
-    when it had to replay ``settings.SNAPSHOT_EVERY`` events or more.
+    when it had to replay ``settings.SNAPSHOT_EVERY`` events or more. ``tail``: the events after
+    the cached state, read with the table's row (``tail_read``); only those it misses are read.
     """
     table_id = table.pk
     base: tuple[int, Any] | None = _cached(table_id, decider) if cache and at is None else None
     from_cache = base is not None
     if base is None:
         base = _base(table, decider, at)
-    # The caller read the table's version (under its lock, when writing): a cached state that has
-    # reached it needs no look for newer events.
-    rows = [] if from_cache and base[0] >= table.version else [Recorded(*row) for row in _tail_now(table, base[0], at)]
+    rows = _newer(table, base[0], at, tail if from_cache else None)
     version, state = base
     try:
         for step in fold(decider, state, rows):
@@ -465,6 +507,22 @@ def load(*, table: Table, decider: Decider, at: int | None = None, cache: bool =
         if cache and (rows or not from_cache):
             remember(table_id, decider, version, state)
     return state, version
+
+
+def _newer(table: Table, after: int, at: int | None, tail: Tail | None) -> list[Recorded]:
+    """The events after ``after`` (up to ``at``) a load folds: none once ``after`` has reached the
+    version the caller read (under its lock, when writing); those of ``tail`` that are newer, if it
+    starts early enough; and what is still missing, read now."""
+    upto = table.version if at is None else at
+    if after >= upto:
+        return []
+    rows: list[Recorded] = []
+    if tail is not None and tail.after <= after:
+        rows = [row for row in tail.rows if after < row.seq <= upto]
+        after = rows[-1].seq if rows else after
+        if after >= upto:
+            return rows
+    return rows + [Recorded(*row) for row in _tail_now(table, after, at)]
 
 
 def walk(

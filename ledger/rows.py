@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import psycopg
@@ -29,8 +30,22 @@ Converters = list[tuple[Col, list[Converter]]]
 Join = tuple[ForeignKey[Any, Any] | None, type[Model] | None, list[str], list[str], int]
 
 
+@dataclass(frozen=True, slots=True)
+class Scalar:
+    """A scalar subquery read in another statement's select list, so both cost one round trip:
+    its SQL (``%s`` for its ``params``) and how its value becomes what the caller wants. It reads
+    the statement's snapshot: under a lock that waited, the rows it reads are as they were before
+    the wait, not as the writer waited for left them."""
+
+    sql: str
+    params: tuple[Any, ...]
+    decode: Callable[[Any], Any]
+
+
 @functools.cache
-def _layout(model: type[Model], related: str | None, vendor: str) -> tuple[str, Converters, Join]:
+def _layout(
+    model: type[Model], related: str | None, vendor: str, scalars: tuple[str, ...] = ()
+) -> tuple[str, Converters, Join]:
     qn = connection.ops.quote_name
     own = model._meta.concrete_fields
     sources: list[tuple[str, Sequence[Field[Any, Any]]]] = [("a", own)]
@@ -55,7 +70,8 @@ def _layout(model: type[Model], related: str | None, vendor: str) -> tuple[str, 
     names = [f.attname for f in own]
     their_names = [f.attname for f in other._meta.concrete_fields] if other is not None else []
     their_pk = their_names.index(other._meta.pk.attname) if other is not None else 0
-    return f"SELECT {', '.join(columns)} FROM {sql} WHERE ", converters, (fk, other, names, their_names, their_pk)
+    select = ", ".join([*columns, *scalars])
+    return f"SELECT {select} FROM {sql} WHERE ", converters, (fk, other, names, their_names, their_pk)
 
 
 # psycopg prepares a statement the first time it runs with ``prepare=True`` and never otherwise.
@@ -116,12 +132,21 @@ def select_rows(model: type[Model], where: str, params: list[Any], *, related: s
     """The ``model`` instances matching ``where`` (SQL in which ``a`` is the model's table and ``b``
     the ``related`` one; it may end in ORDER BY and ``lock_clause()``). ``params`` are database
     values (``field.get_db_prep_value``)."""
+    return select_rows_and(model, where, params, related=related)[0]
+
+
+def select_rows_and(
+    model: type[Model], where: str, params: list[Any], *, related: str | None = None, scalars: Sequence[Scalar] = ()
+) -> tuple[list[Any], list[Any] | None]:
+    """``select_rows``, and the value of each of ``scalars`` read in the same statement, decoded
+    (``None`` when no row was found to carry them)."""
     db = reading(model)
-    sql, converters, (fk, other, names, their_names, their_pk) = _layout(model, related, db.vendor)
-    fetched = fetch(db, sql + where, params)
+    texts = tuple(scalar.sql for scalar in scalars)
+    sql, converters, (fk, other, names, their_names, their_pk) = _layout(model, related, db.vendor, texts)
+    fetched = fetch(db, sql + where, [*(p for scalar in scalars for p in scalar.params), *params])
     alias, split, found = db.alias, len(names), []
     for row in fetched:
-        values = _converted(row, converters, db)
+        values = _converted(row[: len(converters)], converters, db)
         instance = model.from_db(alias, names, values[:split])
         if fk is not None and other is not None:  # a join sets both
             theirs = values[split:]
@@ -129,7 +154,10 @@ def select_rows(model: type[Model], where: str, params: list[Any], *, related: s
                 instance, None if theirs[their_pk] is None else other.from_db(alias, their_names, theirs)
             )
         found.append(instance)
-    return found
+    if not fetched:
+        return found, None
+    extra = fetched[0][len(converters) :]
+    return found, [scalar.decode(value) for scalar, value in zip(scalars, extra, strict=True)]
 
 
 @functools.cache
@@ -213,9 +241,11 @@ def _tree_layout(
     child_related: str,
     vendor: str,
     inner: bool = False,
+    scalars: tuple[str, ...] = (),
 ) -> tuple[str, Converters, list[tuple[type[Model], list[str], ForeignKey[Any, Any] | None]]]:
     """The SELECT of ``parent`` (a) with its ``parent_related`` row (b), each of its ``child`` rows
-    (c, by ``child_fk``) and each child's ``child_related`` row (d), and how to split a row."""
+    (c, by ``child_fk``) and each child's ``child_related`` row (d), then the ``scalars``, and how to
+    split a row."""
     qn = connection.ops.quote_name
     parent_fk, child_parent, child_rel = (
         _foreign_key(parent, parent_related),
@@ -241,7 +271,7 @@ def _tree_layout(
             names.append(field.attname)
         splits.append((model, names, fk))
     sql = (
-        f"SELECT {', '.join(columns)} FROM {qn(parent._meta.db_table)} a "
+        f"SELECT {', '.join([*columns, *scalars])} FROM {qn(parent._meta.db_table)} a "
         f"LEFT OUTER JOIN {qn(b_model._meta.db_table)} b ON b.{qn(b_model._meta.pk.column)} = a.{qn(parent_fk.column)} "
         f"{'INNER' if inner else 'LEFT OUTER'} JOIN {qn(child._meta.db_table)} c "
         f"ON c.{qn(child_parent.column)} = a.{qn(parent._meta.pk.column)} "
@@ -261,17 +291,21 @@ def select_tree(
     params: list[Any],
     *,
     inner: bool = False,
-) -> tuple[Any, list[Any]] | None:
+    scalars: Sequence[Scalar] = (),
+) -> tuple[Any, list[Any], list[Any]] | None:
     """One row of ``parent`` (``where`` picks it; ``a`` is its table, and ``where`` may end in
     ORDER BY of the children, ``c``, and ``lock_clause()``) with its ``parent_related`` row cached
     on it, and its ``child`` rows (those whose ``child_fk`` is the parent), each with its
     ``child_related`` row cached: in one statement, the instances ``select_rows`` would give.
     ``inner``: only a parent with children is found (its children may then be locked too,
     ``FOR UPDATE OF a, c``, which PostgreSQL refuses on the nullable side of an outer join).
-    ``None`` when no parent matches."""
+    The third part is the value of each of ``scalars``, decoded (they come before ``where``'s
+    parameters). ``None`` when no parent matches."""
     db = reading(parent)
-    sql, converters, splits = _tree_layout(parent, parent_related, child, child_fk, child_related, db.vendor, inner)
-    fetched = fetch(db, sql + where, params)
+    sql, converters, splits = _tree_layout(
+        parent, parent_related, child, child_fk, child_related, db.vendor, inner, tuple(s.sql for s in scalars)
+    )
+    fetched = fetch(db, sql + where, [*(p for s in scalars for p in s.params), *params])
     if not fetched:
         return None
     bounds, start = [], 0
@@ -288,7 +322,8 @@ def select_tree(
         if c is not None:
             splits[3][2].set_cached_value(c, d)  # type: ignore[union-attr]
             children.append(c)
-    return found, children
+    extra = fetched[0][len(converters) :]
+    return found, children, [scalar.decode(value) for scalar, value in zip(scalars, extra, strict=True)]
 
 
 def _instances(

@@ -8,7 +8,7 @@ reading them again.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -19,7 +19,8 @@ from games.engine import registry
 from games.engine.words import T
 from games.errors import NotFound
 from games.models import Seat, Table, table_uuid
-from ledger.rows import lock_clause, select_rows, select_tree
+from games.states import cached_version
+from ledger.rows import Scalar, lock_clause, select_rows, select_tree
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +34,9 @@ class Locked:
     version: int
     # What a command works out once from the above, kept for its other steps (``extra``).
     memo: dict[str, Any] = field(default_factory=dict, compare=False)
+    # The caller's own reads made with the lock's statement (``open_table``), or ``None`` if they
+    # could not ride it.
+    read_with: tuple[Any, ...] | None = None
 
     def extra(self) -> Mapping[str, Any]:
         """The facts from outside the game that its rules depend on (``settlement.context_extra``),
@@ -71,37 +75,56 @@ def lock(table_id) -> Table:
     return found[0]
 
 
-def load(table: Table, seats: list[Seat] | None = None) -> Locked:
+def load(table: Table, seats: list[Seat] | None = None, *, tail: store.Tail | None = None, read_with=None) -> Locked:
     """``table`` (under its lock, when writing) with its seats, game, state and version. The seats
     do not change while a table runs; the read side's answer (``selectors.seat_rows``) finds them
-    on the row, so a command and its answer read them once. ``seats``: already read with the row."""
+    on the row, so a command and its answer read them once. ``seats``: already read with the row;
+    ``tail``: the events after the cached state, too (``store.load``)."""
     if seats is None:
         key = Table._meta.pk.get_db_prep_value(table.pk, connection)
         seats = select_rows(Seat, "a.table_id = %s ORDER BY a.number", [key], related="user")
     table.__dict__["_seat_rows"] = seats
     decider = registry.get(table.game)
-    state, version = store.load(table=table, decider=decider)
-    return Locked(table=table, seats=tuple(seats), decider=decider, state=state, version=version)
+    state, version = store.load(table=table, decider=decider, tail=tail)
+    return Locked(table=table, seats=tuple(seats), decider=decider, state=state, version=version, read_with=read_with)
 
 
-def open_table(table_id) -> Locked:
+def open_table(table_id, *, reads: Sequence[Scalar] = ()) -> Locked:
     """The table ``table_id`` under its lock, loaded: the row with its owner and its seats with
-    their users in one statement; ``NotFound`` if there is no such table.
+    their users in one statement; ``NotFound`` if there is no such table. On PostgreSQL the events
+    after the state this process holds are read in it too, and the caller's ``reads``, whose values
+    are then ``Locked.read_with``.
 
     The seats' rows are locked with the table's: a statement that waited for the table's lock
     then reads the seats as the writer it waited for left them (a client seed set meanwhile), as
-    PostgreSQL reads again only the rows it locks. A table without seats (none taken yet) is read
-    the way ``lock`` and ``load`` read it."""
-    key = Table._meta.pk.get_db_prep_value(table_uuid(table_id), connection)
+    PostgreSQL reads again only the rows it locks. What else it reads is as it was before the wait
+    (``Scalar``): ``store.load`` reads the events it missed. A table without seats (none taken
+    yet) is read the way ``lock`` and ``load`` read it."""
+    table_key = table_uuid(table_id)
+    key = Table._meta.pk.get_db_prep_value(table_key, connection)
     features = connection.features
     clause = " FOR UPDATE OF a, c" if features.has_select_for_update_of else lock_clause()
+    scalars: list[Scalar] = []
+    riding = connection.vendor == "postgresql"
+    if riding:
+        after = cached_version(table_key)
+        scalars = [*reads, *([store.tail_read(table_key, after)] if after is not None else [])]
     found = select_tree(
-        Table, "owner", Seat, "table", "user", f"a.id = %s ORDER BY c.number{clause}", [key], inner=True
+        Table,
+        "owner",
+        Seat,
+        "table",
+        "user",
+        f"a.id = %s ORDER BY c.number{clause}",
+        [key],
+        inner=True,
+        scalars=scalars,
     )
     if found is None:
         return load(lock(table_id))
-    table, seats = found
-    return load(table, seats)
+    table, seats, values = found
+    tail = values[len(reads)] if len(values) > len(reads) else None
+    return load(table, seats, tail=tail, read_with=tuple(values[: len(reads)]) if riding else None)
 
 
 def table_state(table: Table, *, at: int | None = None) -> tuple[Any, int]:

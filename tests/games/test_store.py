@@ -138,6 +138,29 @@ def test_the_cache_serves_the_committed_state_without_reading_snapshots(
     assert version == 3 and state == store.replay_from_scratch(counter_table, counter_game)[0]
 
 
+def test_a_tail_read_with_the_row_is_folded_and_only_what_it_missed_is_read(
+    counter_table, counter_game, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    """``Tail``: the events after the cached state as the lock's statement read them. One that
+    holds them all costs no statement; one that missed the newest (the writer the lock waited for)
+    is completed by one read of those alone; rows the cache already holds are skipped."""
+    with django_capture_on_commit_callbacks(execute=True):
+        play(counter_table, {"type": "start"})
+        store.load(table=counter_table, decider=counter_game)  # the cache holds version 2
+    add(counter_table, 0)
+    add(counter_table, 1)
+    counter_table.refresh_from_db()
+    rows = [store.Recorded(*row) for row in store._tail_now(counter_table, 1, None)]
+    truth = store.replay_from_scratch(counter_table, counter_game)
+    with django_assert_num_queries(0):
+        assert store.load(table=counter_table, decider=counter_game, tail=store.Tail(1, rows)) == truth
+    store.forget(counter_table)
+    with django_capture_on_commit_callbacks(execute=True):
+        store.remember(counter_table, counter_game, 2, store.load(table=counter_table, decider=counter_game, at=2)[0])
+    with django_assert_num_queries(1):
+        assert store.load(table=counter_table, decider=counter_game, tail=store.Tail(1, rows[:2])) == truth
+
+
 def test_an_empty_append_only_checks_the_version(counter_table, counter_game):
     play(counter_table, {"type": "start"})
     with transaction.atomic():
