@@ -20,9 +20,10 @@ from games.engine.words import T
 from games.errors import NotFound
 from games.models import HandSeed, Seat, Table, table_uuid
 from games.offers import offered
+from games.states import cached_version
 from games.words import name_seats
 from ledger.models import Payout
-from ledger.rows import Compiled, select_rows
+from ledger.rows import Compiled, select_rows, select_rows_and
 from ledger.times import rfc3339, seconds_left
 from ledger.units import money_shown
 
@@ -35,8 +36,18 @@ def get_table(table_id) -> Table:
 def table_to_view(table_id) -> Table:
     """``get_table`` for ``table_view``: in the same statement its owner and its two newest hand
     seeds (each one's number and commitment), among which ``table_view`` finds the next hand's
-    commitment: a command seeds the hand it deals and the one after."""
-    return _one_table(_TABLES_TO_VIEW, table_id)
+    commitment: a command seeds the hand it deals and the one after. Then its seats, and in the
+    same statement the events after the state this process holds, if that is behind the row
+    (another process moved the table): ``table_view`` folds them without a read of its own."""
+    table = _one_table(_TABLES_TO_VIEW, table_id)
+    after = cached_version(table.pk) if connection.vendor == "postgresql" else None
+    tail = [store.tail_read(table.pk, after)] if after is not None and after < table.version else []
+    key = Table._meta.pk.get_db_prep_value(table.pk, connection)
+    rows, values = select_rows_and(Seat, SEATS_IN_ORDER, [key], related="user", scalars=tail)
+    table.__dict__["_seat_rows"] = rows
+    if tail and values:
+        table.__dict__["_tail"] = values[0]
+    return table
 
 
 def _one_table(read: Compiled, table_id) -> Table:
@@ -97,10 +108,11 @@ def seat_rows(table: Table) -> list[Seat]:
     rows = table.__dict__.get("_seat_rows")
     if rows is None:
         key = Table._meta.pk.get_db_prep_value(table.pk, connection)
-        rows = table.__dict__["_seat_rows"] = select_rows(
-            Seat, "a.table_id = %s ORDER BY a.number", [key], related="user"
-        )
+        rows = table.__dict__["_seat_rows"] = select_rows(Seat, SEATS_IN_ORDER, [key], related="user")
     return rows
+
+
+SEATS_IN_ORDER = "a.table_id = %s ORDER BY a.number"
 
 
 def player_names(table: Table) -> dict[int, str]:
@@ -164,7 +176,7 @@ def table_view(
     if state is None:
         # The state is loaded after the row was read, so other writers may have moved it on: report
         # the version the state is at, or a client acting on this view would meet a conflict.
-        state, version = store.load(table=table, decider=decider)
+        state, version = store.load(table=table, decider=decider, tail=table.__dict__.get("_tail"))
     started = table.status != Table.Status.OPEN
     to_act = list(decider.to_act(state)) if started else []
     next_hand = decider.hand_no(state) + 1
