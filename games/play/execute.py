@@ -122,7 +122,7 @@ def _context(locked: Locked, state) -> Context:
     """The seeds of the next hand to be dealt and the commitment of the one after (CM-5, CM-6)."""
     table = locked.table
     next_hand = locked.decider.hand_no(state) + 1
-    seeds = hand_seeds(table, next_hand, next_hand + 1)
+    seeds = hand_seeds(table, next_hand, next_hand + 1, newest=locked.newest_seeds)
     seat_seeds = {s.number: s.client_seed for s in locked.seats}
     return Context(
         table_id=str(table.pk),

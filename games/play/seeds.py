@@ -7,9 +7,11 @@ most commands then need no seed query.
 
 from __future__ import annotations
 
+import functools
 import secrets
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection, transaction
@@ -18,7 +20,7 @@ from django.utils import timezone
 from games import store
 from games.engine import fairness
 from games.models import HandSeed, Table
-from ledger.rows import insert_rows, placeholders, select_values
+from ledger.rows import Scalar, insert_rows, placeholders, select_values
 
 # Keyed by (table id, hand number).
 _SEED_CACHE_SIZE = 4096
@@ -43,21 +45,88 @@ def forget_seeds() -> None:
         _seed_cache.clear()
 
 
-def hand_seeds(table: Table, *hands: int) -> dict[int, tuple[bytes, str]]:
-    """``{hand_no: (server_seed, commitment)}`` of ``hands``, made if missing."""
+@dataclass(slots=True)
+class Newest:
+    """What one command knows of its table's hand seeds: ``{hand_no: (server_seed, commitment)}``
+    of the newest, as the lock's statement read them (``newest_read``), and the highest hand that
+    has a seed (0: none). ``hand_seeds`` adds what it reads and makes, so a later step of the same
+    command never makes a seed twice. ``top`` is ``None`` when absence cannot be told from the
+    read: it saw the table at another version than the lock holds (it waited for a writer, who may
+    have made seeds)."""
+
+    seeds: dict[int, tuple[bytes, str]]
+    top: int | None
+    seen_version: int
+
+    def as_of(self, version: int) -> Newest:
+        """These seeds, for a table locked at ``version``."""
+        if self.seen_version != version:
+            self.top = None
+        return self
+
+
+def knows(table_id: Any, *hands: int) -> bool:
+    """Whether this process holds the committed seeds of all ``hands`` of the table."""
+    with _seed_cache_lock:
+        return all((table_id, n) in _seed_cache for n in hands)
+
+
+def newest_read(table_id: Any) -> Scalar:
+    """The table's two newest hand seeds as a scalar subquery (PostgreSQL), for the statement that
+    locks the table to read them too, with the table's version as that read saw it; its value is a
+    ``Newest``. A command asks for the seeds of the next hand and the one after (``hand_seeds``):
+    once a command of the hand in play has run, they are the newest two, and a hand above the
+    newest has none yet."""
+    key = Table._meta.pk.get_db_prep_value(table_id, connection)
+    return Scalar(_newest_sql(), (key, key), _newest_of)
+
+
+@functools.cache
+def _newest_sql() -> str:
+    qn = connection.ops.quote_name
+    seeds, table = qn(HandSeed._meta.db_table), qn(Table._meta.db_table)
+    return (
+        f"json_build_array((SELECT t.version FROM {table} t WHERE t.id = %s), "
+        "(SELECT json_agg(json_build_array(s.hand_no, encode(s.server_seed, 'hex'), s.commitment)) FROM "
+        f"(SELECT n.hand_no, n.server_seed, n.commitment FROM {seeds} n "
+        "WHERE n.table_id = %s ORDER BY n.hand_no DESC LIMIT 2) s))"
+    )
+
+
+def _newest_of(value: list[Any]) -> Newest:
+    seen_version, rows = value
+    seeds = {hand_no: (bytes.fromhex(seed), commitment) for hand_no, seed, commitment in rows or ()}
+    return Newest(seeds, max(seeds, default=0), seen_version)
+
+
+def hand_seeds(table: Table, *hands: int, newest: Newest | None = None) -> dict[int, tuple[bytes, str]]:
+    """``{hand_no: (server_seed, commitment)}`` of ``hands``, made if missing. ``newest``: the
+    table's newest seeds, read with its row under the lock, which serve without a read of their own;
+    a hand above them has none yet, and is made without looking."""
     with _seed_cache_lock:
         seeds = {n: _seed_cache[(table.pk, n)] for n in hands if (table.pk, n) in _seed_cache}
     if len(seeds) == len(hands):
         return seeds
     # Every earlier hand got its seeds when it was next; only these can be missing.
     wanted = [n for n in hands if n not in seeds]
-    key = Table._meta.pk.get_db_prep_value(table.pk, connection)
-    where = f"a.table_id = %s AND a.hand_no IN ({placeholders(len(wanted))})"
-    read = select_values(HandSeed, ("hand_no", "server_seed", "commitment"), where, [key, *wanted])
-    found = {n: (bytes(seed), commitment) for n, seed, commitment in read}
+    found: dict[int, tuple[bytes, str]] = {}
+    unknown = wanted
+    if newest is not None:
+        found = {n: newest.seeds[n] for n in wanted if n in newest.seeds}
+        top = newest.top
+        unknown = [n for n in wanted if n not in found and (top is None or n <= top)]
+    if unknown:
+        key = Table._meta.pk.get_db_prep_value(table.pk, connection)
+        where = f"a.table_id = %s AND a.hand_no IN ({placeholders(len(unknown))})"
+        read = select_values(HandSeed, ("hand_no", "server_seed", "commitment"), where, [key, *unknown])
+        found.update({n: (bytes(seed), commitment) for n, seed, commitment in read})
     if len(found) < len(wanted):
         # The new ones made here are known: no statement to look for them or read them back.
         found.update(make_seeds(table, [n for n in wanted if n not in found]))
+    if newest is not None:
+        newest.seeds.update(found)
+        if newest.top is not None:
+            newest.top = max(newest.top, *found)
     seeds.update(found)
     transaction.on_commit(lambda: _keep(table.pk, found))
     return seeds

@@ -19,6 +19,7 @@ from games.engine import registry
 from games.engine.words import T
 from games.errors import NotFound
 from games.models import Seat, Table, table_uuid
+from games.play.seeds import Newest, newest_read
 from games.states import cached_version
 from ledger.rows import Scalar, lock_clause, select_rows, select_tree
 
@@ -37,6 +38,8 @@ class Locked:
     # The caller's own reads made with the lock's statement (``open_table``), or ``None`` if they
     # could not ride it.
     read_with: tuple[Any, ...] | None = None
+    # The table's newest hand seeds, read with the lock (``open_table``), for ``seeds.hand_seeds``.
+    newest_seeds: Newest | None = None
 
     def extra(self) -> Mapping[str, Any]:
         """The facts from outside the game that its rules depend on (``settlement.context_extra``),
@@ -75,7 +78,14 @@ def lock(table_id) -> Table:
     return found[0]
 
 
-def load(table: Table, seats: list[Seat] | None = None, *, tail: store.Tail | None = None, read_with=None) -> Locked:
+def load(
+    table: Table,
+    seats: list[Seat] | None = None,
+    *,
+    tail: store.Tail | None = None,
+    read_with: tuple[Any, ...] | None = None,
+    newest_seeds: Newest | None = None,
+) -> Locked:
     """``table`` (under its lock, when writing) with its seats, game, state and version. The seats
     do not change while a table runs; the read side's answer (``selectors.seat_rows``) finds them
     on the row, so a command and its answer read them once. ``seats``: already read with the row;
@@ -86,7 +96,15 @@ def load(table: Table, seats: list[Seat] | None = None, *, tail: store.Tail | No
     table.__dict__["_seat_rows"] = seats
     decider = registry.get(table.game)
     state, version = store.load(table=table, decider=decider, tail=tail)
-    return Locked(table=table, seats=tuple(seats), decider=decider, state=state, version=version, read_with=read_with)
+    return Locked(
+        table=table,
+        seats=tuple(seats),
+        decider=decider,
+        state=state,
+        version=version,
+        read_with=read_with,
+        newest_seeds=newest_seeds.as_of(table.version) if newest_seeds is not None else None,
+    )
 
 
 def open_table(table_id, *, reads: Sequence[Scalar] = ()) -> Locked:
@@ -98,8 +116,9 @@ def open_table(table_id, *, reads: Sequence[Scalar] = ()) -> Locked:
     The seats' rows are locked with the table's: a statement that waited for the table's lock
     then reads the seats as the writer it waited for left them (a client seed set meanwhile), as
     PostgreSQL reads again only the rows it locks. What else it reads is as it was before the wait
-    (``Scalar``): ``store.load`` reads the events it missed. A table without seats (none taken
-    yet) is read the way ``lock`` and ``load`` read it."""
+    (``Scalar``): ``store.load`` reads the events it missed, ``seeds.hand_seeds`` looks for seeds
+    it cannot tell are missing. A table without seats (none taken yet) is read the way ``lock`` and
+    ``load`` read it."""
     table_key = table_uuid(table_id)
     key = Table._meta.pk.get_db_prep_value(table_key, connection)
     features = connection.features
@@ -108,7 +127,7 @@ def open_table(table_id, *, reads: Sequence[Scalar] = ()) -> Locked:
     riding = connection.vendor == "postgresql"
     if riding:
         after = cached_version(table_key)
-        scalars = [*reads, *([store.tail_read(table_key, after)] if after is not None else [])]
+        scalars = [*reads, newest_read(table_key), *([store.tail_read(table_key, after)] if after is not None else [])]
     found = select_tree(
         Table,
         "owner",
@@ -123,8 +142,12 @@ def open_table(table_id, *, reads: Sequence[Scalar] = ()) -> Locked:
     if found is None:
         return load(lock(table_id))
     table, seats, values = found
-    tail = values[len(reads)] if len(values) > len(reads) else None
-    return load(table, seats, tail=tail, read_with=tuple(values[: len(reads)]) if riding else None)
+    if not riding:
+        return load(table, seats)
+    newest, *tail = values[len(reads) :]
+    return load(
+        table, seats, tail=tail[0] if tail else None, read_with=tuple(values[: len(reads)]), newest_seeds=newest
+    )
 
 
 def table_state(table: Table, *, at: int | None = None) -> tuple[Any, int]:

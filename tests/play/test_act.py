@@ -1,6 +1,7 @@
 """A person's action under an ``Idempotency-Key`` (``games.play.act``): on PostgreSQL the key's
-record is read in the very statement that locks the table (issue 24), and a twin that waited for
-that lock still gets the first answer replayed."""
+record is read in the very statement that locks the table (issue 24), with the events and the hand
+seeds this process lacks, and a twin that waited for that lock still gets the first answer
+replayed."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games import idempotency, play, store
 from games.models import CommandRecord, Event, Table
+from games.play import seeds
 from tests.api.play import person
 from tests.api.test_tables import started_pair, table
 
@@ -88,10 +90,10 @@ def test_a_twin_that_waited_for_the_lock_gets_the_first_answer(postgres_tx, coun
     assert CommandRecord.objects.filter(key="twin").count() == 1
 
 
-def test_a_keyed_action_reads_its_record_and_the_newer_events_with_the_lock(postgres_tx, counter_game):
-    """Neither the key's record nor the events this process has not folded yet (another process
-    moved the table) cost a statement of their own: both ride the statement that locks the table.
-    A repeat is answered from the record that statement read."""
+def test_a_keyed_action_reads_its_record_the_newer_events_and_seeds_with_the_lock(postgres_tx, counter_game):
+    """Neither the key's record, nor the events this process has not folded yet (another process
+    moved the table), nor the hand seeds it does not hold cost a statement of their own: they ride
+    the statement that locks the table. A repeat is answered from the record that statement read."""
     alice, bob = person("alice"), person("bob")
     table_id = started_pair(alice, bob)
     mover, version = _mover(alice, bob, table_id)
@@ -100,25 +102,25 @@ def test_a_keyed_action_reads_its_record_and_the_newer_events_with_the_lock(post
     older, _ = store.load(table=row, decider=counter_game, at=version - 1, cache=False)
     store.forget(table_id)
     store.remember(table_id, counter_game, version - 1, older)
+    seeds.forget_seeds()
 
     with CaptureQueriesContext(connection) as captured:
         status, body, replayed = play.act(
             table_id=table_id, user=mover.user, action=ADD, expected_version=version, idempotency_key="k1"
         )
     assert (status, replayed) == (200, False) and body["version"] > version
-    reads = _reads_of_records_or_events(captured)
+    reads = _reads_of_what_rides(captured)
     assert len(reads) == 1 and "FOR UPDATE" in reads[0], reads
     assert "games_commandrecord" in reads[0] and "games_event" in reads[0], reads
 
     with CaptureQueriesContext(connection) as captured:
         again = play.act(table_id=table_id, user=mover.user, action=ADD, expected_version=version, idempotency_key="k1")
     assert again == (200, body, True)
-    reads = _reads_of_records_or_events(captured)
+    reads = _reads_of_what_rides(captured)
     assert len(reads) == 1 and "FOR UPDATE" in reads[0], reads
 
 
-def _reads_of_records_or_events(captured: CaptureQueriesContext) -> list[str]:
+def _reads_of_what_rides(captured: CaptureQueriesContext) -> list[str]:
     statements = (query["sql"] for query in captured.captured_queries)
-    return [
-        sql for sql in statements if sql.startswith("SELECT") and ("games_commandrecord" in sql or "games_event" in sql)
-    ]
+    read = ("games_commandrecord", "games_event", "games_handseed")
+    return [sql for sql in statements if sql.startswith("SELECT") and any(name in sql for name in read)]

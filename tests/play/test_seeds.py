@@ -42,3 +42,45 @@ def test_cm_5_a_rolled_back_commands_seeds_are_neither_stored_nor_remembered(cou
     with transaction.atomic():
         made = seeds.hand_seeds(counter_table, 3)
     assert HandSeed.objects.get(table=counter_table, hand_no=3).commitment == made[3][1]
+
+
+def _newest(table) -> seeds.Newest:
+    """The table's newest seeds as the statement that locks it reads them (PostgreSQL)."""
+    read = seeds.newest_read(table.pk)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {read.sql}", read.params)
+        return read.decode(cursor.fetchone()[0])
+
+
+def test_cm_5_the_newest_seeds_read_with_the_lock_serve_and_the_next_is_made_without_a_look(postgres_tx, counter_table):
+    """A process that does not hold the seeds takes them from the newest two read with the table's
+    lock; a hand above them has none yet and is made with no read; a later step of the same command
+    finds the one it made instead of making it twice."""
+    made = seeds.make_seeds(counter_table, [1, 2])
+    seeds.forget_seeds()
+    newest = _newest(counter_table).as_of(counter_table.version)
+    assert (newest.seeds, newest.top) == (made, 2)
+    with transaction.atomic(), CaptureQueriesContext(connection) as captured:
+        given = seeds.hand_seeds(counter_table, 2, 3, newest=newest)
+        assert seeds.hand_seeds(counter_table, 3, 4, newest=newest)[3] == given[3]
+    statements = [query["sql"].split()[0] for query in captured.captured_queries]
+    assert statements.count("SELECT") == 0 and statements.count("INSERT") == 2, statements
+    assert given[2] == made[2]
+    assert sorted(HandSeed.objects.filter(table=counter_table).values_list("hand_no", flat=True)) == [1, 2, 3, 4]
+
+
+def test_cm_5_newest_seeds_read_before_a_wait_for_the_lock_are_not_trusted_to_be_all(postgres_tx, counter_table):
+    """Read at another version than the lock holds (the statement waited for a writer, who may have
+    made seeds since), the newest seeds still serve, but a hand above them is looked for before one
+    is made."""
+    seeds.make_seeds(counter_table, [1, 2])
+    newest = _newest(counter_table)
+    seeds.make_seeds(counter_table, [3])  # the writer the lock waited for
+    seeds.forget_seeds()
+    newest = newest.as_of(counter_table.version + 1)
+    assert newest.top is None
+    with transaction.atomic(), CaptureQueriesContext(connection) as captured:
+        given = seeds.hand_seeds(counter_table, 2, 3, newest=newest)
+    statements = [query["sql"].split()[0] for query in captured.captured_queries]
+    assert statements.count("SELECT") == 1 and "INSERT" not in statements, statements
+    assert given[3][1] == HandSeed.objects.get(table=counter_table, hand_no=3).commitment
