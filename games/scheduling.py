@@ -6,6 +6,14 @@ run for a command that is then rolled back; a task published only in memory afte
 lost if the broker is down or the process dies. A row is neither: it commits with the events or not
 at all, and ``games.outbox`` (beat's sweep) publishes whatever is still pending. Publishing after a
 commit never fails the request that committed: errors are logged and the row waits for the relay.
+
+A table's bot turn and its deadline task (``schedule_with``) have a second record: the table row
+itself says that it awaits a bot or a deadline, and beat's sweeps act on it whatever happened to
+the message (``games.outbox.redrive_stalled_bots``, ``games.play.worker.sweep_deadlines``). Their
+rows are stored already marked published, so a commit costs no statement after it to mark them; a
+publish that fails, or that the process leaves to the relay, marks the row pending again. A process
+that dies between the commit and the publish leaves the turn to the sweeps (within
+``STALLED_BOT_SECONDS`` for a bot, ``SWEEP_SECONDS`` after a deadline) rather than to the relay.
 """
 
 from __future__ import annotations
@@ -117,7 +125,9 @@ def schedule_with(
     """``schedule``'s row as a statement of the caller's, in its transaction (``None`` for a
     countdown ``schedule`` would not store): ``(sql, params, returned column, then)``. ``{p}``
     prefixes the parameters and ``{h0}`` is where the row is taken from (``games.store.Rider``);
-    ``then(row id)`` is called once it is written, and publishes the row after the commit."""
+    ``then(row id)`` is called once it is written, and publishes the row after the commit. For a
+    table's own tasks, which the table row covers (the module's docstring): the row is stored
+    marked published."""
     if countdown is not None and countdown > settings.MAX_TASK_COUNTDOWN:
         return None
     task_args = [str(table_id), *args]
@@ -130,7 +140,7 @@ def schedule_with(
         key=task_key(task_name, task_args),
         due_at=now + timedelta(seconds=countdown or 0),
         created_at=now,
-        published_at=None,
+        published_at=now,
         attempts=0,
     )
     sql, params = _insert_sql(row)
@@ -157,38 +167,15 @@ _holding: contextvars.ContextVar[tuple[str, list[OutboxMessage]] | None] = conte
 @contextlib.contextmanager
 def holding(task_name: str) -> Iterator[list[OutboxMessage]]:
     """Within it, the rows of ``task_name`` that ``schedule_with`` stores are not published once
-    their transaction commits: they are kept in the list yielded, still pending, for the caller,
-    who means to do that task itself (``consumed_with``) or else publishes them
-    (``publish_after_commit``). A process that dies meanwhile leaves them to the relay."""
+    their transaction commits: they are kept in the list yielded, for the caller, who means to do
+    that task itself (the rows, stored marked published, are then never sent) or else publishes
+    them (``publish_after_commit``). A process that dies meanwhile leaves the turn to the sweeps."""
     kept: list[OutboxMessage] = []
     token = _holding.set((task_name, kept))
     try:
         yield kept
     finally:
         _holding.reset(token)
-
-
-def consumed_with(rows: Iterable[OutboxMessage]) -> tuple[str, dict[str, Any], None, None] | None:
-    """Held rows (``holding``) whose task the caller did itself, marked done in its transaction
-    as a statement of the caller's (``games.store.Rider``; ``None`` for no rows): they are never
-    published, the relay leaves them and the purge takes them in time."""
-    ids = [row.pk for row in rows]
-    if not ids:
-        return None
-    qn = connection.ops.quote_name
-    cast = "::integer" if connection.vendor == "postgresql" else ""
-    field = OutboxMessage._meta.get_field("published_at")
-    params: dict[str, Any] = {"now": field.get_db_prep_save(timezone.now(), connection)}
-    params.update({f"i{n}": pk for n, pk in enumerate(ids)})
-    listed = ", ".join(f"%({{p}}i{n})s{cast}" for n in range(len(ids)))
-    now = "%({p}now)s" + ("::timestamptz" if cast else "")
-    pk = qn(OutboxMessage._meta.pk.column)
-    sql = (
-        f"UPDATE {qn(OutboxMessage._meta.db_table)} SET {qn(field.column)} = {now} {{h0}} "
-        f"WHERE {qn(OutboxMessage._meta.db_table)}.{pk} IN ({listed}) AND {qn(field.column)} IS NULL "
-        f"RETURNING {qn(OutboxMessage._meta.db_table)}.{pk}"
-    )
-    return sql, params, None, None
 
 
 _WRITTEN = ("task", "args", "headers", "key", "due_at", "created_at", "published_at", "attempts")
@@ -213,14 +200,18 @@ def _insert_sql(row: OutboxMessage) -> tuple[str, dict[str, Any]]:
 
 def publish_after_commit(row: OutboxMessage) -> None:
     """Publish a row its transaction just committed, unless this process saw the broker fail
-    moments ago; on any error the row stays pending for the relay."""
+    moments ago; on any error the row is pending for the relay. A row stored marked published
+    (``schedule_with``) is not marked again; one left to the relay is marked pending."""
     if time.monotonic() < _broker_down_until:
+        if row.published_at is not None:
+            _count_attempt(row, published=False, tried=False)
         return
-    publish(row)
+    publish(row, mark=row.published_at is None)
 
 
-def publish(row: OutboxMessage) -> bool:
-    """Publish ``row`` and mark it published; ``False`` (logged, row still pending) if either fails.
+def publish(row: OutboxMessage, *, mark: bool = True) -> bool:
+    """Publish ``row`` and (``mark``) mark it published; ``False`` (logged, the row pending) if
+    either fails.
 
     Marking comes after publishing: a process that dies between the two leaves the row pending and
     the relay sends it again, which is harmless because every task checks the table's version.
@@ -235,27 +226,27 @@ def publish(row: OutboxMessage) -> bool:
         log.warning("could not publish %s; the outbox relay will retry it", row.key, exc_info=True)
         _count_attempt(row, published=False)
         return False
-    return _count_attempt(row, published=True)
+    return _count_attempt(row, published=True) if mark else True
 
 
-def _count_attempt(row: OutboxMessage, *, published: bool) -> bool:
-    # In SQL of its own: every command that schedules anything comes here once its transaction
-    # commits, and the ORM's update cost more to compile than the statement costs to run.
+def _count_attempt(row: OutboxMessage, *, published: bool, tried: bool = True) -> bool:
+    """Mark ``row`` published, or pending (for the relay), counting the attempt if it was ``tried``."""
+    # In SQL of its own: the ORM's update cost more to compile than the statement costs to run.
     qn = connection.ops.quote_name
     attempts, published_at = (OutboxMessage._meta.get_field(name) for name in ("attempts", "published_at"))
     sql = (
-        f"UPDATE {qn(OutboxMessage._meta.db_table)} SET {qn(attempts.column)} = %s"
-        f"{f', {qn(published_at.column)} = %s' if published else ''} WHERE {qn(OutboxMessage._meta.pk.column)} = %s"
+        f"UPDATE {qn(OutboxMessage._meta.db_table)} SET {qn(attempts.column)} = %s, {qn(published_at.column)} = %s "
+        f"WHERE {qn(OutboxMessage._meta.pk.column)} = %s"
     )
-    params = [row.attempts + 1]
-    if published:
-        params.append(published_at.get_db_prep_save(timezone.now(), connection))
+    params = [row.attempts + (1 if tried else 0)]
+    params.append(published_at.get_db_prep_save(timezone.now(), connection) if published else None)
     params.append(OutboxMessage._meta.pk.get_db_prep_value(row.pk, connection))
     try:
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
     except DatabaseError:
-        # The database went away after the commit: the row stays pending and is sent again.
-        log.warning("could not mark %s published; the relay will send it again", row.key, exc_info=True)
+        # The database went away after the commit: a pending row stays so and is sent again; a
+        # table's own row left marked is the sweeps' to cover (the module's docstring).
+        log.warning("could not mark %s; the relay or the sweeps will send it again", row.key, exc_info=True)
         return False
     return published

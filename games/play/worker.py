@@ -4,14 +4,14 @@ by the table's version: a late or repeated task finds the table moved on and doe
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import scheduling, store, telemetry
+from games import scheduling, telemetry
 from games.engine import presence, registry
 from games.errors import Conflict, NotFound
 from games.models import Table
@@ -49,18 +49,19 @@ def play_bot_turn(*, table_id, expected_version: int) -> Outcome | None:
     """Let the first bot the game waits for choose from its own view and act, under the table's
     lock: the table is read once, at the version the turn was scheduled for, and the bot's choice
     and its command both start from that one read."""
-    return _bot_move(table_id, expected_version, (), chained=False)
+    return _bot_move(table_id, expected_version, chained=False)
 
 
 def play_bot_turns(*, table_id, expected_version: int, most: int | None = None) -> int:
     """The bots' turns from ``expected_version`` on, while bots' seats are awaited one after another,
     at most ``most`` of them: how many were played. Each is its own command (``play_bot_turn``): its
     own transaction, events, outbox row and notice. The bot turn each one stores is kept back
-    (``scheduling.holding``) and, if the next one is played here, marked done in that next
-    command's own transaction; the table is read again under its lock for each, since a person may
-    have acted in between. Once no bot is awaited, or the table moved on, or ``most`` were played,
-    the last one kept is published as it would have been; if the process dies meanwhile, it is
-    still pending and the outbox relay publishes it, so the table goes on as after a single turn."""
+    (``scheduling.holding``) and, if the next one is played here, never sent (its row is stored
+    marked published); the table is read again under its lock for each, since a person may have
+    acted in between. Once no bot is awaited, or the table moved on, or ``most`` were played, the
+    last one kept is published as it would have been; if the process dies meanwhile, the table
+    row still says it awaits a bot and beat's sweep sends the turn again
+    (``games.outbox.redrive_stalled_bots``), so the table goes on as after a single turn."""
     # At most BOT_MOVES_IN_A_ROW turns a task; the next task goes on from there.
     most = settings.BOT_MOVES_IN_A_ROW if most is None else most
     played, version = 0, expected_version
@@ -69,7 +70,7 @@ def play_bot_turns(*, table_id, expected_version: int, most: int | None = None) 
         while played < most:
             with scheduling.holding(PLAY_BOT) as kept:
                 try:
-                    outcome = _bot_move(table_id, version, held, chained=played > 0)
+                    outcome = _bot_move(table_id, version, chained=played > 0)
                 except Conflict:
                     if not played:
                         raise
@@ -98,9 +99,8 @@ def _a_bots_seat_next(outcome: Outcome) -> bool:
     return bool(waiting) and any(s.number == waiting[0] and s.bot for s in seats)
 
 
-def _bot_move(table_id, expected_version: int, done: Sequence[Any], *, chained: bool) -> Outcome | None:
-    """A bot's turn (``play_bot_turn``); ``done``: held outbox rows of bot turns this command plays
-    instead, marked done with it. ``chained``: right after another bot's turn in the same task,
+def _bot_move(table_id, expected_version: int, *, chained: bool) -> Outcome | None:
+    """A bot's turn (``play_bot_turn``). ``chained``: right after another bot's turn in the same task,
     played only at a bot's own seat: the seat of a person who sat out is the table's bot's to play
     too, but its person may sit in at any moment, so that turn goes through the outbox as ever."""
     with transaction.atomic():
@@ -114,14 +114,7 @@ def _bot_move(table_id, expected_version: int, done: Sequence[Any], *, chained: 
         if chained and not next(s for s in seen.seats if s.number == seat).bot:
             return None
         action = choose_for(seen, seat)
-        consumed = scheduling.consumed_with(done)
-        return execute(
-            seen,
-            {**action, "seat": seat},
-            expected_version=expected_version,
-            actor=f"bot:{seat}",
-            riders=[store.Rider(*consumed)] if consumed is not None else (),
-        )
+        return execute(seen, {**action, "seat": seat}, expected_version=expected_version, actor=f"bot:{seat}")
 
 
 def choose_for(seen: unit.Locked, seat: int) -> dict[str, Any]:

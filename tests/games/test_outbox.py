@@ -15,6 +15,7 @@ from datetime import timedelta
 import pytest
 from django.conf import settings
 from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from config import settings as config_settings
@@ -129,6 +130,29 @@ def test_an_action_answers_200_with_the_broker_down_and_the_relay_publishes_its_
     assert not OutboxMessage.objects.filter(published_at__isnull=True).exists()
     broker.run_until_idle()
     assert Event.objects.filter(table_id=table_id, actor="bot:1", seq__gt=body["version"]).exists()
+
+
+def test_a_tables_own_tasks_are_stored_marked_published_and_cost_no_statement_after_the_commit(counter_game, broker):
+    """The bot's turn and the turn timer an action makes due are recorded by the table row too
+    (``awaits_bot``, ``deadline_at``), which beat's sweeps act on: their rows are stored marked
+    published, published once the action commits and never written again. Fails on the code
+    before: each was marked published by an UPDATE of its own after the commit."""
+    alice = person("alice")
+    table_id = bot_table_awaiting_the_bot(alice)
+    broker.run_until_idle()
+    version = person_to_act(alice, table_id)["version"]
+    since = OutboxMessage.objects.order_by("-pk").values_list("pk", flat=True).first()
+    with CaptureQueriesContext(connection) as captured:
+        assert act(alice, table_id, version).status_code == 200
+    statements = [query["sql"] for query in captured.captured_queries]
+    assert not [sql for sql in statements if sql.startswith("UPDATE") and "games_outboxmessage" in sql], statements
+    rows = OutboxMessage.objects.filter(pk__gt=since).order_by("pk")
+    assert [(row.task, row.published_at == row.created_at, row.attempts) for row in rows] == [
+        ("games.tasks.play_bot", True, 0),
+        ("games.tasks.expire_deadline", True, 0),
+    ]
+    assert broker.names() == ["games.tasks.play_bot", "games.tasks.expire_deadline"]
+    assert outbox.relay() == 0
 
 
 def test_the_relay_leaves_young_rows_to_their_commit_and_stops_at_the_first_failure(counter_game, broker):
