@@ -102,7 +102,7 @@ def test_a_crash_between_two_bot_turns_leaves_the_table_as_one_turn_would(task_q
     assert len(calls) == 2 and table.version > version
     assert set(_actors_after(table_id, version)) <= {"bot:1", "bot:2", "system"}
     (unsent,) = OutboxMessage.objects.filter(task="games.tasks.play_bot", args=[table_id, table.version])
-    assert table.awaits_bot
+    assert unsent.published_at is not None and table.awaits_bot
     # Its row was stored marked published: not the relay's. The table row says it awaits a bot, and
     # once it has not moved for STALLED_BOT_SECONDS beat's sweep sends the turn; the next worker
     # plays on.
