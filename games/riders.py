@@ -9,6 +9,9 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from django.db import connection
+from django.db.models import Model
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Rider:
@@ -23,6 +26,34 @@ class Rider:
     params: Mapping[str, Any]
     returning: str | None = None
     then: Callable[[Any], None] | None = None
+
+
+def inserted(
+    model: type[Model], rows: Sequence[Mapping[str, Any]], *, ignore_conflicts: bool = False, then=None
+) -> Rider:
+    """New rows of ``model`` as a rider: each row's fields by name (every value given, nothing
+    filled in), prepared as the ORM prepares them for a save. ``then``: for one row, handed its
+    primary key. ``ignore_conflicts``: a row that meets a unique key is left out."""
+    fields = [model._meta.get_field(name) for name in rows[0]]
+    qn = connection.ops.quote_name
+    postgres = connection.vendor == "postgresql"
+    params: dict[str, Any] = {}
+    selects = []
+    for i, row in enumerate(rows):
+        values = []
+        for field in fields:
+            # Server-side binding types a parameter by where it stands: in a select list, by a cast.
+            cast = f"::{field.cast_db_type(connection)}" if postgres else ""
+            values.append(f"%({{p}}v{i}_{field.column})s{cast}")
+            params[f"v{i}_{field.column}"] = field.get_db_prep_save(row[field.name], connection)
+        selects.append(f"SELECT {', '.join(values)} {{h0}}")
+    # SQLite reads ON CONFLICT after INSERT … SELECT only once a WHERE ends the SELECT.
+    conflicts = " WHERE true ON CONFLICT DO NOTHING" if ignore_conflicts else ""
+    sql = (
+        f"INSERT INTO {qn(model._meta.db_table)} ({', '.join(qn(field.column) for field in fields)}) "
+        f"{' UNION ALL '.join(selects)}{conflicts} RETURNING {qn(model._meta.pk.column)}"
+    )
+    return Rider(sql, params, qn(model._meta.pk.column) if then is not None else None, then)
 
 
 class Appended(list):

@@ -36,6 +36,7 @@ from django.utils import timezone
 
 from games import telemetry
 from games.models import OutboxMessage
+from games.riders import Rider, inserted
 
 log = logging.getLogger(__name__)
 
@@ -119,13 +120,9 @@ def _stored(task_name: str, subject: Any, args: tuple[Any, ...], seconds: float)
     )
 
 
-def schedule_with(
-    task_name: str, table_id: Any, *args: Any, countdown: float | None = None
-) -> tuple[str, dict[str, Any], str, Callable[[Any], None]] | None:
-    """``schedule``'s row as a statement of the caller's, in its transaction (``None`` for a
-    countdown ``schedule`` would not store): ``(sql, params, returned column, then)``. ``{p}``
-    prefixes the parameters and ``{h0}`` is where the row is taken from (``games.store.Rider``);
-    ``then(row id)`` is called once it is written, and publishes the row after the commit. For a
+def schedule_with(task_name: str, table_id: Any, *args: Any, countdown: float | None = None) -> Rider | None:
+    """``schedule``'s row as a statement written with the caller's append (a ``Rider``; ``None``
+    for a countdown ``schedule`` would not store), which publishes the row after the commit. For a
     table's own tasks, which the table row covers (the module's docstring): the row is stored
     marked published."""
     if countdown is not None and countdown > settings.MAX_TASK_COUNTDOWN:
@@ -143,7 +140,6 @@ def schedule_with(
         published_at=now,
         attempts=0,
     )
-    sql, params = _insert_sql(row)
 
     def then(pk: Any) -> None:
         row.pk = pk
@@ -155,7 +151,11 @@ def schedule_with(
         else:
             transaction.on_commit(lambda: publish_after_commit(row))
 
-    return sql, params, "id", then
+    written = {name: getattr(row, name) for name in _WRITTEN}
+    return inserted(OutboxMessage, [written], then=then)
+
+
+_WRITTEN = ("task", "args", "headers", "key", "due_at", "created_at", "published_at", "attempts")
 
 
 # Set by ``holding``: the task whose rows are kept, not published, and where they are kept.
@@ -176,26 +176,6 @@ def holding(task_name: str) -> Iterator[list[OutboxMessage]]:
         yield kept
     finally:
         _holding.reset(token)
-
-
-_WRITTEN = ("task", "args", "headers", "key", "due_at", "created_at", "published_at", "attempts")
-
-
-def _insert_sql(row: OutboxMessage) -> tuple[str, dict[str, Any]]:
-    """The INSERT of ``row`` taking its one row from ``{h0}``, and its parameters."""
-    fields = [OutboxMessage._meta.get_field(name) for name in _WRITTEN]
-    qn = connection.ops.quote_name
-    postgres = connection.vendor == "postgresql"
-    casts = {"JSONField": "::jsonb", "DateTimeField": "::timestamptz", "PositiveIntegerField": "::integer"}
-    values = ", ".join(
-        f"%({{p}}{field.name})s{casts.get(field.get_internal_type(), '::text') if postgres else ''}" for field in fields
-    )
-    sql = (
-        f"INSERT INTO {qn(OutboxMessage._meta.db_table)} ({', '.join(qn(field.column) for field in fields)}) "
-        f"SELECT {values} {{h0}} RETURNING {qn(OutboxMessage._meta.pk.column)}"
-    )
-    params = {field.name: field.get_db_prep_save(getattr(row, field.attname), connection) for field in fields}
-    return sql, params
 
 
 def publish_after_commit(row: OutboxMessage) -> None:

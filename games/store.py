@@ -37,7 +37,7 @@ from games.engine.fold import ReplayFailed, Step, fold
 from games.engine.words import T
 from games.errors import Conflict
 from games.models import Event, Snapshot, Table
-from games.riders import Appended, Rider, rider_params, run_apart
+from games.riders import Appended, Rider, inserted, rider_params, run_apart
 
 # The state cache lives in games.states; its names stay reachable here, where loads use it.
 from games.states import CACHE_SIZE as CACHE_SIZE
@@ -567,6 +567,13 @@ def save_snapshot(table: Table | UUID | str, version: int, state: Any) -> None:
     Snapshot.objects.bulk_create(
         [Snapshot(table_id=_table_id(table), version=version, state=encode_state(state))], ignore_conflicts=True
     )
+
+
+def snapshot_with(table: Table, version: int, state: Any) -> Rider:
+    """``save_snapshot`` as a statement written with the append that takes ``table`` to
+    ``version`` (``Rider``)."""
+    row = {"table": table.pk, "version": version, "state": encode_state(state), "created_at": timezone.now()}
+    return inserted(Snapshot, [row], ignore_conflicts=True)
 
 
 def replay_from_scratch(table: Table, decider: Decider) -> tuple[Any, int]:

@@ -24,7 +24,7 @@ from games.engine.errors import IllegalAction
 from games.engine.words import T
 from games.errors import Conflict, Illegal
 from games.models import Table
-from games.play.seeds import hand_seeds, recorded_with
+from games.play.seeds import hand_seeds, recorded_with, stored_with
 from games.play.unit import Locked
 
 SYSTEM = "system"
@@ -174,9 +174,13 @@ def _append(
         # The next deadline and status ride along with the version's compare-and-set.
         changes, due = _next_row(after)
         riding = [*_riders(after, changes, due, started=started), *riders]
+        made = stored_with(table, locked.newest_seeds, decided.records)
         seeds = recorded_with(table, decided.records)
-        if seeds is not None:
-            riding.append(seeds)
+        riding.extend(rider for rider in (made, seeds) if rider is not None)
+        # Loads served from the cache never replay enough to write a snapshot themselves: without
+        # this, a process starting cold would replay the table's whole history.
+        if locked.version // settings.SNAPSHOT_EVERY != after.version // settings.SNAPSHOT_EVERY:
+            riding.append(store.snapshot_with(table, after.version, after.state))
         rows = store.append(
             table=table, expected_version=locked.version, records=decided.records, also=changes, riders=riding
         )
@@ -191,10 +195,6 @@ def _append(
         payouts.open_for_finished_table(table)
     # The next command at this table, in this process, starts from here without reading these back.
     store.remember(table, locked.decider, table.version, after.state)
-    # Loads served from the cache never replay enough to write a snapshot themselves: without this,
-    # a process starting cold would replay the table's whole history.
-    if locked.version // settings.SNAPSHOT_EVERY != table.version // settings.SNAPSHOT_EVERY:
-        store.save_snapshot(table, table.version, after.state)
     return rows
 
 
@@ -246,7 +246,7 @@ def _riders(
         for task, countdown in tasks:
             row = scheduling.schedule_with(task, table.pk, after.version, countdown=countdown)
             if row is not None:
-                riders.append(store.Rider(*row))
+                riders.append(row)
     people = after.people
     running = status == Table.Status.RUNNING
     # A seat the table's bot plays (its player sat out or left, CM-20) is not the person's turn.

@@ -11,7 +11,7 @@ import functools
 import secrets
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connection, transaction
@@ -20,6 +20,7 @@ from django.utils import timezone
 from games import store
 from games.engine import fairness
 from games.models import HandSeed, Table
+from games.riders import inserted
 from ledger.rows import Scalar, insert_rows, placeholders, select_values
 
 # Keyed by (table id, hand number).
@@ -31,12 +32,52 @@ _seed_cache_lock = threading.Lock()
 def make_seeds(table: Table, hands: Sequence[int]) -> dict[int, tuple[bytes, str]]:
     """New seeds for ``hands``, which have none yet (a new table's first two, a hand's that a command
     found missing), stored in one statement; ``{hand_no: (server_seed, commitment)}``."""
-    rows = []
+    made = _new_seeds(hands)
+    _store(table, made)
+    return made
+
+
+def _new_seeds(hands: Sequence[int]) -> dict[int, tuple[bytes, str]]:
+    made = {}
     for hand_no in hands:
         seed = secrets.token_bytes(fairness.SEED_BYTES)
-        rows.append(HandSeed(table=table, hand_no=hand_no, server_seed=seed, commitment=fairness.commitment(seed)))
-    insert_rows(rows)
-    return {row.hand_no: (row.server_seed, row.commitment) for row in rows}
+        made[hand_no] = (seed, fairness.commitment(seed))
+    return made
+
+
+def _store(table: Table, made: dict[int, tuple[bytes, str]]) -> None:
+    insert_rows(
+        [
+            HandSeed(table=table, hand_no=n, server_seed=seed, commitment=commitment)
+            for n, (seed, commitment) in made.items()
+        ]
+    )
+
+
+def stored_with(table: Table, newest: Newest | None, records: Sequence[store.NewEvent]) -> store.Rider | None:
+    """The seeds a command made (``Newest.unwritten``), as a statement written with its events
+    (``store.Rider``); ``None`` when there are none, or when its events deal or reveal one of them:
+    ``recorded_with`` then updates that seed's row, which a statement beside the insert would not
+    see, so they are stored now, before the events."""
+    made = newest.unwritten if newest is not None else {}
+    if not made:
+        return None
+    dealt, revealed = _told(records)
+    if made.keys() & {*dealt, *revealed}:
+        _store(table, made)
+        return None
+    rows = [
+        {
+            "table": table.pk,
+            "hand_no": n,
+            "server_seed": seed,
+            "commitment": commitment,
+            "client_seed": "",
+            "revealed_at": None,
+        }
+        for n, (seed, commitment) in sorted(made.items())
+    ]
+    return inserted(HandSeed, rows)
 
 
 def forget_seeds() -> None:
@@ -57,6 +98,8 @@ class Newest:
     seeds: dict[int, tuple[bytes, str]]
     top: int | None
     seen_version: int
+    # Made by this command and not stored yet: they are written with its events (``stored_with``).
+    unwritten: dict[int, tuple[bytes, str]] = field(default_factory=dict)
 
     def as_of(self, version: int) -> Newest:
         """These seeds, for a table locked at ``version``."""
@@ -121,8 +164,13 @@ def hand_seeds(table: Table, *hands: int, newest: Newest | None = None) -> dict[
         read = select_values(HandSeed, ("hand_no", "server_seed", "commitment"), where, [key, *unknown])
         found.update({n: (bytes(seed), commitment) for n, seed, commitment in read})
     if len(found) < len(wanted):
-        # The new ones made here are known: no statement to look for them or read them back.
-        found.update(make_seeds(table, [n for n in wanted if n not in found]))
+        # The new ones made here are known: no statement to look for them or read them back. With
+        # the lock's read, they are written with the command's events (``stored_with``).
+        missing = [n for n in wanted if n not in found]
+        made = _new_seeds(missing) if newest is not None else make_seeds(table, missing)
+        if newest is not None:
+            newest.unwritten.update(made)
+        found.update(made)
     if newest is not None:
         newest.seeds.update(found)
         if newest.top is not None:
@@ -140,10 +188,9 @@ def _keep(table_id: Any, found: dict[int, tuple[bytes, str]]) -> None:
         _seed_cache.update({(table_id, n): seed for n, seed in found.items()})
 
 
-def recorded_with(table: Table, records: Sequence[store.NewEvent]) -> store.Rider | None:
-    """What the events ``records`` tell of the hands' seeds, as one statement written with them
-    (``store.Rider``): each dealt hand's client seed, and the reveal time of each hand whose server
-    seed an event shows (once: a revealed seed keeps its first time). ``None`` if they tell nothing."""
+def _told(records: Sequence[store.NewEvent]) -> tuple[dict[int, str], list[int]]:
+    """What ``records`` tell of the hands' seeds: each dealt hand's client seed, and the hands whose
+    server seed they show."""
     client_seeds: dict[int, str] = {}
     revealed: list[int] = []
     for record in records:
@@ -151,6 +198,14 @@ def recorded_with(table: Table, records: Sequence[store.NewEvent]) -> store.Ride
             client_seeds[record.hand_no] = record.data["client_seed"]
         if record.data.get("server_seed"):
             revealed.append(record.hand_no)
+    return client_seeds, revealed
+
+
+def recorded_with(table: Table, records: Sequence[store.NewEvent]) -> store.Rider | None:
+    """What the events ``records`` tell of the hands' seeds, as one statement written with them
+    (``store.Rider``): each dealt hand's client seed, and the reveal time of each hand whose server
+    seed an event shows (once: a revealed seed keeps its first time). ``None`` if they tell nothing."""
+    client_seeds, revealed = _told(records)
     if not client_seeds and not revealed:
         return None
     postgres = connection.vendor == "postgresql"

@@ -234,8 +234,8 @@ def test_riders_are_written_with_the_append_and_only_when_the_version_moves(coun
     record = store.NewEvent(type="Added", data={"seat": 0, "amount": 1}, actor="user:1", hand_no=1)
 
     def rider(into: list):
-        sql, params, returning, _ = scheduling.schedule_with("games.tasks.play_bot", counter_table.pk, 3)
-        return store.Rider(sql, params, returning, into.append)
+        row = scheduling.schedule_with("games.tasks.play_bot", counter_table.pk, 3)
+        return store.Rider(row.sql, row.params, row.returning, into.append)
 
     got: list = []
     with pytest.raises(Conflict), transaction.atomic():
