@@ -108,12 +108,6 @@ class Newest:
         return self
 
 
-def knows(table_id: Any, *hands: int) -> bool:
-    """Whether this process holds the committed seeds of all ``hands`` of the table."""
-    with _seed_cache_lock:
-        return all((table_id, n) in _seed_cache for n in hands)
-
-
 def newest_read(table_id: Any) -> Scalar:
     """The table's two newest hand seeds as a scalar subquery (PostgreSQL), for the statement that
     locks the table to read them too, with the table's version as that read saw it; its value is a
