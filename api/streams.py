@@ -101,7 +101,7 @@ async def _beat(beats: int, slot: tuple[str, str]) -> int:
 
 def _let_go_of_connection() -> None:
     """The request's thread keeps its connection until the response ends, which for a stream is
-    hours: give it back now."""
+    hours: give it back now (``_StreamView.dispatch``)."""
     if not connection.in_atomic_block:
         connection.close()
 
@@ -171,6 +171,15 @@ def _stream(iterator: AsyncIterator[str]) -> StreamingHttpResponse:
 
 
 class _StreamView(APIView):
+    def dispatch(self, request, *args, **kwargs):  # type: ignore[no-untyped-def]
+        # A stream's synchronous part runs on a thread every stream start shares (config/asgi.py):
+        # its connection goes back as soon as the answer is made, a refusal's too, rather than
+        # when the answer ends, which for a stream is hours.
+        try:
+            return super().dispatch(request, *args, **kwargs)
+        finally:
+            _let_go_of_connection()
+
     def perform_content_negotiation(self, request, force=False):  # type: ignore[no-untyped-def]
         # EventSource asks for text/event-stream only; refusals are still answered in JSON.
         return super().perform_content_negotiation(request, force=True)
@@ -270,7 +279,6 @@ class TableStreamView(_StreamView):
             return Response(status=204)
         rights = stream_rights.rights_of(request)
         slot = limits.take_stream_slot(request.user.pk)
-        _let_go_of_connection()
         # The stream outlives the request, and its language with it: each read is said in this one.
         line = _Line(slot, rights, translation.get_language(), sentences=wanted.validated_data["sentences"], view=view)
         return _stream(table_events(table.pk, request.user, after, line))
@@ -357,7 +365,6 @@ class MyStreamView(_StreamView):
     def get(self, request):
         rights = stream_rights.rights_of(request)
         slot = limits.take_stream_slot(request.user.pk)
-        _let_go_of_connection()
         return _stream(user_notices(request.user, _Line(slot, rights, translation.get_language())))
 
 

@@ -10,6 +10,8 @@ import re
 from typing import Any
 
 import pytest
+from asgiref.sync import sync_to_async
+from django.db import connection
 from django.test import AsyncClient
 
 from games.engine.words import T
@@ -150,13 +152,17 @@ def test_the_stream_carries_the_sentences_when_asked_and_not_otherwise(played):
 
 
 def test_the_stream_refuses_a_bad_sentences_parameter(played):
+    """Refused, the stream's start gives back the connection it read the token with: the thread
+    it ran on is shared by every stream's start (config/asgi.py). Fails on the code before, where
+    only a stream that opened gave its connection back."""
     table_id, ana = played
 
-    async def status() -> int:
+    async def status() -> tuple[int, bool]:
         response = await AsyncClient().get(
             f"/api/v1/tables/{table_id}/stream/?sentences=perhaps",
             headers={"Authorization": ana._credentials["HTTP_AUTHORIZATION"]},
         )
-        return response.status_code
+        held = await sync_to_async(lambda: connection.connection is not None, thread_sensitive=True)()
+        return response.status_code, held
 
-    assert asyncio.run(status()) == 400
+    assert asyncio.run(status()) == (400, False)
