@@ -4,6 +4,7 @@ through the game's ``view`` and ``view_event``."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -23,7 +24,7 @@ from games.offers import offered
 from games.states import cached_version
 from games.words import name_seats
 from ledger.models import Payout
-from ledger.rows import Compiled, select_rows, select_rows_and
+from ledger.rows import Compiled, Scalar, select_rows_and
 from ledger.times import rfc3339, seconds_left
 from ledger.units import money_shown
 
@@ -42,9 +43,7 @@ def table_to_view(table_id) -> Table:
     table = _one_table(_TABLES_TO_VIEW, table_id)
     after = cached_version(table.pk) if connection.vendor == "postgresql" else None
     tail = [store.tail_read(table.pk, after)] if after is not None and after < table.version else []
-    key = Table._meta.pk.get_db_prep_value(table.pk, connection)
-    rows, values = select_rows_and(Seat, SEATS_IN_ORDER, [key], related="user", scalars=tail)
-    table.__dict__["_seat_rows"] = rows
+    values = _read_seats(table, tail)
     if tail and values:
         table.__dict__["_tail"] = values[0]
     return table
@@ -105,14 +104,18 @@ def seat_among_rows(table: Table, user) -> int | None:
 def seat_rows(table: Table) -> list[Seat]:
     """The table's seats with their users, read once per ``Table`` instance: a command and the view
     it answers with ask for them several times, and seats do not change while a game runs."""
-    rows = table.__dict__.get("_seat_rows")
-    if rows is None:
-        key = Table._meta.pk.get_db_prep_value(table.pk, connection)
-        rows = table.__dict__["_seat_rows"] = select_rows(Seat, SEATS_IN_ORDER, [key], related="user")
-    return rows
+    if "_seat_rows" not in table.__dict__:
+        _read_seats(table)
+    return table.__dict__["_seat_rows"]
 
 
-SEATS_IN_ORDER = "a.table_id = %s ORDER BY a.number"
+def _read_seats(table: Table, scalars: Sequence[Scalar] = ()) -> list[Any] | None:
+    """Read the table's seats (kept on it for ``seat_rows``) and, in the same statement,
+    ``scalars``, whose values are returned (``None`` if the table has no seat to carry them)."""
+    key = Table._meta.pk.get_db_prep_value(table.pk, connection)
+    rows, values = select_rows_and(Seat, "a.table_id = %s ORDER BY a.number", [key], related="user", scalars=scalars)
+    table.__dict__["_seat_rows"] = rows
+    return values
 
 
 def player_names(table: Table) -> dict[int, str]:

@@ -143,7 +143,7 @@ def select_rows_and(
     db = reading(model)
     texts = tuple(scalar.sql for scalar in scalars)
     sql, converters, (fk, other, names, their_names, their_pk) = _layout(model, related, db.vendor, texts)
-    fetched = fetch(db, sql + where, [*(p for scalar in scalars for p in scalar.params), *params])
+    fetched = fetch(db, sql + where, _scalars_first(scalars, params))
     alias, split, found = db.alias, len(names), []
     for row in fetched:
         values = _converted(row[: len(converters)], converters, db)
@@ -154,10 +154,17 @@ def select_rows_and(
                 instance, None if theirs[their_pk] is None else other.from_db(alias, their_names, theirs)
             )
         found.append(instance)
-    if not fetched:
-        return found, None
-    extra = fetched[0][len(converters) :]
-    return found, [scalar.decode(value) for scalar, value in zip(scalars, extra, strict=True)]
+    return found, _scalar_values(scalars, fetched[0], len(converters)) if fetched else None
+
+
+def _scalars_first(scalars: Sequence[Scalar], params: list[Any]) -> list[Any]:
+    """A statement's parameters: the scalars' (in its select list) before ``params``."""
+    return [*(param for scalar in scalars for param in scalar.params), *params]
+
+
+def _scalar_values(scalars: Sequence[Scalar], row: Sequence[Any], width: int) -> list[Any]:
+    """The scalars' values, decoded, from a row whose own columns are the first ``width``."""
+    return [scalar.decode(value) for scalar, value in zip(scalars, row[width:], strict=True)]
 
 
 @functools.cache
@@ -305,7 +312,7 @@ def select_tree(
     sql, converters, splits = _tree_layout(
         parent, parent_related, child, child_fk, child_related, db.vendor, inner, tuple(s.sql for s in scalars)
     )
-    fetched = fetch(db, sql + where, [*(p for s in scalars for p in s.params), *params])
+    fetched = fetch(db, sql + where, _scalars_first(scalars, params))
     if not fetched:
         return None
     bounds, start = [], 0
@@ -322,8 +329,7 @@ def select_tree(
         if c is not None:
             splits[3][2].set_cached_value(c, d)  # type: ignore[union-attr]
             children.append(c)
-    extra = fetched[0][len(converters) :]
-    return found, children, [scalar.decode(value) for scalar, value in zip(scalars, extra, strict=True)]
+    return found, children, _scalar_values(scalars, fetched[0], len(converters))
 
 
 def _instances(

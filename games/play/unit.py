@@ -14,7 +14,7 @@ from typing import Any
 
 from django.db import connection
 
-from games import settlement, store
+from games import selectors, settlement, store
 from games.engine import registry
 from games.engine.words import T
 from games.errors import NotFound
@@ -91,9 +91,9 @@ def load(
     on the row, so a command and its answer read them once. ``seats``: already read with the row;
     ``tail``: the events after the cached state, too (``store.load``)."""
     if seats is None:
-        key = Table._meta.pk.get_db_prep_value(table.pk, connection)
-        seats = select_rows(Seat, "a.table_id = %s ORDER BY a.number", [key], related="user")
-    table.__dict__["_seat_rows"] = seats
+        seats = selectors.seat_rows(table)
+    else:
+        table.__dict__["_seat_rows"] = seats
     decider = registry.get(table.game)
     state, version = store.load(table=table, decider=decider, tail=tail)
     return Locked(

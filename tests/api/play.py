@@ -176,3 +176,13 @@ def check_finished_table(table_id: str) -> dict[str, int]:
 
         assert balance_of(key=escrow) == 0
     return payouts
+
+
+def hold_state_at(table_id: str, version: int) -> None:
+    """This process holds the table's state at ``version`` and no newer, as one that served the
+    table a while ago and left its later moves to other processes."""
+    table = Table.objects.get(pk=table_id)
+    decider = registry.get(table.game)
+    older, _ = store.load(table=table, decider=decider, at=version, cache=False)
+    store.forget(table.pk)
+    store.remember(table.pk, decider, version, older)

@@ -22,10 +22,9 @@ from rest_framework.test import APIClient
 
 from api import limits
 from games import selectors, store
-from games.engine import registry
 from games.models import Table
 from tests.api import draw, test_contract
-from tests.api.play import game_moves, person, set_up
+from tests.api.play import game_moves, hold_state_at, person, set_up
 
 # Committed transactions, as in production: a command's state reaches the process's cache only
 # once its transaction commits.
@@ -175,11 +174,7 @@ def test_a_table_get_behind_another_process_reads_the_newer_events_with_the_seat
     table_id, owner = seated_table
     path = f"/api/v1/tables/{table_id}/"
     answer = owner.get(path)
-    table = selectors.get_table(table_id)
-    decider = registry.get(table.game)
-    older, _ = store.load(table=table, decider=decider, at=table.version - 2, cache=False)
-    store.forget(table.pk)
-    store.remember(table.pk, decider, table.version - 2, older)
+    hold_state_at(table_id, answer.json()["version"] - 2)
 
     behind, statements = _counted(owner, path)
     assert behind.status_code == 200 and clockless(behind.content) == clockless(answer.content)

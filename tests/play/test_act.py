@@ -12,10 +12,10 @@ import pytest
 from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 
-from games import idempotency, play, store
+from games import idempotency, play
 from games.models import CommandRecord, Event, Table
 from games.play import seeds
-from tests.api.play import person
+from tests.api.play import hold_state_at, person
 from tests.api.test_tables import started_pair, table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -97,11 +97,7 @@ def test_a_keyed_action_reads_its_record_the_newer_events_and_seeds_with_the_loc
     alice, bob = person("alice"), person("bob")
     table_id = started_pair(alice, bob)
     mover, version = _mover(alice, bob, table_id)
-    row = Table.objects.get(pk=table_id)
-    # This process holds the state of an earlier version, as one that served the table a while ago.
-    older, _ = store.load(table=row, decider=counter_game, at=version - 1, cache=False)
-    store.forget(table_id)
-    store.remember(table_id, counter_game, version - 1, older)
+    hold_state_at(table_id, version - 1)
     seeds.forget_seeds()
 
     with CaptureQueriesContext(connection) as captured:
