@@ -2,17 +2,31 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+# Three layers, each installed once into the same .venv: what the service runs (`make run`), what
+# the tests and lint add (`make test`), and the peers the benchmarks measure against (`make bench`).
+# A stamp per layer: switching between the commands never installs a layer again unless its
+# requirements file changed, and pip leaves what is already there as it is.
+BASE := $(VENV)/.installed-base
+DEV := $(VENV)/.installed-dev
+BENCH := $(VENV)/.installed-bench
 
 .PHONY: run test bench lint format migrate superuser clean catalogues messages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP): $(BIN)/python requirements/base.txt requirements/dev.txt requirements/bench.txt
+$(BASE): $(BIN)/python requirements/base.txt
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements/base.txt
+	touch $@
+
+$(DEV): $(BASE) requirements/dev.txt
+	$(BIN)/python -m pip install --quiet -r requirements/dev.txt
+	touch $@
+
+$(BENCH): $(DEV) requirements/bench.txt
 	$(BIN)/python -m pip install --quiet -r requirements/bench.txt
-	touch $(STAMP)
+	touch $@
 
 DATA_DIR ?= var
 SECRET_FILE := $(DATA_DIR)/secret_key
@@ -26,12 +40,12 @@ LOCAL_ENV = export DEBUG="$${DEBUG:-true}"; \
 		export SECRET_KEY="$$(cat "$(SECRET_FILE)")"; \
 	fi;
 
-migrate: $(STAMP)
+migrate: $(BASE)
 	@$(LOCAL_ENV) $(BIN)/python manage.py migrate --noinput
 
 # The translation catalogues (.po, committed) compiled to .mo (built, not committed), in pure Python.
 # Only a catalogue newer than its .mo is compiled again.
-catalogues: $(STAMP)
+catalogues: $(BASE)
 	@$(LOCAL_ENV) $(BIN)/python manage.py compile_catalogues --verbosity 0
 
 # The messages of each package (T and N of games/engine/words.py, Django's gettext) extracted into
@@ -39,7 +53,7 @@ catalogues: $(STAMP)
 # game keep their catalogue in their own package, the Django apps in theirs.
 MESSAGE_LANGUAGES := es_MX fa
 MESSAGE_PACKAGES := games api ledger games/engine $(wildcard games/rules/*)
-messages: $(STAMP)
+messages: $(DEV)
 	@for package in $(MESSAGE_PACKAGES); do \
 		[ -d "$$package" ] && [ "$$(basename $$package)" != "__pycache__" ] || continue; \
 		ignore="migrations locale __pycache__"; \
@@ -80,23 +94,23 @@ run: migrate catalogues
 		echo "serving on http://$$HOST:$$WEB_PORT"; \
 		PATH="$(abspath $(BIN)):$$PATH" exec $(BIN)/supervisord --nodaemon --configuration config/supervisord.conf
 
-test: $(STAMP) catalogues
+test: $(DEV) catalogues
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-bench: $(STAMP)
+bench: $(BENCH)
 	@for script in tests/benchmarks/bench_*.py; do \
 		echo "== $$script"; $(BIN)/python $$script || exit 1; \
 	done
 
 # Style, the direction of imports (pyproject's import-linter contracts) and types (mypy, strict on
 # the engine, the rules and the ledger): the same three guards locally and in CI.
-lint: $(STAMP)
+lint: $(DEV)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-logo
 	$(BIN)/mypy
 
-format: $(STAMP)
+format: $(DEV)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
