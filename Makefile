@@ -10,7 +10,7 @@ BASE := $(VENV)/.installed-base
 DEV := $(VENV)/.installed-dev
 BENCH := $(VENV)/.installed-bench
 
-.PHONY: run test bench lint format migrate superuser clean catalogues messages
+.PHONY: run test test-all bench lint format migrate superuser clean catalogues messages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -94,8 +94,20 @@ run: migrate catalogues
 		echo "serving on http://$$HOST:$$WEB_PORT"; \
 		PATH="$(abspath $(BIN)):$$PATH" exec $(BIN)/supervisord --nodaemon --configuration config/supervisord.conf
 
+# The suite on every core (pytest-xdist; each worker with its own databases, DATA_DIR and Celery
+# queue, tests/settings.py), then the tests that start a whole production shape or a browser one at
+# a time, as they would fight the others for the two cores of a small machine. Both print their
+# ten slowest tests; a fast-suite test over 10 s fails (tests/conftest.py). A phase that selects no
+# test (pytest's exit 5, say with PYTEST_ARGS naming one file) is no failure. `make test-all` adds
+# the long tests, as CI (CI=true) does.
+TEST_WORKERS ?= auto
+ALONE := production or browser
 test: $(DEV) catalogues
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	@$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal --durations=10 -m "not ($(ALONE))" $(PYTEST_ARGS) || [ $$? -eq 5 ]
+	@$(BIN)/python -m pytest -p no:xdist --durations=10 -m "$(ALONE)" $(PYTEST_ARGS) || [ $$? -eq 5 ]
+
+test-all:
+	@LONG_TESTS=1 $(MAKE) --no-print-directory test
 
 bench: $(BENCH)
 	@for script in tests/benchmarks/bench_*.py; do \
