@@ -36,6 +36,44 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
+# The fast suite's budget per test, in seconds of CPU: the test process's own and that of the
+# processes it ran and waited for. CPU time, not the wall clock, so the budget means the same on a
+# quiet machine and on one whose other cores are busy. The tests that start servers, browsers or
+# play thousands of games carry one of these markers and are timed by pytest-timeout alone.
+FAST_TEST_SECONDS = 10.0
+SLOW_MARKERS = frozenset({"long", "production", "browser", "node", "worker"})
+
+
+def _cpu_seconds() -> float:
+    spent = os.times()
+    return spent.user + spent.system + spent.children_user + spent.children_system
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    started = _cpu_seconds()
+    yield
+    item.cpu_seconds = _cpu_seconds() - started
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A fast-suite test that passes but spends more than ``FAST_TEST_SECONDS`` of CPU fails: the
+    suite a developer runs before every commit stays quick only while each of its tests does."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.when != "call" or not report.passed or SLOW_MARKERS & {mark.name for mark in item.iter_markers()}:
+        return
+    spent = getattr(item, "cpu_seconds", 0.0)
+    if spent > FAST_TEST_SECONDS:
+        report.outcome = "failed"
+        report.longrepr = (
+            f"{item.nodeid} spent {spent:.1f} s of CPU ({report.duration:.1f} s of wall time), over the fast "
+            f"suite's {FAST_TEST_SECONDS:.0f} s: make it quicker, or mark it long (it then runs in CI and in "
+            "make test-all)"
+        )
+
+
 @pytest.fixture
 def postgres(db):
     """The test runs against PostgreSQL."""
