@@ -12,6 +12,10 @@ from games.rules.whiskey_poker import game as whiskey_poker
 from tests.rules.widow_helpers import assert_replay_and_round_trip, random_playout, seeded_tables
 
 GAMES = 200
+# The games are dealt out to this many tests each, a few seconds apiece, so that the suite's
+# workers share them (a La Viuda game of seven seats plays many hands).
+LV_CHUNKS = 40
+WP_CHUNKS = 10
 
 LV_TABLES = seeded_tables(GAMES, "la-viuda")
 WP_TABLES = seeded_tables(GAMES, "whiskey-poker")
@@ -25,14 +29,15 @@ WP_SETUPS = (
 )
 
 
-@pytest.mark.parametrize("chunk", range(4))
+@pytest.mark.parametrize("chunk", range(LV_CHUNKS))
 def test_wp_9_lv_hidden_information_chips_and_replay_in_200_random_la_viuda_games(chunk):
     """WP-9 (LV-4 plays the exchange the same way): across 200 seeded random games no view or event
     served to a seat holds a card it may not see then, nor the seed before the hand ends (CM-10);
     the ledger's chips equal the state's; replay and JSON round-trip are exact; every game ends
     with one player holding chips (LV-11)."""
     game = la_viuda.DECIDER
-    for index, table in enumerate(LV_TABLES[chunk::4]):
+    for index in range(chunk, GAMES, LV_CHUNKS):
+        table = LV_TABLES[index]
         seats = 4 + (index % 4)
         config = game.configure(seats, {"chips_per_player": 1 + index % 3, "flush_by_suit": index % 2 == 0})
         state, events, watcher = random_playout(
@@ -43,12 +48,13 @@ def test_wp_9_lv_hidden_information_chips_and_replay_in_200_random_la_viuda_game
         assert_replay_and_round_trip(game, config, state, events)
 
 
-@pytest.mark.parametrize("chunk", range(4))
+@pytest.mark.parametrize("chunk", range(WP_CHUNKS))
 def test_wp_9_hidden_information_chips_and_replay_in_200_random_whiskey_poker_games(chunk):
     """WP-9: across 200 seeded random Whiskey Poker games (every scoring, the reduced pack) nothing
     served leaks a card; chips by the ledger equal the state's; replay and round-trip are exact."""
     game = whiskey_poker.DECIDER
-    for index, table in enumerate(WP_TABLES[chunk::4]):
+    for index in range(chunk, GAMES, WP_CHUNKS):
+        table = WP_TABLES[index]
         seats, options = WP_SETUPS[index % len(WP_SETUPS)]
         config = game.configure(seats, options)
         pack = reduced_pack(seats) if options.get("reduced_pack") else deck()
