@@ -10,7 +10,7 @@ approved and paid; ``manage.py reconcile`` checks them again on the books.
 - At a table that plays for a stake (no chip value: a tournament, Euchre, Guerra), chips and points
   are not money, and any hand can decide the stake: every claim there is bounded by the stake paid.
 - Above its bound a dispute can only be referred (the decision's other remedy).
-- ``DISPUTE_COMPENSATION_BUDGET`` (minor units, per currency) is how far the house's compensation
+- ``DISPUTE_COMPENSATION_BUDGET`` (per currency, in its units) is how far the house's compensation
   account may go below zero; money posted into the account raises what it can still pay.
 
 The bound is measured on the ledger, not on the table's settings, so that reconcile and the service
@@ -22,13 +22,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from django.conf import settings
 from django.db.models import Exists, OuterRef, Sum
 
 from games.disputes.models import Dispute
 from games.engine.words import T
 from games.errors import ServiceError
-from ledger import keys
+from ledger import keys, per_currency
 from ledger.models import Account, Posting
 from ledger.reconcile import Problem
 from ledger.selectors import balance_of
@@ -48,9 +47,9 @@ class CompensationRefused(ServiceError):
     code = "compensation_over_bound"
 
 
-def budget() -> int:
-    """How far, in minor units, the house compensation account of a currency may go below zero."""
-    return int(getattr(settings, "DISPUTE_COMPENSATION_BUDGET", 1_000_000))
+def budget(currency: str) -> int:
+    """How far, in minor units, the house compensation account of ``currency`` may go below zero."""
+    return per_currency.amount("DISPUTE_COMPENSATION_BUDGET", currency)
 
 
 def bound(dispute: Dispute) -> int:
@@ -108,7 +107,7 @@ def limits(dispute: Dispute) -> dict[str, Any] | None:
     if not currency:
         return None
     most = bound(dispute)
-    left = max(budget() + balance_of(key=keys.house_compensation_key(currency)), 0)
+    left = max(budget(currency) + balance_of(key=keys.house_compensation_key(currency)), 0)
     return {
         "currency": currency,
         "bound": format_amount(most, currency),
@@ -149,7 +148,7 @@ def check_budget(amount: int, currency: str, *, lock: bool = False) -> None:
         balance = Account.objects.select_for_update().values_list("balance", flat=True).get(pk=row.pk)
     else:
         balance = balance_of(key=key)
-    left = budget() + balance
+    left = budget(currency) + balance
     if amount <= left:
         return
     raise CompensationRefused(
@@ -161,7 +160,7 @@ def check_budget(amount: int, currency: str, *, lock: bool = False) -> None:
             currency=currency,
         ),
         code="compensation_budget_exceeded",
-        budget=format_amount(budget(), currency),
+        budget=format_amount(budget(currency), currency),
         left=format_amount(max(left, 0), currency),
         currency=currency,
     )
@@ -187,7 +186,9 @@ def compensations_bounded() -> Iterable[Problem]:
                 f"dispute:{dispute.pk}",
                 f"compensated {max(paid, dispute.compensation)}, at most {most} (what it cost the player)",
             )
-    floor = -budget()
-    rows = Account.objects.filter(kind=keys.Kind.HOUSE_COMPENSATION, balance__lt=floor).order_by("pk")
-    for key, balance in rows.values_list("key", "balance"):
-        yield Problem("compensation_budget_exceeded", f"account:{key}", f"paid out {-balance}, the budget is {-floor}")
+    for row in Account.objects.filter(kind=keys.Kind.HOUSE_COMPENSATION).order_by("pk"):
+        floor = -budget(row.unit)
+        if row.balance < floor:
+            yield Problem(
+                "compensation_budget_exceeded", f"account:{row.key}", f"paid out {-row.balance}, the budget is {-floor}"
+            )

@@ -307,7 +307,7 @@ def _settle(dispute: Dispute, by: Any, outcome: str, amount: int, currency: str)
         dispute.state = State.REJECTED
     elif amount:
         dispute.compensation, dispute.currency = amount, currency
-        dispute.approvals_needed = 2 if amount > ledger_payouts.two_person_limit() else 1
+        dispute.approvals_needed = 2 if amount > ledger_payouts.two_person_limit(currency) else 1
         _step(dispute, Kind.COMPENSATION_APPROVED, by=by, approval=1)
         dispute.state = State.AWAITING_APPROVAL
     else:
@@ -495,10 +495,9 @@ def compensations_match() -> Iterable[Problem]:
         )
         if moved != wanted:
             yield Problem("compensation_mismatch", subject, f"moved {moved}, dispute {dispute.pk} says {wanted}")
-    limit = ledger_payouts.two_person_limit()
     for dispute in disputes.values():
         subject = f"dispute:{dispute.pk}"
-        needed = 2 if dispute.compensation > limit else 1
+        needed = 2 if dispute.compensation > ledger_payouts.two_person_limit(dispute.currency) else 1
         approvers = len(current_approvers(dispute))
         if dispute.approvals_needed != needed:
             yield Problem(

@@ -68,8 +68,8 @@ def test_a_compensation_of_exactly_the_hands_cost_is_accepted_and_a_cent_more_is
         "currency": "MXN",
         "bound": "3.50",
         "bound_minor": 350,
-        "budget_left": "10000.00",
-        "budget_left_minor": 1_000_000,
+        "budget_left": "200000.00",  # the default budget in MXN
+        "budget_left_minor": 20_000_000,
     }
     over = decide(hand["ada"], number, "3.51")
     assert over.status_code == 422 and over.json()["code"] == "compensation_over_bound"

@@ -84,11 +84,12 @@ def test_the_model_refuses_to_change_or_delete_a_step(table):
     assert DisputeStep.objects.get(pk=step.pk).reason == "Short-paid."
 
 
-def test_reconcile_names_a_compensation_changed_behind_the_service(table):
+def test_reconcile_names_a_compensation_changed_behind_the_service(table, settings):
+    settings.PAYOUT_TWO_PERSON_LIMIT = "MXN=1000.00"
     dispute = file(table)
     services.decide(dispute_id=dispute.pk, by=table["ada"], outcome="upheld", reasons="Yes.", compensation="3.00")
     assert ledger.reconcile().ok
-    Dispute.objects.filter(pk=dispute.pk).update(compensation=300_000)  # above the two-person limit of 100,000
+    Dispute.objects.filter(pk=dispute.pk).update(compensation=300_000)  # above the two-person limit of 1000.00
     found = {(p.code, p.subject) for p in ledger.reconcile().problems}
     assert ("compensation_mismatch", f"transaction:{Dispute.objects.get(pk=dispute.pk).transaction_id}") in found
     assert ("compensation_approvals_mismatch", f"dispute:{dispute.pk}") in found
