@@ -277,7 +277,7 @@ class QueueView(APIView):
     @replica.from_replica
     def get(self, request):
         """Auditors and staff: the disputes not yet settled, oldest first, filtered by each of state,
-        category, table, game and age that is named."""
+        category, table, game and age that is named; never those of a table you played at."""
         # A plain dict: from a QueryDict, DRF would take an empty value (`?table=`) as no value at all.
         query = QueueQuerySerializer(data=request.query_params.dict())
         query.is_valid(raise_exception=True)
@@ -309,7 +309,8 @@ class DisputeView(APIView):
     @extend_schema(responses={200: DisputeSerializer, 404: s.ErrorSerializer}, tags=["disputes"])
     @replica.from_replica
     def get(self, request, dispute_id: int):
-        """One dispute, for its player, auditors and staff: its state, the decision and every step."""
+        """One dispute, for its player, and auditors and staff who did not play at its table (404 for
+        anyone else): its state, the decision and every step."""
         return Response(disputes.dispute_json(disputes.get(dispute_id, request.user), viewer=request.user))
 
 

@@ -2,8 +2,9 @@
 player on one hand (on one table, for a claim on a payout) adds up to no more than what the player
 lost there, so a hand is compensated once however often it is disputed, and a hand's winner is
 compensated nothing; the sum, not each decision, decides whether a second approver is needed, at
-the two-person limit of the table's currency; ``reconcile`` flags a sum written around the service.
-Every answer is checked against the document."""
+the two-person limit of the table's currency; ``reconcile`` flags a sum written around the service;
+an auditor who played at a table sees none of its disputes. Every answer is checked against the
+document."""
 
 from __future__ import annotations
 
@@ -295,3 +296,25 @@ def test_reconcile_flags_a_payment_from_the_compensation_account_naming_a_disput
     problems = found(ledger.reconcile())
     assert ("compensation_over_bound", f"dispute:{first}") in problems
     assert ("compensation_without_dispute", f"transaction:{txn.pk}") in problems
+
+
+def test_an_auditor_who_played_at_a_table_sees_none_of_its_disputes(hand):
+    """bob, an auditor, sat at the table: alice's dispute is not in his queue, and asking for it
+    answers as if it did not exist; ada, who never sat there, sees it. bob's own dispute is his."""
+    bob, ada = hand["bob"], hand["ada"]
+    number = filed(hand)["id"]
+    queue = bob.get("/api/v1/disputes/queue/")
+    assert queue.status_code == 200 and queue.json()["results"] == []
+    named = bob.get(f"/api/v1/disputes/queue/?table={hand['table_id']}")
+    assert named.status_code == 200 and named.json()["results"] == []
+    hidden = bob.get(f"/api/v1/disputes/{number}/")
+    assert hidden.status_code == 404, hidden.json()
+    assert (hidden.json()["code"], hidden.json()["detail"]) == ("not_found", f"There is no dispute {number}.")
+    assert bob.get(f"/api/v1/disputes/{number}/review/").json()["code"] == "played_at_table"
+    assert [d["id"] for d in ada.get("/api/v1/disputes/queue/").json()["results"]] == [number]
+    assert ada.get(f"/api/v1/disputes/{number}/").status_code == 200
+
+    own = file(bob, hand["table_id"]).json()["id"]
+    assert bob.get(f"/api/v1/disputes/{own}/").status_code == 200
+    assert [d["id"] for d in bob.get("/api/v1/disputes/").json()["results"]] == [own]
+    assert bob.get("/api/v1/disputes/queue/").json()["results"] == []
