@@ -27,8 +27,9 @@ ERRORS = {400: s.ErrorSerializer, 403: s.ErrorSerializer, 404: s.ErrorSerializer
 COMPENSATION_REFUSED = {
     422: OpenApiResponse(
         s.ErrorSerializer,
-        description="`compensation_over_bound` (more than the hand, or the table, cost the player: `bound`, "
-        "`currency`; refer the dispute instead), `compensation_budget_exceeded` (past "
+        description="`compensation_over_bound` (more than the player lost on the hand, or at the table, less "
+        "what was upheld for it already: `bound`, `lost`, `compensated`, `currency`; refer the dispute instead), "
+        "`compensation_budget_exceeded` (past "
         "`DISPUTE_COMPENSATION_BUDGET`: `budget`, `left`, `currency`), or `idempotency_key_reused`.",
     )
 }
@@ -142,10 +143,24 @@ class PlayerViewSerializer(serializers.Serializer):
 
 class CompensationLimitsSerializer(serializers.Serializer):
     currency = serializers.CharField()
-    bound = serializers.CharField(help_text="The most this dispute can be compensated: what it cost the player.")
+    bound = serializers.CharField(
+        help_text="The most this dispute can be compensated: what is left of `lost` after `compensated`."
+    )
     bound_minor = serializers.IntegerField()
+    lost = serializers.CharField(
+        help_text="What the player lost on the hand (at the table, for a table-level claim); 0 for a winner."
+    )
+    lost_minor = serializers.IntegerField()
+    compensated = serializers.CharField(
+        help_text="The player's other compensations on the hand (or table), decided or paid, already counted."
+    )
+    compensated_minor = serializers.IntegerField()
     budget_left = serializers.CharField(help_text="What the house compensation budget can still pay.")
     budget_left_minor = serializers.IntegerField()
+    two_person_limit = serializers.CharField(
+        help_text="Above this, `compensated` and the new compensation together wait for a second approver."
+    )
+    two_person_limit_minor = serializers.IntegerField()
 
 
 class TimersSerializer(serializers.Serializer):
@@ -262,7 +277,7 @@ class QueueView(APIView):
     @replica.from_replica
     def get(self, request):
         """Auditors and staff: the disputes not yet settled, oldest first, filtered by each of state,
-        category, table, game and age that is named."""
+        category, table, game and age that is named; never those of a table you played at."""
         # A plain dict: from a QueryDict, DRF would take an empty value (`?table=`) as no value at all.
         query = QueueQuerySerializer(data=request.query_params.dict())
         query.is_valid(raise_exception=True)
@@ -294,7 +309,8 @@ class DisputeView(APIView):
     @extend_schema(responses={200: DisputeSerializer, 404: s.ErrorSerializer}, tags=["disputes"])
     @replica.from_replica
     def get(self, request, dispute_id: int):
-        """One dispute, for its player, auditors and staff: its state, the decision and every step."""
+        """One dispute, for its player, and auditors and staff who did not play at its table (404 for
+        anyone else): its state, the decision and every step."""
         return Response(disputes.dispute_json(disputes.get(dispute_id, request.user), viewer=request.user))
 
 

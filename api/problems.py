@@ -228,7 +228,8 @@ CODES = (
     Code(
         422,
         "compensation_over_bound",
-        "a compensation over what the hand cost the player",
+        "a compensation over what the player lost on the hand (or at the table), less what was upheld for it "
+        "already (`bound`, `lost`, `compensated`, `currency`)",
         ("decideDispute", "approveDisputeCompensation"),
     ),
     Code(

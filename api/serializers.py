@@ -381,7 +381,15 @@ class ErrorSerializer(serializers.Serializer):
     limit = serializers.IntegerField(required=False, help_text="The most bytes a request body may have (413).")
     bound = serializers.CharField(
         required=False,
-        help_text="The most a dispute can be compensated, a decimal string (422 compensation_over_bound).",
+        help_text="The most a dispute can still be compensated, a decimal string (422 compensation_over_bound).",
+    )
+    lost = serializers.CharField(
+        required=False,
+        help_text="What the player lost on the hand, or at the table, a decimal string (422 compensation_over_bound).",
+    )
+    compensated = serializers.CharField(
+        required=False,
+        help_text="What was already upheld for that loss, a decimal string (422 compensation_over_bound).",
     )
     budget = serializers.CharField(
         required=False, help_text="The house compensation budget, a decimal string (422 compensation_budget_exceeded)."
@@ -389,4 +397,6 @@ class ErrorSerializer(serializers.Serializer):
     left = serializers.CharField(
         required=False, help_text="What the compensation budget can still pay (422 compensation_budget_exceeded)."
     )
-    currency = serializers.CharField(required=False, help_text="The currency of `bound`, `budget` and `left`.")
+    currency = serializers.CharField(
+        required=False, help_text="The currency of `bound`, `lost`, `compensated`, `budget` and `left`."
+    )

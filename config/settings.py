@@ -448,15 +448,28 @@ CELERY_BEAT_SCHEDULE["purge-outbox"] = {
 
 # Game service settings.
 SNAPSHOT_EVERY = int(os.environ.get("SNAPSHOT_EVERY", "100"))
-PAYOUT_TWO_PERSON_LIMIT = int(os.environ.get("PAYOUT_TWO_PERSON_LIMIT", "100000"))  # minor units
-# Deposits above this (minor units) wait for a second member of staff (docs/api.md).
-DEPOSIT_TWO_PERSON_LIMIT = int(os.environ.get("DEPOSIT_TWO_PERSON_LIMIT", "100000"))
-PAYOUT_AUTO_APPROVE_BELOW = int(os.environ.get("PAYOUT_AUTO_APPROVE_BELOW", "0"))
+# Amounts set per currency, each in the currency's own units ("EUR=1000.00,CLP=1000000,*=500"), read
+# by ledger/per_currency.py, which refuses a bad value at start (docs/operations.md). The defaults
+# are worth about 1,000 EUR (the two-person limits) and 10,000 EUR (the compensation budget) each.
+_two_person_limits = (
+    "EUR=1000.00,USD=1000.00,GBP=1000.00,CHF=1000.00,CAD=1500.00,MXN=20000.00,BRL=6000.00,"
+    "ARS=1000000.00,COP=4500000.00,PEN=4000.00,CLP=1000000,JPY=150000,KRW=1500000,KWD=300.000,BHD=400.000"
+)
+_compensation_budgets = (
+    "EUR=10000.00,USD=10000.00,GBP=10000.00,CHF=10000.00,CAD=15000.00,MXN=200000.00,BRL=60000.00,"
+    "ARS=10000000.00,COP=45000000.00,PEN=40000.00,CLP=10000000,JPY=1500000,KRW=15000000,KWD=3000.000,"
+    "BHD=4000.000"
+)
+# Payouts (and dispute compensations, summed per hand or table) above this need two approvers.
+PAYOUT_TWO_PERSON_LIMIT = os.environ.get("PAYOUT_TWO_PERSON_LIMIT", _two_person_limits)
+# Deposits above this wait for a second member of staff (docs/api.md).
+DEPOSIT_TWO_PERSON_LIMIT = os.environ.get("DEPOSIT_TWO_PERSON_LIMIT", _two_person_limits)
+PAYOUT_AUTO_APPROVE_BELOW = os.environ.get("PAYOUT_AUTO_APPROVE_BELOW", "0")
 # A player may dispute a finished hand (or its payout) this many days after it ended (docs/api.md).
 DISPUTE_WINDOW_DAYS = int(os.environ.get("DISPUTE_WINDOW_DAYS", "30"))
-# How far (minor units, per currency) the house compensation account may go below zero: disputes
+# How far (per currency, in its units) the house compensation account may go below zero: disputes
 # are compensated within it and reconcile checks it (games/disputes/bounds.py, docs/operations.md).
-DISPUTE_COMPENSATION_BUDGET = int(os.environ.get("DISPUTE_COMPENSATION_BUDGET", "1000000"))
+DISPUTE_COMPENSATION_BUDGET = os.environ.get("DISPUTE_COMPENSATION_BUDGET", _compensation_budgets)
 LONG_POLL_MAX_SECONDS = float(os.environ.get("LONG_POLL_MAX_SECONDS", "25"))
 # A waiting request holds a web thread: one person may hold this many at once (api/limits.py).
 LONG_POLL_MAX_PER_USER = int(os.environ.get("LONG_POLL_MAX_PER_USER", "2"))

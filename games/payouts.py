@@ -84,7 +84,7 @@ def finished_tables() -> Iterator[Problem]:
 def payouts_match_seats() -> Iterator[Problem]:
     """The reconcile checker for a payout's terms, which are fixed when it opens and never change
     after: it belongs to the player of its seat (nobody for a bot's seat), it needs two approvers
-    exactly when its amount is above ``PAYOUT_TWO_PERSON_LIMIT``, and an approved payout paid that
+    exactly when its amount is above ``PAYOUT_TWO_PERSON_LIMIT`` (in its currency), and an approved payout paid that
     player's wallet (the house's bot bankroll for a bot).
 
     The payout row is mutable (its status moves), so an insider's ``UPDATE`` of ``user_id`` or
@@ -92,7 +92,6 @@ def payouts_match_seats() -> Iterator[Problem]:
     against the immutable postings by ``games.reconcile`` (a seat's buy-in came from its player's
     wallet). Changing ``PAYOUT_TWO_PERSON_LIMIT`` while payouts are open shows them here too.
     """
-    limit = ledger_payouts.two_person_limit()
     tables = Payout.objects.values("table_id")
     owners = {
         (str(table_id), number): user_id
@@ -105,12 +104,10 @@ def payouts_match_seats() -> Iterator[Problem]:
     for payout_id, key in credits.values_list("transaction__payout", "account__key"):
         paid_to.setdefault(payout_id, []).append(key)
     for payout in Payout.objects.order_by("pk").iterator():
-        yield from _payout_terms(payout, owners, limit, paid_to.get(payout.pk, []))
+        yield from _payout_terms(payout, owners, paid_to.get(payout.pk, []))
 
 
-def _payout_terms(
-    payout: Payout, owners: dict[tuple[str, int], int | None], limit: int, paid_to: list[str]
-) -> Iterator[Problem]:
+def _payout_terms(payout: Payout, owners: dict[tuple[str, int], int | None], paid_to: list[str]) -> Iterator[Problem]:
     subject = f"payout:{payout.pk}"
     where = f"table {payout.table_id} seat {payout.seat}"
     seat = (str(payout.table_id), payout.seat)
@@ -122,6 +119,7 @@ def _payout_terms(
             subject,
             f"{where} is held by {_who(owners[seat])}, the payout names {_who(payout.user_id)}",
         )
+    limit = ledger_payouts.two_person_limit(payout.currency)
     needed = 2 if payout.amount > limit else 1
     if payout.approvals_needed != needed:
         yield Problem(

@@ -6,6 +6,10 @@ class LedgerConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from ledger import per_currency
+
+        # A limit or budget that does not parse stops the process here, not at the first payout.
+        per_currency.check_all()
         # Importing the modules registers their reconcile checkers (every payout is backed, every
         # large deposit decided once).
         import ledger.payouts

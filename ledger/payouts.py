@@ -7,7 +7,7 @@ small amounts are decided by rule when the payout opens, and recorded as automat
 decision is a ``PayoutDecision`` row (who, when, why) that is never changed.
 
 Rules of review: only staff decide; a staff member who played at the table cannot; a payout above
-``PAYOUT_TWO_PERSON_LIMIT`` (minor units) needs two different approvers; a decided payout cannot
+``PAYOUT_TWO_PERSON_LIMIT`` (set per currency) needs two different approvers; a decided payout cannot
 be decided again.
 """
 
@@ -17,14 +17,13 @@ import uuid
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models import Sum
 from django.dispatch import Signal
 from django.utils import timezone
 
 from games.engine.words import T
-from ledger import keys
+from ledger import keys, per_currency
 from ledger.errors import Forbidden, InvalidRequest, NotFound, PayoutDecided, SecondApproverNeeded
 from ledger.models import Account, FollowUp, Payout, PayoutDecision, Posting
 from ledger.reconcile import Problem, register_checker
@@ -58,14 +57,15 @@ def register_hold(hold: PayoutHold) -> PayoutHold:
     return hold
 
 
-def two_person_limit() -> int:
-    """Payouts above this many minor units need two approvers."""
-    return int(getattr(settings, "PAYOUT_TWO_PERSON_LIMIT", 100_000))
+def two_person_limit(currency: str) -> int:
+    """Payouts (and a hand's or table's compensations, summed) above this many minor units of
+    ``currency`` need two approvers: ``PAYOUT_TWO_PERSON_LIMIT``, set per currency."""
+    return per_currency.amount("PAYOUT_TWO_PERSON_LIMIT", currency)
 
 
-def auto_approve_below() -> int:
-    """Payouts below this many minor units are approved automatically (0: never)."""
-    return int(getattr(settings, "PAYOUT_AUTO_APPROVE_BELOW", 0))
+def auto_approve_below(currency: str) -> int:
+    """Payouts below this many minor units of ``currency`` are approved automatically (0: never)."""
+    return per_currency.amount("PAYOUT_AUTO_APPROVE_BELOW", currency)
 
 
 def _money(payout: Payout) -> str:
@@ -94,15 +94,15 @@ def open_payout(*, table_id: uuid.UUID, seat: int, user: User | None, currency: 
         currency=currency,
         amount=amount,
         pending_key=pending_key,
-        approvals_needed=2 if amount > two_person_limit() else 1,
+        approvals_needed=2 if amount > two_person_limit(currency) else 1,
     )
     if user is None:
         # Stored in English, as every decision's reason; ledger.records says it in the reader's language.
         _decide_by_rule(
             payout, T("A bot's winnings go back to the house's bot bankroll."), keys.house_bots_key(currency)
         )
-    elif amount < auto_approve_below():
-        limit = format_amount(auto_approve_below(), currency)
+    elif amount < auto_approve_below(currency):
+        limit = format_amount(auto_approve_below(currency), currency)
         _decide_by_rule(
             payout,
             T("Approved automatically: below {limit} {currency}.", limit=limit, currency=currency),
@@ -203,7 +203,7 @@ def approve(*, payout_id: int, by: User, reason: str = "") -> Payout:
                     "You already approved payout {payout}; above {limit} {currency} "
                     "a second, different staff member must approve it.",
                     payout=payout.pk,
-                    limit=format_amount(two_person_limit(), payout.currency),
+                    limit=format_amount(two_person_limit(payout.currency), payout.currency),
                     currency=payout.currency,
                 ),
                 payout_id=payout.pk,

@@ -12,12 +12,11 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from django.conf import settings
 from django.db import IntegrityError, connection
 from django.db import transaction as db_transaction
 
 from games.engine.words import T
-from ledger import keys
+from ledger import keys, per_currency
 from ledger.errors import (
     AlreadyReversed,
     BadAmount,
@@ -163,7 +162,7 @@ def deposit(
         raise Forbidden(T("Staff cannot record a deposit into their own wallet; ask another member of staff."))
     unit = currency_code(currency)
     _positive(amount_minor, unit)
-    if amount_minor > deposit_two_person_limit():
+    if amount_minor > deposit_two_person_limit(unit):
         return _pending_deposit(user=user, unit=unit, amount_minor=amount_minor, by=by, idempotency_key=idempotency_key)
     return post(
         key=_client_key("deposit", by, idempotency_key),
@@ -178,9 +177,10 @@ def deposit(
     )
 
 
-def deposit_two_person_limit() -> int:
-    """Deposits above this many minor units wait for a second member of staff."""
-    return int(getattr(settings, "DEPOSIT_TWO_PERSON_LIMIT", 100_000))
+def deposit_two_person_limit(currency: str) -> int:
+    """Deposits above this many minor units of ``currency`` wait for a second member of staff
+    (``DEPOSIT_TWO_PERSON_LIMIT``, set per currency)."""
+    return per_currency.amount("DEPOSIT_TWO_PERSON_LIMIT", currency)
 
 
 def _pending_deposit(*, user: User, unit: str, amount_minor: int, by: User, idempotency_key: str | None) -> Transaction:

@@ -8,11 +8,11 @@ class DisputesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from games.disputes import bounds, services
+        from games.disputes import books, services
         from ledger.payouts import register_hold
         from ledger.reconcile import register_checker
 
         # While a dispute on its table is open, a pending payout cannot be approved.
         register_hold(services.refuse_held_payout)
-        register_checker(services.compensations_match)
-        register_checker(bounds.compensations_bounded)
+        register_checker(books.compensations_match)
+        register_checker(books.compensations_bounded)

@@ -3,7 +3,9 @@ dispute's review (the hand's audit and the disputing player's own views of it) a
 
 Hidden information: the review serves the disputing seat's views only (``table_view`` and
 ``events_view`` for that seat, at every version of the hand), and the audit only of a finished hand
-(``hand_audit`` refuses one in progress), to auditors and staff who did not play at the table."""
+(``hand_audit`` refuses one in progress), to auditors and staff who did not play at the table.
+Those who played there (other than the dispute's own player) see none of its disputes: the queue
+leaves them out and a dispute answers as if it did not exist."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import statistics
 from datetime import timedelta
 from typing import Any
 
-from django.db.models import Count, QuerySet, Sum
+from django.db.models import Count, Exists, OuterRef, QuerySet, Sum
 from django.urls import reverse
 from django.utils import timezone
 
@@ -23,7 +25,8 @@ from games.engine import registry
 from games.engine.decider import offered_actions
 from games.engine.words import Amount, T, Text
 from games.errors import Forbidden, NotFound
-from ledger.models import Payout
+from games.models import Seat
+from ledger.models import Payout, Posting
 from ledger.times import rfc3339
 from ledger.units import format_amount
 
@@ -53,11 +56,32 @@ def state_text(dispute: Dispute) -> Text:
 
 
 def get(dispute_id: int, user: Any) -> Dispute:
-    """The dispute, for its player, auditors and staff (404 for anyone else: no sign it exists)."""
+    """The dispute, for its player, and for auditors and staff who did not play at its table (404
+    for anyone else: no sign it exists)."""
+    dispute = _found(dispute_id, user)
+    if dispute.user_id != user.pk and played_at(user, dispute.table_id):
+        raise _not_found(dispute_id)
+    return dispute
+
+
+def _found(dispute_id: int, user: Any) -> Dispute:
+    """The dispute, for its player, auditors and staff; 404 for anyone else."""
     dispute = Dispute.objects.select_related("table", "user", "taken_by").filter(pk=dispute_id).first()
     if dispute is None or (dispute.user_id != user.pk and not is_auditor(user)):
-        raise NotFound(T("There is no dispute {dispute}.", dispute=dispute_id), code="not_found")
+        raise _not_found(dispute_id)
     return dispute
+
+
+def _not_found(dispute_id: int) -> NotFound:
+    return NotFound(T("There is no dispute {dispute}.", dispute=dispute_id), code="not_found")
+
+
+def not_played_at(rows: QuerySet[Dispute], user: Any) -> QuerySet[Dispute]:
+    """``rows`` without the disputes of tables ``user`` played at (``played_at``: sat there, or
+    moved money there): an auditor who played there reads none of them."""
+    sat = Seat.objects.filter(table_id=OuterRef("table_id"), user=user)
+    moved = Posting.objects.filter(transaction__table_id=OuterRef("table_id"), account__user=user)
+    return rows.exclude(Exists(sat)).exclude(Exists(moved))
 
 
 def mine(user: Any) -> list[Dispute]:
@@ -75,11 +99,12 @@ def queue(
     older_than: int | None = None,
 ) -> list[Dispute]:
     """Auditors and staff: the disputes not yet settled, oldest first; only those of one state,
-    category, table or game, or filed more than ``older_than`` seconds ago, for each one named."""
+    category, table or game, or filed more than ``older_than`` seconds ago, for each one named.
+    Never those of a table the auditor played at."""
     if not is_auditor(user):
         raise Forbidden(T("Only auditors and staff see the disputes queue."), code="not_auditor")
     states = (state,) if state else QUEUE_STATES
-    rows: QuerySet[Dispute] = Dispute.objects.filter(state__in=states).select_related("table", "user", "taken_by")
+    rows = not_played_at(Dispute.objects.filter(state__in=states), user).select_related("table", "user", "taken_by")
     named = {"category": category, "table_id": table_id, "table__game": game}
     rows = rows.filter(**{field: value for field, value in named.items() if value is not None})
     if older_than is not None:
@@ -148,7 +173,8 @@ def review(dispute_id: int, user: Any) -> dict[str, Any]:
     the disputing player's own view of the table after every event of the hand, with the event as
     that seat saw it (who acted and when); the table's timer; the table's payouts; and the most a
     compensation can be (``compensation_limits``)."""
-    dispute = get(dispute_id, user)
+    # An auditor who played at the table learns no more than that they may not review it.
+    dispute = _found(dispute_id, user)
     check_reviewer(dispute, user)
     table = dispute.table
     record = audit.hand_audit(table, dispute.hand_no)  # refuses a hand in progress (409)

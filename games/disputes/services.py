@@ -10,10 +10,13 @@ Rules chosen here:
   awaiting approval) per player and hand; once it is settled, another may be filed.
 - Members of the ``auditors`` group and staff take and decide; anyone who played at the table
   (sat there, or moved money at it) may not, nor may they read its review.
-- An upheld dispute names a compensation, a referral, or both. The deciding auditor's decision is
-  the compensation's first approval: at or below ``PAYOUT_TWO_PERSON_LIMIT`` it is paid at once;
-  above it a second person, a member of staff who is neither the filer, nor the decider, nor anyone
-  who played at the table, approves and it is paid then.
+- An upheld dispute names a compensation, a referral, or both. A compensation is bounded by what
+  the player lost on the hand (or at the table), less what was upheld for it already
+  (``games.disputes.bounds``). The deciding auditor's decision is the compensation's first
+  approval: while the compensations upheld for the hand (or table), this one with them, are at or
+  below ``PAYOUT_TWO_PERSON_LIMIT`` it is paid at once; above it a second person, a member of staff
+  who is neither the filer, nor the decider, nor anyone who played at the table, approves and it is
+  paid then.
 - The second member of staff may instead decline the compensation, with a reason: the dispute
   goes back to its auditor (``under_review``) to be decided again; every step stays.
 - While a dispute on a table is open (``open`` or ``under_review``) none of the table's pending
@@ -23,7 +26,6 @@ Rules chosen here:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -40,9 +42,7 @@ from games.engine.words import N, T
 from games.errors import Conflict, Forbidden, InvalidRequest, NotFound, ServiceError
 from games.models import Seat, Table
 from ledger import keys
-from ledger import payouts as ledger_payouts
-from ledger.models import Payout, Posting, Transaction
-from ledger.reconcile import Problem
+from ledger.models import Payout, Posting
 from ledger.services import post
 from ledger.times import rfc3339
 from ledger.units import format_amount, parse_amount
@@ -253,8 +253,11 @@ def decide(
         _take(dispute, by)
         amount, currency = _compensation(dispute, compensation)
         if amount:
-            # Over what the hand cost the player only a referral remains; past the budget, nothing
-            # the house can pay. Checked now, so a decision never waits on a payment that must fail.
+            # Over what the player lost, less what was upheld for it already, only a referral
+            # remains; past the budget, nothing the house can pay. Checked now, so a decision never
+            # waits on a payment that must fail; under the player's lock, so a decision on another
+            # of their disputes at once cannot count the same loss (bounds.lock_player).
+            bounds.lock_player(dispute)
             bounds.check_bound(dispute, amount, currency)
             bounds.check_budget(amount, currency)
         dispute.outcome = outcome
@@ -302,12 +305,13 @@ def _check_decision(outcome: str, reasons: str, compensation: str | None, referr
 
 def _settle(dispute: Dispute, by: Any, outcome: str, amount: int, currency: str) -> None:
     """The decided dispute's next state: rejected, upheld, or awaiting its compensation's approvals
-    (the decider's being the first), two of them above the two-person limit."""
+    (the decider's being the first), two of them when the hand's (or table's) upheld compensations
+    with this one are above the two-person limit."""
     if outcome == Dispute.Outcome.REJECTED:
         dispute.state = State.REJECTED
     elif amount:
         dispute.compensation, dispute.currency = amount, currency
-        dispute.approvals_needed = 2 if amount > ledger_payouts.two_person_limit() else 1
+        dispute.approvals_needed = bounds.approvals_needed(dispute, amount, currency)
         _step(dispute, Kind.COMPENSATION_APPROVED, by=by, approval=1)
         dispute.state = State.AWAITING_APPROVAL
     else:
@@ -348,6 +352,7 @@ def approve_compensation(*, dispute_id: int, by: Any, reason: str = "") -> Dispu
                 code="second_approver_needed",
             )
         # The second approver sees the same limits as the decision: the books may have moved since.
+        bounds.lock_player(dispute)
         bounds.check_bound(dispute, dispute.compensation, dispute.currency)
         bounds.check_budget(dispute.compensation, dispute.currency)
         _step(dispute, Kind.COMPENSATION_APPROVED, by=by, reason=reason.strip(), approval=len(approvers) + 1)
@@ -473,40 +478,3 @@ def refuse_held_payout(payout: Payout) -> None:
             code="payout_held",
             dispute_id=held_by,
         )
-
-
-def compensations_match() -> Iterable[Problem]:
-    """The reconcile checker: every compensation transaction belongs to an upheld dispute and
-    moved exactly its amount from the house's compensation account to the filer's wallet, with the
-    approvals its amount needs; an upheld dispute with a compensation has its transaction."""
-    disputes = {d.pk: d for d in Dispute.objects.exclude(compensation=0)}
-    for txn in Transaction.objects.filter(kind=COMPENSATION).order_by("pk"):
-        subject = f"transaction:{txn.pk}"
-        dispute = next((d for d in disputes.values() if d.transaction_id == txn.pk), None)
-        if dispute is None or dispute.state != State.UPHELD:
-            yield Problem("compensation_without_dispute", subject, "no upheld dispute names this compensation")
-            continue
-        moved = sorted(txn.postings.values_list("account__key", "amount"))
-        wanted = sorted(
-            [
-                (keys.house_compensation_key(dispute.currency), -dispute.compensation),
-                (keys.wallet_key(dispute.user_id, dispute.currency), dispute.compensation),
-            ]
-        )
-        if moved != wanted:
-            yield Problem("compensation_mismatch", subject, f"moved {moved}, dispute {dispute.pk} says {wanted}")
-    limit = ledger_payouts.two_person_limit()
-    for dispute in disputes.values():
-        subject = f"dispute:{dispute.pk}"
-        needed = 2 if dispute.compensation > limit else 1
-        approvers = len(current_approvers(dispute))
-        if dispute.approvals_needed != needed:
-            yield Problem(
-                "compensation_approvals_mismatch", subject, f"needs {needed}, says {dispute.approvals_needed}"
-            )
-        if dispute.state == State.UPHELD and (dispute.transaction_id is None or approvers < needed):
-            yield Problem(
-                "compensation_unpaid_or_under_approved",
-                subject,
-                f"upheld with transaction {dispute.transaction_id} and {approvers} of {needed} approvals",
-            )

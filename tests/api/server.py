@@ -53,6 +53,10 @@ def _env(data_dir: Path) -> dict[str, str]:
         EMAIL_BACKEND="django.core.mail.backends.filebased.EmailBackend",
         EMAIL_FILE_PATH=str(data_dir / "mail"),
     )
+    # The desks' tests are written around a two-person limit of 1,000.00 MXN (payouts and
+    # compensations above it wait for a second approver), below the per-currency default.
+    for name in ("PAYOUT_TWO_PERSON_LIMIT", "DEPOSIT_TWO_PERSON_LIMIT"):
+        env.setdefault(name, "MXN=1000.00,*=1000")
     return env
 
 

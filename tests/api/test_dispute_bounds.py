@@ -1,9 +1,10 @@
-"""Bounded compensations (issue 22) through HTTP: a compensation is at most what the hand cost the
-disputing player (their chips put in the pot at the table's chip value), or, for a claim on their
-payout, what they paid into the table; above it only a referral remains. The house compensation
-account pays within ``DISPUTE_COMPENSATION_BUDGET``. The service refuses both at the decision and
-at the second approval; ``reconcile`` reports a compensation over its bound or an account past its
-budget that was written around the service. Every answer is checked against the document."""
+"""Bounded compensations through HTTP: a compensation is at most what the disputing player lost (the
+hand cost their seat, net of what it took back: a hand's winner lost nothing), or, for a claim on
+their payout, what they paid into the table less what came back to them; above it only a referral
+remains. The house compensation account pays within ``DISPUTE_COMPENSATION_BUDGET``. The service
+refuses both at the decision and at the second approval; ``reconcile`` reports a compensation over
+its bound or an account past its budget that was written around the service. Every answer is
+checked against the document. (The sums over several disputes: test_dispute_sums.py.)"""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture
 def hand(counter_game, task_queue, settings):
-    """test_disputes' table: in hand 1 alice put 7 chips of 0.50 MXN in the pot, bob 2."""
+    """test_disputes' table: in hand 1 alice put 7 chips of 0.50 MXN in the pot, bob 2, and bob won
+    the 9: alice lost 3.50 MXN there, bob won 3.50."""
     return disputed_table(task_queue, settings)
 
 
@@ -36,17 +38,19 @@ def found(report) -> set[tuple[str, str]]:
     return {(p.code, p.subject) for p in report.problems}
 
 
-def test_a_compensation_of_millions_for_a_two_chip_hand_is_refused_and_moves_nothing(hand):
-    """The issue's case: bob put 2 chips of 0.50 MXN in hand 1 (he bought in for 50.00 MXN); 9,999,999.00
-    MXN is refused with the bound, and the dispute can still be referred."""
+def test_the_winner_of_a_hand_lost_nothing_so_millions_and_a_cent_are_refused_and_move_nothing(hand):
+    """Bob put 2 chips of 0.50 MXN in hand 1 and won the pot of 9: he lost nothing there, so neither
+    9,999,999.00 MXN nor 0.01 can be paid him; the dispute can still be referred."""
     number = file(hand["bob"], hand["table_id"]).json()["id"]
     wallet = keys.wallet_key(hand["bob"].user.pk, "MXN")
     before = balance_of(key=wallet)
-    refused = decide(hand["ada"], number, "9999999.00")
-    assert refused.status_code == 422, refused.json()
-    body = refused.json()
-    assert body["code"] == "compensation_over_bound" and body["bound"] == "1.00" and body["currency"] == "MXN"
-    assert "1.00 MXN" in body["detail"] and "compensation" in body["fields"]
+    for amount in ("9999999.00", "0.01"):
+        refused = decide(hand["ada"], number, amount)
+        assert refused.status_code == 422, refused.json()
+        body = refused.json()
+        assert body["code"] == "compensation_over_bound" and body["currency"] == "MXN"
+        assert (body["bound"], body["lost"], body["compensated"]) == ("0.00", "0.00", "0.00")
+        assert "lost nothing" in body["detail"] and "compensation" in body["fields"]
     assert balance_of(key=wallet) == before
     assert Dispute.objects.get(pk=number).state == "open" and Dispute.objects.get(pk=number).compensation == 0
     referred = hand["ada"].post(
@@ -62,14 +66,20 @@ def test_a_compensation_of_millions_for_a_two_chip_hand_is_refused_and_moves_not
 def test_a_compensation_of_exactly_the_hands_cost_is_accepted_and_a_cent_more_is_not(hand):
     number = filed(hand)["id"]
     dispute = Dispute.objects.get(pk=number)
-    assert bounds.chips_put_in(dispute) == 7 and bounds.bound(dispute) == 350
+    assert bounds.lost(dispute) == 350 and bounds.bound(dispute) == 350
     review = plain(hand["ada"]).get(f"/api/v1/disputes/{number}/review/").json()  # what the auditor reads
     assert review["compensation_limits"] == {
         "currency": "MXN",
         "bound": "3.50",
         "bound_minor": 350,
-        "budget_left": "10000.00",
-        "budget_left_minor": 1_000_000,
+        "lost": "3.50",
+        "lost_minor": 350,
+        "compensated": "0.00",
+        "compensated_minor": 0,
+        "budget_left": "200000.00",
+        "budget_left_minor": 20_000_000,
+        "two_person_limit": "1.00",
+        "two_person_limit_minor": 100,
     }
     over = decide(hand["ada"], number, "3.51")
     assert over.status_code == 422 and over.json()["code"] == "compensation_over_bound"
@@ -86,13 +96,15 @@ def test_a_compensation_of_exactly_the_hands_cost_is_accepted_and_a_cent_more_is
     assert report.ok, report.lines()
 
 
-def test_a_claim_on_a_payout_is_bounded_by_what_the_player_paid_into_the_table(hand):
-    """A table-level claim: alice bought in for 50.00 MXN (100 chips of 0.50)."""
+def test_a_claim_on_a_payout_is_bounded_by_what_the_player_lost_at_the_table(hand):
+    """A table-level claim: alice paid 50.00 MXN into the table (100 chips of 0.50) and her payout
+    of 46.50 is pending: she lost 3.50 there, not the 50.00 she paid in."""
     payout = Payout.objects.get(table_id=hand["table_id"], seat=0)
+    assert payout.amount == 4650
     number = file(hand["alice"], hand["table_id"], payout_id=payout.pk, category="money").json()["id"]
-    over = decide(hand["ada"], number, "50.01")
-    assert over.status_code == 422 and over.json()["bound"] == "50.00"
-    exact = decide(hand["ada"], number, "50.00")
+    over = decide(hand["ada"], number, "3.51")
+    assert over.status_code == 422 and (over.json()["bound"], over.json()["lost"]) == ("3.50", "3.50")
+    exact = decide(hand["ada"], number, "3.50")
     assert exact.status_code == 200 and exact.json()["state"] == "awaiting_approval", exact.json()
     paid = hand["sam"].post(f"/api/v1/disputes/{number}/approve/", {}, format="json")
     assert paid.status_code == 200 and paid.json()["state"] == "upheld", paid.json()
@@ -112,11 +124,13 @@ def test_the_second_approval_checks_the_bound_again(hand):
 
 
 def test_the_budget_refuses_a_compensation_that_does_not_fit_at_decision_and_at_approval(hand, settings):
-    settings.DISPUTE_COMPENSATION_BUDGET = 100  # 1.00 MXN
+    settings.DISPUTE_COMPENSATION_BUDGET = "MXN=1.00"
     first = filed(hand)["id"]
     paid = decide(hand["ada"], first, "0.80")  # within the two-person limit of 1.00: paid at once
     assert paid.status_code == 200 and paid.json()["state"] == "upheld", paid.json()
-    second = file(hand["bob"], hand["table_id"]).json()["id"]
+    # Her claim on her payout: 3.50 lost at the table, 0.80 of it compensated, 2.70 left.
+    payout = Payout.objects.get(table_id=hand["table_id"], seat=0)
+    second = file(hand["alice"], hand["table_id"], payout_id=payout.pk, category="money").json()["id"]
     refused = decide(hand["ada"], second, "0.50")
     assert refused.status_code == 422, refused.json()
     body = refused.json()
@@ -132,7 +146,7 @@ def test_the_budget_is_checked_again_when_the_second_member_of_staff_approves(ha
     assert decide(hand["ada"], number, "3.00").json()["state"] == "awaiting_approval"
     wallet = keys.wallet_key(hand["alice"].user.pk, "MXN")
     before = balance_of(key=wallet)
-    settings.DISPUTE_COMPENSATION_BUDGET = 200
+    settings.DISPUTE_COMPENSATION_BUDGET = "MXN=2.00"
     refused = hand["sam"].post(f"/api/v1/disputes/{number}/approve/", {}, format="json")
     assert refused.status_code == 422 and refused.json()["code"] == "compensation_budget_exceeded"
     assert refused.json()["left"] == "2.00"
@@ -167,16 +181,18 @@ def test_reconcile_reports_a_compensation_over_its_bound_written_around_the_serv
 
 
 def test_reconcile_reports_the_compensation_account_past_its_budget(hand, settings):
-    settings.DISPUTE_COMPENSATION_BUDGET = 100
+    """An operator moves 1.01 MXN out of the compensation account, back to the house's cash, past a
+    budget of 1.00: reported until the budget is raised."""
+    settings.DISPUTE_COMPENSATION_BUDGET = "MXN=1.00,*=1000"
     ledger.post(
         key="around-the-service",
         postings=[
             (keys.house_compensation_key("MXN"), "MXN", -101),
-            (keys.wallet_key(hand["alice"].user.pk, "MXN"), "MXN", 101),
+            (keys.house_cash_key("MXN"), "MXN", 101),
         ],
         kind="adjustment",
     )
     report = ledger.reconcile()
     assert ("compensation_budget_exceeded", f"account:{keys.house_compensation_key('MXN')}") in found(report)
-    settings.DISPUTE_COMPENSATION_BUDGET = 101
+    settings.DISPUTE_COMPENSATION_BUDGET = "MXN=1.01,*=1000"
     assert ledger.reconcile().ok

@@ -4,12 +4,13 @@ a compensation changed behind the service's back."""
 
 from __future__ import annotations
 
+import random
 from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import Group
 
-from games.disputes import services
+from games.disputes import bounds, services
 from games.disputes.models import Dispute, DisputeStep
 from games.errors import Conflict, NotFound
 from ledger import keys
@@ -17,7 +18,8 @@ from ledger import services as ledger
 from ledger.errors import ImmutableRecord
 from ledger.models import Payout, Transaction
 from ledger.selectors import balance_of
-from tests.api.play import person
+from ledger.units import format_amount
+from tests.api.play import Game, check_finished_table, person, play_to_the_end, set_up
 from tests.api.test_payouts import finished_table
 from tests.ledger.test_concurrency import race
 
@@ -84,11 +86,12 @@ def test_the_model_refuses_to_change_or_delete_a_step(table):
     assert DisputeStep.objects.get(pk=step.pk).reason == "Short-paid."
 
 
-def test_reconcile_names_a_compensation_changed_behind_the_service(table):
+def test_reconcile_names_a_compensation_changed_behind_the_service(table, settings):
+    settings.PAYOUT_TWO_PERSON_LIMIT = "MXN=1000.00"
     dispute = file(table)
     services.decide(dispute_id=dispute.pk, by=table["ada"], outcome="upheld", reasons="Yes.", compensation="3.00")
     assert ledger.reconcile().ok
-    Dispute.objects.filter(pk=dispute.pk).update(compensation=300_000)  # above the two-person limit of 100,000
+    Dispute.objects.filter(pk=dispute.pk).update(compensation=300_000)  # above the two-person limit of 1000.00
     found = {(p.code, p.subject) for p in ledger.reconcile().problems}
     assert ("compensation_mismatch", f"transaction:{Dispute.objects.get(pk=dispute.pk).transaction_id}") in found
     assert ("compensation_approvals_mismatch", f"dispute:{dispute.pk}") in found
@@ -128,3 +131,80 @@ def test_staff_approving_one_compensation_at_once_pay_it_once(postgres_tx, small
     assert balance_of(key=wallet) == before + 300
     assert Transaction.objects.filter(reference=f"dispute:{dispute.pk}").count() == 1
     assert ledger.reconcile().ok
+
+
+# --- a table's claims share its loss ------------------------------------------------------------
+
+
+@pytest.fixture
+def two_hands(counter_game, task_queue):
+    """A finished counter money table of two hands, alice and bob each buying 100 chips of 0.50 MXN;
+    ``loser`` is the one whose payout is less than the 50.00 they paid in, ``lost`` by how much;
+    ada and eve are auditors."""
+    alice, sam = person("alice"), person("sam", staff=True)
+    spec = Game(
+        "counter", 2, people=(0, 1), options={"hands": 2, "target": 9}, stake={"currency": "MXN", "chip_value": "0.50"}
+    )
+    table_id, clients = set_up(spec, alice, sam)
+    play_to_the_end(table_id, clients, task_queue, random.Random(11))
+    check_finished_table(table_id)
+    payout = min(Payout.objects.filter(table_id=table_id), key=lambda p: p.amount)
+    assert payout.amount < 5000, "nobody lost at this table: choose another seed"
+    auditors = []
+    for name in ("ada", "eve"):
+        user = person(name).user
+        user.groups.add(Group.objects.get_or_create(name="auditors")[0])
+        auditors.append(user)
+    return {"id": table_id, "loser": payout.user, "payout": payout, "lost": 5000 - payout.amount, "auditors": auditors}
+
+
+def claim(table, hand_no):
+    """The loser's claim on their payout, filed on hand ``hand_no``: measured over the whole table."""
+    return services.file(
+        user=table["loser"],
+        table_id=table["id"],
+        hand_no=hand_no,
+        category="money",
+        words="Short-paid.",
+        payout_id=table["payout"].pk,
+    )
+
+
+def test_claims_on_one_table_share_its_loss_a_waiting_compensation_counting(two_hands, settings):
+    settings.PAYOUT_TWO_PERSON_LIMIT = "MXN=0.01"  # every compensation waits for a second approver
+    lost, ada = two_hands["lost"], two_hands["auditors"][0]
+    first, second = claim(two_hands, 1), claim(two_hands, 2)
+    assert bounds.bound(first) == bounds.bound(second) == lost
+    whole = format_amount(lost, "MXN")
+    decided = services.decide(dispute_id=first.pk, by=ada, outcome="upheld", reasons="Yes.", compensation=whole)
+    assert decided.state == Dispute.State.AWAITING_APPROVAL
+    assert bounds.bound(Dispute.objects.get(pk=second.pk)) == 0
+    with pytest.raises(bounds.CompensationRefused) as refused:
+        services.decide(dispute_id=second.pk, by=ada, outcome="upheld", reasons="Yes.", compensation="0.01")
+    assert refused.value.extra["bound"] == "0.00" and refused.value.extra["compensated"] == whole
+
+
+def test_two_claims_on_one_table_decided_at_once_pay_its_loss_once(postgres_tx, two_hands):
+    """Two auditors uphold the loser's two claims on one table at the same moment, each for the whole
+    loss: the player's lock lets one decision read the other's, so one is paid and one refused."""
+    lost = two_hands["lost"]
+    disputes = [claim(two_hands, 1), claim(two_hands, 2)]
+    wallet = keys.wallet_key(two_hands["loser"].pk, "MXN")
+    before = balance_of(key=wallet)
+
+    results = race(
+        2,
+        lambda i: services.decide(
+            dispute_id=disputes[i].pk,
+            by=two_hands["auditors"][i],
+            outcome="upheld",
+            reasons="Yes.",
+            compensation=format_amount(lost, "MXN"),
+        ),
+    )
+
+    assert sum(isinstance(r, Dispute) for r in results) == 1, results
+    assert [r.code for r in results if not isinstance(r, Dispute)] == ["compensation_over_bound"], results
+    assert balance_of(key=wallet) == before + lost
+    report = ledger.reconcile()
+    assert report.ok, report.lines()

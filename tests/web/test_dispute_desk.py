@@ -1,6 +1,6 @@
 """The dispute desk (issue 26) walked in Chromium as its people would: alice disputes a finished hand
-on its page, a hand of a table she played with bob, who is also an auditor; bob is refused at the
-desk in the API's words; ada, an auditor who did not play, finds the dispute in the queue, steps
+on its page, a hand of a table she played with bob, who is also an auditor; bob finds it neither in
+his queue nor at its address, as the API answers him; ada, an auditor who did not play, finds the dispute in the queue, steps
 through the hand on the replayer (at every step the page shows exactly the cards alice's own view
 held, nothing more), verifies the audit in the browser, takes the dispute and upholds it with a
 compensation above the two-person limit; sam, staff, declines it once (back to ada, who upholds it
@@ -16,8 +16,9 @@ from tests.web.client import sign_in
 from tests.web.desks import arrives, balance, fund, person, play_hand_one
 from tests.web.test_game_modules import codes_in as cards_in  # every card code anywhere in a value
 
-# A tournament for a stake of 1,100.00 MXN: a compensation's bound is the stake (docs/api.md,
-# "Disputed hands"), above the two-person limit of 1,000.00 the test server keeps by default.
+# A tournament for a stake of 1,100.00 MXN: a compensation's bound is what alice lost at the table,
+# her stake while it plays on (docs/api.md, "Disputed hands"), above the two-person limit of
+# 1,000.00 MXN the test server keeps (tests/api/server.py).
 STAKE = {"currency": "MXN", "amount": "1100.00"}
 OPTIONS = {"format": "tournament", "starting_stack": 10, "forced_bets": "blinds"}
 
@@ -71,16 +72,21 @@ def test_a_disputed_hand_is_replayed_upheld_above_the_limit_and_paid_on_the_desk
     assert alice.ok("GET", f"/disputes/{number}/")["category"] == "cards"
     page.context.clear_cookies()
 
-    # bob played at the table: the desk shows the API's refusal, and refuses his take in its words.
+    # bob played at the table: his queue leaves its dispute out, and at its address the desk says
+    # what the API says of a dispute that does not exist; his take is refused all the same.
     sign_in(page, bob.username)
-    page.locator("#desks a[href='#/desk/disputes']").wait_for()
+    page.locator("#desks a[href='#/desk/disputes']").click()
+    page.locator("#queue-list[data-loaded]").wait_for()
+    listed = page.locator("#queue-table tbody tr").evaluate_all("rs => rs.map((r) => Number(r.dataset.dispute))")
+    assert number not in listed
     assert page.locator("#desks a[href='#/desk/payouts']").count() == 0  # an auditor, not staff
-    open_dispute(page, number)
-    assert page.locator("#review-refused").get_attribute("data-code") == "played_at_table"
-    assert page.locator("#replayer").count() == 0
-    page.locator("button#take").click()
-    page.locator("#errors p[data-code=played_at_table]").wait_for()
-    assert bob.ok("GET", f"/disputes/{number}/")["state"] == "open"
+    page.goto(f"/#/desk/disputes/{number}")
+    page.locator("#errors p[data-code=not_found]").wait_for()
+    assert page.locator("#replayer").count() == 0 and page.locator("button#take").count() == 0
+    assert bob.call("GET", f"/disputes/{number}/")[0] == 404
+    status, refused = bob.call("POST", f"/disputes/{number}/take/")
+    assert status == 403 and refused["code"] == "played_at_table"
+    assert alice.ok("GET", f"/disputes/{number}/")["state"] == "open"
 
     # ada: the queue, filtered to this table, oldest first.
     ada = chromium.new_context(viewport={"width": 1280, "height": 900}, base_url=web_server.url)

@@ -313,7 +313,7 @@ function decideForm(d, review, base, again) {
         t("Compensation in %(currency)s, paid from %(account)s", { currency: currency || "—", account: `house:compensation:${currency || "—"}` }),
         el("input", { name: "compensation", inputmode: "decimal", dir: "ltr", pattern: "[0-9]+(\\.[0-9]+)?" }),
       ),
-      limits ? el("p", { className: "hint", id: "bound" }, t("At most %(bound)s (what the hand cost the player); the house budget can still pay %(left)s.", { bound: money(limits.bound, limits.currency), left: money(limits.budget_left, limits.currency) })) : "",
+      limits ? el("p", { className: "hint", id: "bound" }, t("At most %(bound)s: the %(lost)s the player lost here, less %(compensated)s already compensated; the house budget can still pay %(left)s.", { bound: money(limits.bound, limits.currency), lost: money(limits.lost, limits.currency), compensated: money(limits.compensated, limits.currency), left: money(limits.budget_left, limits.currency) })) : "",
       el(
         "label",
         {},
