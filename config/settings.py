@@ -107,6 +107,9 @@ MIDDLEWARE = [
     # Before anything that can answer (CommonMiddleware's redirects, the views' 401s), so a browser's
     # preflight is answered without authentication and every answer to an allowed origin says so.
     "corsheaders.middleware.CorsMiddleware",
+    # A control character in a path or query parameter is a 400 before any view (or CSRF check)
+    # runs: PostgreSQL refuses NUL in text, and no parameter of the API holds one (api/errors.py).
+    "api.errors.ControlCharactersMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
