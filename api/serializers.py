@@ -123,6 +123,12 @@ class DeviceSerializer(serializers.Serializer):
     current = serializers.BooleanField(help_text="The token this request was made with.")
 
 
+class DevicePageSerializer(serializers.Serializer):
+    results = DeviceSerializer(many=True)
+    next_cursor = serializers.CharField(allow_null=True)
+    has_more = serializers.BooleanField()
+
+
 class TokenSerializer(serializers.Serializer):
     username = serializers.CharField()
     token = serializers.CharField(help_text="Send as `Authorization: Token <token>`; shown only this once.")

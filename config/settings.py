@@ -271,6 +271,8 @@ if DEBUG:
 # Tokens (django-rest-knox): one per device, stored only as a hash, each expiring TOKEN_TTL_HOURS
 # after it was issued (30 days by default); a client logs in again for a new one.
 TOKEN_TTL_HOURS = float(os.environ.get("TOKEN_TTL_HOURS", "720"))
+# The most tokens one person holds at once: a login past it revokes their oldest token first.
+MAX_TOKENS_PER_PERSON = int(os.environ.get("MAX_TOKENS_PER_PERSON", "20"))
 
 # How many bots' turns in a row one task may play, each its own command (games.play.worker): a turn
 # played in the chain saves a broker round trip and a task's read of the table. 1 is a task a turn.
