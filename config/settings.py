@@ -257,6 +257,8 @@ REST_FRAMEWORK = {
         # auth/token/, auth/register/ and auth/session/ (api/limits.py): per address, and per username named.
         "login_address": os.environ.get("THROTTLE_LOGIN_ADDRESS", "30/minute"),
         "login_account": os.environ.get("THROTTLE_LOGIN_ACCOUNT", "10/minute"),
+        # auth/password-reset/ per mail address asked for, from any client address (api/limits.py).
+        "reset_address": os.environ.get("THROTTLE_RESET_ADDRESS", "3/hour"),
     },
     # How many proxies in front of us append to X-Forwarded-For; the client's address is the one
     # the outermost of them saw. 0: the header is ignored (anyone can write it) and the address is
