@@ -32,6 +32,7 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from api.authentication import CsrfFailed
 from games import telemetry
 from games.engine.words import T
 from games.words import say, say_all
@@ -43,6 +44,8 @@ logger = logging.getLogger("django.request")
 UNAVAILABLE_RETRY_AFTER = 5
 
 _CODES = {
+    # Before PermissionDenied, which it is: the first class that matches names the code.
+    CsrfFailed: "csrf_failed",
     exceptions.ParseError: "malformed_request",
     exceptions.AuthenticationFailed: "authentication_failed",
     exceptions.NotAuthenticated: "not_authenticated",
