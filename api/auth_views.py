@@ -131,6 +131,7 @@ class LogoutView(APIView):
     def post(self, request):
         """Revoke the token this request was made with; the device's other tokens stay valid. Its
         open streams end within a second."""
+        s.no_body(request)
         if not isinstance(request.auth, AuthToken):
             raise InvalidRequest(
                 T("This request was not made with a token; a browser session ends with DELETE auth/session/.")
@@ -150,6 +151,7 @@ class LogoutAllView(APIView):
     def post(self, request):
         """Revoke every token of the caller, on every device, this one included, and end their
         open streams within a second."""
+        s.no_body(request)
         revoked = AuthToken.objects.filter(user=request.user).count()
         AuthToken.objects.filter(user=request.user).delete()
         notify.rights_changed(request.user.pk)
@@ -194,6 +196,7 @@ class TokenItemView(APIView):
     def delete(self, request, token_id: str):
         """Revoke one of the caller's tokens (a lost phone): the next request made with it gets 401,
         and its open streams end within a second."""
+        s.no_body(request)
         found = (
             list(AuthToken.objects.filter(user=request.user, digest__startswith=token_id)[:2])
             if _ID.match(token_id)
@@ -260,6 +263,7 @@ class SessionView(APIView):
     def delete(self, request):
         """Log out: the session ends (its cookie no longer authenticates anything, and the streams
         it opened end within a second)."""
+        s.no_body(request)
         user = request.user
         logout(request._request)
         if user.is_authenticated:

@@ -40,6 +40,16 @@ class StrictSerializer(serializers.Serializer):
         raise serializers.ValidationError(wrong)
 
 
+class NoBodySerializer(StrictSerializer):
+    """The body of a write that takes none: nothing, or ``{}``; every field sent is unknown."""
+
+
+def no_body(request: Any) -> None:
+    """Refuse a body sent to a write that takes none (400 ``invalid``, each field named unknown),
+    as every other write refuses a field it does not know, instead of ignoring it."""
+    NoBodySerializer(data=request.data).is_valid(raise_exception=True)
+
+
 def _json_kind(value: Any) -> str:
     """The JSON type of a parsed value, by the JSON spec's own name (not translated)."""
     if isinstance(value, bool):
