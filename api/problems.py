@@ -59,7 +59,8 @@ CODES = (
         "a wrong type, an unknown field, a value out of range (a body field or a query parameter); `fields` "
         'maps each field at fault to its messages, `{"stake": ["…"]}`. Types are strict: a field the document '
         'types as a string takes no JSON number (`"client_seed": 5` is refused), an integer no string or '
-        'fraction (`"seats": "2"`, `2.0`), and none takes a boolean for a number. A write that takes no body '
+        'fraction (`"seats": "2"`, `2.0`), and none takes a boolean for a number; an integer query parameter is '
+        "ASCII digits alone (`limit=50.0`, `after=1.0` are refused). A write that takes no body "
         "(`auth/logout/`, `tables/{id}/start/`, `deposits/{id}/approve/`, …) takes nothing or `{}`: any field "
         "sent is unknown. A path or query parameter "
         "holding a control character (`\\x00` to `\\x1f`, `\\x7f`) is refused before anything reads it",

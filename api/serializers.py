@@ -10,6 +10,8 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext, gettext_lazy
 from rest_framework import serializers
 
+from api.parsers import is_whole_number
+
 EVENTS_MAX_LIMIT = 500
 
 
@@ -186,16 +188,27 @@ class ActionSerializer(StrictSerializer):
         return value
 
 
+class WholeNumberField(serializers.IntegerField):
+    """An integer query parameter: ASCII digits, with a minus sign where the range allows one.
+    DRF's field takes ``50.0``, `` 7 ``, ``+7``, ``1_000`` and other scripts' digits, none of which
+    is an integer as the document types it."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, str) and not is_whole_number(data):
+            self.fail("invalid")
+        return int(super().to_internal_value(data))
+
+
 class EventsQuerySerializer(serializers.Serializer):
-    after = serializers.IntegerField(min_value=0, required=False, default=0)
-    cursor = serializers.IntegerField(
+    after = WholeNumberField(min_value=0, required=False, default=0)
+    cursor = WholeNumberField(
         min_value=0,
         required=False,
         allow_null=True,
         default=None,
         help_text="A page's `next_cursor`; wins over `after`.",
     )
-    limit = serializers.IntegerField(
+    limit = WholeNumberField(
         min_value=1,
         max_value=EVENTS_MAX_LIMIT,
         required=False,
