@@ -45,7 +45,7 @@ DEPOSIT_DECIDED = {
     403: OpenApiResponse(ErrorSerializer, description="Not staff."),
     404: OpenApiResponse(ErrorSerializer, description="No such pending deposit."),
     409: OpenApiResponse(
-        ErrorSerializer, description="The decider recorded it or receives it, or it was decided the other way."
+        ErrorSerializer, description="The decider recorded it or receives it, or someone already decided it."
     ),
 }
 

@@ -180,7 +180,13 @@ CODES = (
     ),
     Code(409, "payout_decided", "the payout was already approved or rejected", ("approvePayout", "rejectPayout")),
     Code(409, "payout_held", "the payout is held by an open dispute of its hand", ("approvePayout",)),
-    Code(409, "deposit_decided", "the deposit was already approved or rejected", ("approveDeposit", "rejectDeposit")),
+    Code(
+        409,
+        "deposit_decided",
+        "the deposit was already approved or rejected (a second decision, even the same one, by someone else or "
+        "with another reason; the same member's retry answers the first transaction)",
+        ("approveDeposit", "rejectDeposit"),
+    ),
     Code(409, "already_reversed", "the transaction was already reversed: the ledger's own guard", ()),
     Code(
         409,
