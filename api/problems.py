@@ -158,7 +158,7 @@ CODES = (
     Code(409, "already_seated", "you already have a seat at this table", ("joinTable",)),
     Code(409, "seat_taken", "the seat asked for is taken", ("joinTable", "addBot")),
     Code(409, "table_full", "every seat is taken", ("joinTable", "addBot")),
-    Code(409, "table_finished", "the table has finished", ("leaveTable",)),
+    Code(409, "table_finished", "the table has finished", ("leaveTable", "setClientSeed")),
     Code(409, "table_not_full", "a table starts only with every seat taken", ("startTable",)),
     Code(409, "table_not_running", "the table is not running: not started, or finished", ("postAction",)),
     Code(409, "hand_in_progress", "the hand is still being played", (*HAND_READS, "fileDispute")),

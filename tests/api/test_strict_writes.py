@@ -105,3 +105,22 @@ def test_no_integer_query_parameter_takes_a_fraction_or_other_digits(staff):
     assert {("/api/v1/tables/{table_id}/events/", "limit"), ("/api/v1/tables/{table_id}/events/", "after")} <= checked
     assert len(checked) >= 10
     assert staff.get(f"/api/v1/tables/{table}/events/", {"limit": "50", "after": "1"}).status_code == 200
+
+
+# --- a finished table's client seed ------------------------------------------------------------
+
+
+def test_cm_6_a_client_seed_is_refused_at_a_finished_table(counter_game, task_queue):
+    """CM-6: a client seed counts for the hands that start from now on; at a finished table none
+    will, so setting one is refused (409 ``table_finished``, as leaving is) and the seat keeps its own."""
+    from games.models import Seat
+    from tests.api.play import person
+    from tests.api.test_payouts import finished_table
+
+    # Not the contract client: the counter game is the tests' own, not in the document.
+    alice, sam = person("alice"), person("sam", staff=True)
+    table_id = finished_table(task_queue, alice, sam)
+    before = Seat.objects.get(table_id=table_id, user=alice.user).client_seed
+    refused = alice.put(f"/api/v1/tables/{table_id}/client-seed/", {"client_seed": "late"}, format="json")
+    assert refused.status_code == 409 and refused.json()["code"] == "table_finished"
+    assert Seat.objects.get(table_id=table_id, user=alice.user).client_seed == before
