@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 from api import audit_serializers as a
 from api import pagination
 from api import serializers as s
+from api.parsers import is_whole_number
 from games import audit, selectors
 from games.engine.words import T
 from ledger import replica
@@ -89,7 +90,7 @@ class ReplayView(APIView):
     def get(self, request, table_id):
         """The spectator's view of a finished table (staff: any table) just after event ``version``."""
         raw = request.query_params.get("version")
-        if raw is not None and not raw.lstrip("-").isdigit():
+        if raw is not None and not is_whole_number(raw):
             from games.errors import InvalidRequest
 
             raise InvalidRequest(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
+from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model, login, logout
 from django.contrib.auth.signals import user_logged_in, user_logged_out
 from django.db import transaction
@@ -19,7 +20,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api import limits
+from api import limits, pagination
 from api import serializers as s
 from api.authentication import SESSION_BACKEND, SessionAuthentication
 from api.models import TokenDevice
@@ -47,10 +48,25 @@ def _device_name(token: AuthToken) -> str:
     return device.name if device else ""
 
 
+def max_tokens() -> int:
+    """The most tokens one person holds (``MAX_TOKENS_PER_PERSON``); a new one revokes the oldest."""
+    return max(1, int(settings.MAX_TOKENS_PER_PERSON))
+
+
 def issue_token(request, user, device: str) -> dict:
-    """A new token for one device of ``user``, with its expiry (``TOKEN_TTL_HOURS`` from now)."""
-    instance, key = AuthToken.objects.create(user=user)
-    TokenDevice.objects.create(token=instance, name=device.strip())
+    """A new token for one device of ``user``, with its expiry (``TOKEN_TTL_HOURS`` from now). At
+    ``MAX_TOKENS_PER_PERSON`` the person's oldest tokens are revoked first (their streams end)."""
+    with transaction.atomic():
+        # The person's row lock serialises their logins: of two at once at the cap, the second
+        # counts the first one's token and revokes one more, so the count never passes the cap.
+        get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk").first()
+        held = AuthToken.objects.filter(user=user).order_by("-created", "-digest").values_list("digest", flat=True)
+        oldest = list(held[max_tokens() - 1 :])
+        if oldest:
+            AuthToken.objects.filter(digest__in=oldest).delete()
+            notify.rights_changed(user.pk)
+        instance, key = AuthToken.objects.create(user=user)
+        TokenDevice.objects.create(token=instance, name=device.strip())
     return {
         "username": user.get_username(),
         "token": key,
@@ -115,6 +131,7 @@ class LogoutView(APIView):
     def post(self, request):
         """Revoke the token this request was made with; the device's other tokens stay valid. Its
         open streams end within a second."""
+        s.no_body(request)
         if not isinstance(request.auth, AuthToken):
             raise InvalidRequest(
                 T("This request was not made with a token; a browser session ends with DELETE auth/session/.")
@@ -134,6 +151,7 @@ class LogoutAllView(APIView):
     def post(self, request):
         """Revoke every token of the caller, on every device, this one included, and end their
         open streams within a second."""
+        s.no_body(request)
         revoked = AuthToken.objects.filter(user=request.user).count()
         AuthToken.objects.filter(user=request.user).delete()
         notify.rights_changed(request.user.pk)
@@ -142,18 +160,24 @@ class LogoutAllView(APIView):
 
 
 class TokensView(APIView):
-    @extend_schema(responses={200: s.DeviceSerializer(many=True), 401: s.ErrorSerializer}, tags=["auth"])
+    @extend_schema(
+        parameters=pagination.PARAMETERS,
+        responses={200: s.DevicePageSerializer, 400: s.ErrorSerializer, 401: s.ErrorSerializer},
+        tags=["auth"],
+    )
     def get(self, request):
-        """The caller's tokens that have not expired, newest first: which device, when made, when
-        they expire. Never the token itself."""
+        """The caller's tokens that have not expired, newest first, a page at a time: which device,
+        when made, when they expire. Never the token itself."""
         tokens = (
             AuthToken.objects.filter(user=request.user)
             .filter(Q(expiry__isnull=True) | Q(expiry__gt=timezone.now()))
             .select_related("device")
-            .order_by("-created")
         )
+        paginator = pagination.Cursor()
+        paginator.ordering = ("-created", "-digest")
+        page = paginator.paginate_queryset(tokens, request, view=self)
         current = request.auth.digest if isinstance(request.auth, AuthToken) else None
-        return Response(
+        return paginator.get_paginated_response(
             [
                 {
                     "id": token_id(token),
@@ -162,7 +186,7 @@ class TokensView(APIView):
                     "expiry": rfc3339(token.expiry),
                     "current": token.digest == current,
                 }
-                for token in tokens
+                for token in page
             ]
         )
 
@@ -172,6 +196,7 @@ class TokenItemView(APIView):
     def delete(self, request, token_id: str):
         """Revoke one of the caller's tokens (a lost phone): the next request made with it gets 401,
         and its open streams end within a second."""
+        s.no_body(request)
         found = (
             list(AuthToken.objects.filter(user=request.user, digest__startswith=token_id)[:2])
             if _ID.match(token_id)
@@ -238,6 +263,7 @@ class SessionView(APIView):
     def delete(self, request):
         """Log out: the session ends (its cookie no longer authenticates anything, and the streams
         it opened end within a second)."""
+        s.no_body(request)
         user = request.user
         logout(request._request)
         if user.is_authenticated:

@@ -20,7 +20,10 @@ from knox.models import get_token_model
 from knox.settings import CONSTANTS, knox_settings
 from knox.signals import token_expired
 from rest_framework import authentication, exceptions
+from rest_framework.authentication import CSRFCheck
 
+from games.engine.words import T
+from games.words import say
 from ledger.rows import Compiled
 
 # Lazy: said when raised, in the request's language (DRF keeps a refusal's detail as a plain string).
@@ -112,11 +115,28 @@ def _tokens(token_key: str):  # type: ignore[no-untyped-def]
 _TOKENS = Compiled(_tokens, "\x00first", "\x00second")
 
 
+class CsrfFailed(exceptions.PermissionDenied):
+    """A session's write without its CSRF token: 403 ``csrf_failed``, as Django's own CSRF refusal
+    (``api.errors.csrf_failure``) answers it, never the bare ``forbidden`` of a permission."""
+
+    default_code = "csrf_failed"
+
+
 class SessionAuthentication(authentication.SessionAuthentication):
-    """DRF's session authentication, with the person's language preference applied as for a token."""
+    """DRF's session authentication, with the person's language preference applied as for a token,
+    and a write without its CSRF token refused as ``csrf_failed``."""
 
     def authenticate(self, request):  # type: ignore[no-untyped-def]
         return _prefer(super().authenticate(request))
+
+    def enforce_csrf(self, request):  # type: ignore[no-untyped-def]
+        """DRF's check, with Django's reason said in the one CSRF refusal's words."""
+        check = CSRFCheck(lambda request: None)  # type: ignore[arg-type, return-value]
+        # Sets the CSRF cookie value on the request, which the check below reads.
+        check.process_request(request)
+        reason = check.process_view(request, None, (), {})
+        if reason:
+            raise CsrfFailed(say(T("CSRF check failed: {reason}.", reason=reason)))
 
 
 # The name sessions opened at auth/session/ keep of the backend that loads their person.

@@ -15,7 +15,7 @@ from api import pagination
 from api import serializers as s
 from api.ledger_serializers import DecimalStringField
 from api.payout_views import MAX_AGE, OLDER_THAN
-from api.serializers import StrictSerializer
+from api.serializers import StrictSerializer, WholeNumberField, no_body
 from api.views import IDEMPOTENCY_KEY, once
 from games.disputes import selectors as disputes
 from games.disputes import services as dispute_services
@@ -254,7 +254,7 @@ class QueueQuerySerializer(serializers.Serializer):
     category = serializers.ChoiceField(choices=Dispute.Category.values, required=False)
     table = serializers.UUIDField(required=False)
     game = serializers.CharField(max_length=40, required=False)
-    older_than = serializers.IntegerField(min_value=0, max_value=MAX_AGE, required=False)
+    older_than = WholeNumberField(min_value=0, max_value=MAX_AGE, required=False)
 
 
 class QueueView(APIView):
@@ -333,6 +333,7 @@ class TakeView(APIView):
     )
     def post(self, request, dispute_id: int):
         """Auditors who did not play at the table: take an open dispute for review."""
+        no_body(request)
         return once(
             request,
             {"operation": "take_dispute", "dispute": dispute_id},

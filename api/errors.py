@@ -14,6 +14,7 @@ client ever has to parse HTML."""
 from __future__ import annotations
 
 import logging
+import re
 from http import HTTPStatus
 from typing import Any
 
@@ -31,6 +32,7 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from api.authentication import CsrfFailed
 from games import telemetry
 from games.engine.words import T
 from games.words import say, say_all
@@ -42,6 +44,8 @@ logger = logging.getLogger("django.request")
 UNAVAILABLE_RETRY_AFTER = 5
 
 _CODES = {
+    # Before PermissionDenied, which it is: the first class that matches names the code.
+    CsrfFailed: "csrf_failed",
     exceptions.ParseError: "malformed_request",
     exceptions.AuthenticationFailed: "authentication_failed",
     exceptions.NotAuthenticated: "not_authenticated",
@@ -298,3 +302,41 @@ class JsonErrorsMiddleware:
                 return server_error(request)
             return {400: bad_request, 403: permission_denied, 404: not_found}[response.status_code](request)
         return response
+
+
+# C0 controls and DEL: no name, id, filter or cursor of this service holds one, and PostgreSQL
+# refuses NUL in any text it is asked to compare (a DataError, which would be a 500).
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _controlled(request: HttpRequest, view_kwargs: dict[str, Any]) -> str | None:
+    """The first path or query parameter (or query parameter name) holding a control character."""
+    for name, value in view_kwargs.items():
+        if isinstance(value, str) and _CONTROL.search(value):
+            return name
+    for name, values in request.GET.lists():
+        if _CONTROL.search(name) or any(_CONTROL.search(value) for value in values):
+            return name
+    return None
+
+
+class ControlCharactersMiddleware:
+    """Refuses a request whose path or query parameters hold a control character (``\\x00`` to
+    ``\\x1f``, ``\\x7f``) with ``400 invalid`` naming the parameter, before any view reads it:
+    one guard at the edge, so no endpoint, present or future, hands such a value to the database."""
+
+    def __init__(self, get_response: Any) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> Any:
+        return self.get_response(request)
+
+    def process_view(
+        self, request: HttpRequest, view_func: Any, view_args: Any, view_kwargs: dict[str, Any]
+    ) -> JsonResponse | None:
+        name = _controlled(request, view_kwargs)
+        if name is None:
+            return None
+        shown = _CONTROL.sub("?", name)
+        detail = T("'{name}' holds a control character; none is taken in a path or query parameter.", name=shown)
+        return _problem_response(request, {"code": "invalid", "detail": detail, "fields": {shown: [detail]}}, 400)

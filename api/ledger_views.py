@@ -23,6 +23,7 @@ from api.ledger_serializers import (
 )
 from api.pagination import PARAMETERS, Cursor, envelope, list_page
 from api.payout_views import RejectSerializer
+from api.serializers import no_body
 from games import wallet
 from games.engine.words import T
 from ledger import records, selectors, services
@@ -44,7 +45,7 @@ DEPOSIT_DECIDED = {
     403: OpenApiResponse(ErrorSerializer, description="Not staff."),
     404: OpenApiResponse(ErrorSerializer, description="No such pending deposit."),
     409: OpenApiResponse(
-        ErrorSerializer, description="The decider recorded it or receives it, or it was decided the other way."
+        ErrorSerializer, description="The decider recorded it or receives it, or someone already decided it."
     ),
 }
 
@@ -148,6 +149,7 @@ class ApproveDepositView(APIView):
     )
     def post(self, request: Request, deposit_id: str) -> Response:
         """Staff: a second member of staff approves a large deposit; the money reaches the wallet."""
+        no_body(request)
         txn = services.approve_deposit(deposit_id=deposit_id, by=request.user)
         return Response(TransactionSerializer(txn).data, status=status.HTTP_201_CREATED)
 

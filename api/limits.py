@@ -229,10 +229,11 @@ LOGIN_THROTTLES = [AnonThrottle, UserThrottle, LoginAddressThrottle, LoginAccoun
 
 
 class ResetAddressThrottle(LoginAccountThrottle):
-    """Password reset links asked for one address (``THROTTLE_LOGIN_ACCOUNT``), from anywhere: a
-    mailbox is not flooded, and nobody tries tokens for one account from many machines."""
+    """Password reset links asked for one mail address (``THROTTLE_RESET_ADDRESS``, a few an hour),
+    from any number of client addresses: a mailbox is not flooded. Every address is counted alike,
+    whether or not an account has it, so a refusal (429) tells nothing about which ones do."""
 
-    scope = "login_account"
+    scope = "reset_address"
     field = "email"
 
 

@@ -16,6 +16,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.pagination import CursorPagination
 from rest_framework.response import Response
 
+from api.parsers import is_whole_number
 from games.engine.words import T
 from games.errors import InvalidRequest
 
@@ -39,7 +40,7 @@ def limit_of(query_params, *, default: int = DEFAULT_LIMIT, maximum: int = MAX_L
     # An empty ``limit=`` is no number: refused like any other (schemathesis: the document says integer).
     if raw is None:
         return default
-    if not raw.isdigit() or not 1 <= int(raw) <= maximum:
+    if not is_whole_number(raw) or not 1 <= int(raw) <= maximum:
         raise InvalidRequest(
             T("'limit' must be a whole number from 1 to {most}, not {limit}.", most=maximum, limit=repr(raw)),
             field="limit",

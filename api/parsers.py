@@ -24,6 +24,16 @@ _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKET = re.compile(r"[\[\]{}]")
 
 
+# A whole number in a query parameter: ASCII digits, perhaps after a minus sign. Python's int()
+# and str.isdigit() take more (other scripts' digits, "²", "1_000", " 7 ", "+7", and DRF "7.0").
+_WHOLE_NUMBER = re.compile(r"-?[0-9]+")
+
+
+def is_whole_number(text: str) -> bool:
+    """Whether ``text`` is an integer as the document types a query parameter."""
+    return _WHOLE_NUMBER.fullmatch(text) is not None
+
+
 def max_depth() -> int:
     return int(getattr(settings, "JSON_MAX_DEPTH", 20))
 

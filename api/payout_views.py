@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 from api import audit_serializers as a
 from api import pagination
 from api import serializers as s
-from api.serializers import StrictSerializer
+from api.serializers import StrictSerializer, WholeNumberField
 from api.views import IDEMPOTENCY_KEY, once
 from games import audit
 from ledger import payouts, records
@@ -41,7 +41,7 @@ OLDER_THAN = OpenApiParameter(
 
 class PayoutsQuerySerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=list(records.STATUSES), required=False)
-    older_than = serializers.IntegerField(min_value=0, max_value=MAX_AGE, required=False)
+    older_than = WholeNumberField(min_value=0, max_value=MAX_AGE, required=False)
     order = serializers.ChoiceField(choices=["newest", "oldest"], required=False, default="newest")
 
 

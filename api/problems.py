@@ -59,7 +59,11 @@ CODES = (
         "a wrong type, an unknown field, a value out of range (a body field or a query parameter); `fields` "
         'maps each field at fault to its messages, `{"stake": ["…"]}`. Types are strict: a field the document '
         'types as a string takes no JSON number (`"client_seed": 5` is refused), an integer no string or '
-        'fraction (`"seats": "2"`, `2.0`), and none takes a boolean for a number',
+        'fraction (`"seats": "2"`, `2.0`), and none takes a boolean for a number; an integer query parameter is '
+        "ASCII digits alone (`limit=50.0`, `after=1.0` are refused). A write that takes no body "
+        "(`auth/logout/`, `tables/{id}/start/`, `deposits/{id}/approve/`, …) takes nothing or `{}`: any field "
+        "sent is unknown. A path or query parameter "
+        "holding a control character (`\\x00` to `\\x1f`, `\\x7f`) is refused before anything reads it",
         (EVERY,),
     ),
     Code(
@@ -154,7 +158,7 @@ CODES = (
     Code(409, "already_seated", "you already have a seat at this table", ("joinTable",)),
     Code(409, "seat_taken", "the seat asked for is taken", ("joinTable", "addBot")),
     Code(409, "table_full", "every seat is taken", ("joinTable", "addBot")),
-    Code(409, "table_finished", "the table has finished", ("leaveTable",)),
+    Code(409, "table_finished", "the table has finished", ("leaveTable", "setClientSeed")),
     Code(409, "table_not_full", "a table starts only with every seat taken", ("startTable",)),
     Code(409, "table_not_running", "the table is not running: not started, or finished", ("postAction",)),
     Code(409, "hand_in_progress", "the hand is still being played", (*HAND_READS, "fileDispute")),
@@ -176,7 +180,13 @@ CODES = (
     ),
     Code(409, "payout_decided", "the payout was already approved or rejected", ("approvePayout", "rejectPayout")),
     Code(409, "payout_held", "the payout is held by an open dispute of its hand", ("approvePayout",)),
-    Code(409, "deposit_decided", "the deposit was already approved or rejected", ("approveDeposit", "rejectDeposit")),
+    Code(
+        409,
+        "deposit_decided",
+        "the deposit was already approved or rejected (a second decision, even the same one, by someone else or "
+        "with another reason; the same member's retry answers the first transaction)",
+        ("approveDeposit", "rejectDeposit"),
+    ),
     Code(409, "already_reversed", "the transaction was already reversed: the ledger's own guard", ()),
     Code(
         409,

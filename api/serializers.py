@@ -10,6 +10,8 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext, gettext_lazy
 from rest_framework import serializers
 
+from api.parsers import is_whole_number
+
 EVENTS_MAX_LIMIT = 500
 
 
@@ -38,6 +40,16 @@ class StrictSerializer(serializers.Serializer):
             if isinstance(exc.detail, dict):
                 raise serializers.ValidationError({**exc.detail, **wrong}) from None
         raise serializers.ValidationError(wrong)
+
+
+class NoBodySerializer(StrictSerializer):
+    """The body of a write that takes none: nothing, or ``{}``; every field sent is unknown."""
+
+
+def no_body(request: Any) -> None:
+    """Refuse a body sent to a write that takes none (400 ``invalid``, each field named unknown),
+    as every other write refuses a field it does not know, instead of ignoring it."""
+    NoBodySerializer(data=request.data).is_valid(raise_exception=True)
 
 
 def _json_kind(value: Any) -> str:
@@ -123,6 +135,12 @@ class DeviceSerializer(serializers.Serializer):
     current = serializers.BooleanField(help_text="The token this request was made with.")
 
 
+class DevicePageSerializer(serializers.Serializer):
+    results = DeviceSerializer(many=True)
+    next_cursor = serializers.CharField(allow_null=True)
+    has_more = serializers.BooleanField()
+
+
 class TokenSerializer(serializers.Serializer):
     username = serializers.CharField()
     token = serializers.CharField(help_text="Send as `Authorization: Token <token>`; shown only this once.")
@@ -170,16 +188,27 @@ class ActionSerializer(StrictSerializer):
         return value
 
 
+class WholeNumberField(serializers.IntegerField):
+    """An integer query parameter: ASCII digits, with a minus sign where the range allows one.
+    DRF's field takes ``50.0``, `` 7 ``, ``+7``, ``1_000`` and other scripts' digits, none of which
+    is an integer as the document types it."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, str) and not is_whole_number(data):
+            self.fail("invalid")
+        return int(super().to_internal_value(data))
+
+
 class EventsQuerySerializer(serializers.Serializer):
-    after = serializers.IntegerField(min_value=0, required=False, default=0)
-    cursor = serializers.IntegerField(
+    after = WholeNumberField(min_value=0, required=False, default=0)
+    cursor = WholeNumberField(
         min_value=0,
         required=False,
         allow_null=True,
         default=None,
         help_text="A page's `next_cursor`; wins over `after`.",
     )
-    limit = serializers.IntegerField(
+    limit = WholeNumberField(
         min_value=1,
         max_value=EVENTS_MAX_LIMIT,
         required=False,

@@ -228,6 +228,7 @@ class JoinView(APIView):
 class LeaveView(APIView):
     @extend_schema(request=None, responses={200: s.TableSerializer, **ERRORS})
     def post(self, request, table_id):
+        s.no_body(request)
         play.leave_table(table_id=table_id, user=request.user)
         table = selectors.get_table(table_id)
         return Response(selectors.table_view(table, selectors.seat_of(table, request.user), viewer=request.user))
@@ -237,6 +238,7 @@ class SeatView(APIView):
     @extend_schema(request=None, responses={200: s.TableSerializer, **ERRORS})
     def delete(self, request, table_id, seat):
         """The owner frees a seat before the start; a player's reserved buy-in goes back to them."""
+        s.no_body(request)
         table = play.remove_seat(table_id=table_id, user=request.user, seat=seat)
         return Response(selectors.table_view(table, selectors.seat_of(table, request.user), viewer=request.user))
 
@@ -255,6 +257,7 @@ class BotsView(APIView):
 class StartView(APIView):
     @extend_schema(request=None, responses={200: s.TableSerializer, **ERRORS})
     def post(self, request, table_id):
+        s.no_body(request)
         outcome = play.start_table(table_id=table_id, user=request.user)
         return Response(
             selectors.table_view(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from contextvars import Token
 from typing import Any
 
 from celery import Celery, Task
@@ -43,20 +42,23 @@ def _header(task: Task, name: str) -> Any:
     return value if value is not None else (getattr(request, "headers", None) or {}).get(name)
 
 
-_request_ids: dict[str, Token[str | None]] = {}
+# Where a run keeps the request id that was current before its own: on the run's request, which
+# Celery keeps per thread and per run. Not in a registry keyed by task id, which two runs of one id
+# at once (a redelivered task still running) would share, each then resetting the other's token in
+# the wrong thread's context (ValueError: "... was created in a different Context").
+_PREVIOUS = "request_id_before"
 
 
 @task_prerun.connect
-def _task_started(task_id: str, task: Task, **_: Any) -> None:
+def _task_started(task: Task, **_: Any) -> None:
     """The task logs under the id of the request that scheduled it, and its wait is measured."""
     telemetry.observe_task_start(task.name, _header(task, telemetry.HEADER_DUE_AT))
-    _request_ids[task_id] = telemetry.bind_request_id(
-        telemetry.sane_request_id(_header(task, telemetry.HEADER_REQUEST_ID))
-    )
+    setattr(task.request, _PREVIOUS, telemetry.current_request_id())
+    telemetry.bind_request_id(telemetry.sane_request_id(_header(task, telemetry.HEADER_REQUEST_ID)))
 
 
 @task_postrun.connect
-def _task_finished(task_id: str, **_: Any) -> None:
-    token = _request_ids.pop(task_id, None)
-    if token is not None:
-        telemetry.unbind_request_id(token)
+def _task_finished(task: Task, **_: Any) -> None:
+    """The id before the run is current again (a task run eagerly inside a request gives the
+    request its own back). Set, not reset by token: setting cannot fail in any context."""
+    telemetry.bind_request_id(getattr(task.request, _PREVIOUS, None))

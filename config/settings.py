@@ -107,6 +107,9 @@ MIDDLEWARE = [
     # Before anything that can answer (CommonMiddleware's redirects, the views' 401s), so a browser's
     # preflight is answered without authentication and every answer to an allowed origin says so.
     "corsheaders.middleware.CorsMiddleware",
+    # A control character in a path or query parameter is a 400 before any view (or CSRF check)
+    # runs: PostgreSQL refuses NUL in text, and no parameter of the API holds one (api/errors.py).
+    "api.errors.ControlCharactersMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -254,6 +257,8 @@ REST_FRAMEWORK = {
         # auth/token/, auth/register/ and auth/session/ (api/limits.py): per address, and per username named.
         "login_address": os.environ.get("THROTTLE_LOGIN_ADDRESS", "30/minute"),
         "login_account": os.environ.get("THROTTLE_LOGIN_ACCOUNT", "10/minute"),
+        # auth/password-reset/ per mail address asked for, from any client address (api/limits.py).
+        "reset_address": os.environ.get("THROTTLE_RESET_ADDRESS", "3/hour"),
     },
     # How many proxies in front of us append to X-Forwarded-For; the client's address is the one
     # the outermost of them saw. 0: the header is ignored (anyone can write it) and the address is
@@ -268,6 +273,8 @@ if DEBUG:
 # Tokens (django-rest-knox): one per device, stored only as a hash, each expiring TOKEN_TTL_HOURS
 # after it was issued (30 days by default); a client logs in again for a new one.
 TOKEN_TTL_HOURS = float(os.environ.get("TOKEN_TTL_HOURS", "720"))
+# The most tokens one person holds at once: a login past it revokes their oldest token first.
+MAX_TOKENS_PER_PERSON = int(os.environ.get("MAX_TOKENS_PER_PERSON", "20"))
 
 # How many bots' turns in a row one task may play, each its own command (games.play.worker): a turn
 # played in the chain saves a broker round trip and a task's read of the table. 1 is a task a turn.

@@ -17,7 +17,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar, Token
+from contextvars import ContextVar
 
 from prometheus_client import Counter, Histogram
 
@@ -40,14 +40,11 @@ def current_request_id() -> str | None:
     return _request_id.get()
 
 
-def bind_request_id(value: str | None) -> Token[str | None]:
-    """Tag everything logged from now on (and every task scheduled) with ``value``, until
-    :func:`unbind_request_id` is given the token back."""
-    return _request_id.set(value)
-
-
-def unbind_request_id(token: Token[str | None]) -> None:
-    _request_id.reset(token)
+def bind_request_id(value: str | None) -> None:
+    """Tag everything logged from now on in this context (and every task scheduled) with ``value``;
+    ``None`` tags nothing. Set, never reset by token: a token resets only in the context that made
+    it, and a worker's signals around one task need not run in one (config/celery.py)."""
+    _request_id.set(value)
 
 
 # --- metrics -------------------------------------------------------------------------------------

@@ -205,11 +205,12 @@ def _pending_deposit(*, user: User, unit: str, amount_minor: int, by: User, idem
 
 def approve_deposit(*, deposit_id: str, by: User) -> Transaction:
     """A second member of staff approves a pending deposit: its money moves to the wallet, once.
-    Not the member who recorded it, nor the person it is for. Approving it again answers the same
-    transaction; approving a rejected one is refused (``DepositDecided``)."""
+    Not the member who recorded it, nor the person it is for. The same member approving it again (a
+    retry) answers the same transaction; anyone else deciding it again is refused
+    (``DepositDecided``), as is approving a rejected one."""
     _staff_only(by, T("Only staff can approve deposits."))
     with db_transaction.atomic():
-        line, user_id, settled = _deciding_deposit(deposit_id, by, APPROVED)
+        line, user_id, settled = _deciding_deposit(deposit_id, by, APPROVED, reason="")
         if settled is not None:
             return settled
         memo = f"Deposit of {format_amount(line.amount, line.unit)} {line.unit} approved by {by.get_username()}"
@@ -220,14 +221,16 @@ def approve_deposit(*, deposit_id: str, by: User) -> Transaction:
 def reject_deposit(*, deposit_id: str, by: User, reason: str) -> Transaction:
     """A second member of staff refuses a pending deposit: its money goes back to the house's cash,
     once, and the reason is the rejecting transaction's memo (transactions are never changed, so it
-    stays on record). The same people are refused as for ``approve_deposit``; rejecting it again
-    answers the same transaction; rejecting an approved one is refused (``DepositDecided``)."""
+    stays on record). The same people are refused as for ``approve_deposit``; the same member
+    rejecting it again for the same reason (a retry) answers the same transaction; any other second
+    decision is refused (``DepositDecided``): of two staff rejecting it at once, the second learns
+    that the first did, rather than seeing its reason dropped."""
     _staff_only(by, T("Only staff can reject deposits."))
     reason = (reason or "").strip()
     if not reason:
         raise InvalidRequest(T("Say why the deposit is rejected (a reason is required)."), field="reason")
     with db_transaction.atomic():
-        line, _, settled = _deciding_deposit(deposit_id, by, REJECTED)
+        line, _, settled = _deciding_deposit(deposit_id, by, REJECTED, reason=reason)
         if settled is not None:
             return settled
         cash = keys.house_cash_key(line.unit)
@@ -259,10 +262,13 @@ def _empty_pending(
     )
 
 
-def _deciding_deposit(deposit_id: str, by: User, decision: str) -> tuple[Posting, int, Transaction | None]:
+def _deciding_deposit(
+    deposit_id: str, by: User, decision: str, *, reason: str
+) -> tuple[Posting, int, Transaction | None]:
     """The pending deposit's incoming line (its account locked), the user it is for, and the
-    transaction already made by this same decision (``None`` if it is undecided). Refuses an unknown
-    deposit, a second person who is the first or the receiver, and the opposite decision."""
+    transaction already made by this same decision of the same member with the same reason (a
+    retry; ``None`` if it is undecided). Refuses an unknown deposit, a second person who is the
+    first or the receiver, and any other decision once one is made."""
     missing = NotFound(T("There is no pending deposit {deposit}.", deposit=str(deposit_id)))
     try:
         wanted = uuid.UUID(str(deposit_id))
@@ -297,7 +303,16 @@ def _deciding_deposit(deposit_id: str, by: User, decision: str) -> tuple[Posting
             else T("Deposit {deposit} was already rejected; it cannot be approved.", deposit=str(wanted))
         )
         raise DepositDecided(done, deposit_id=str(wanted), deposit_state=other)
-    return line, user_id, decided.get(decision)
+    made = decided.get(decision)
+    if made is not None and (made.created_by_id != by.pk or (decision == REJECTED and made.memo != reason)):
+        who = made.created_by.get_username() if made.created_by else "?"
+        again = (
+            T("Deposit {deposit} was already approved by {who}; it is decided once.", deposit=str(wanted), who=who)
+            if decision == APPROVED
+            else T("Deposit {deposit} was already rejected by {who}; it is decided once.", deposit=str(wanted), who=who)
+        )
+        raise DepositDecided(again, deposit_id=str(wanted), deposit_state=decision)
+    return line, user_id, made
 
 
 def withdraw(

@@ -170,7 +170,8 @@ def leave_table(*, table_id, user: AbstractBaseUser) -> Outcome | None:
 
 
 def set_client_seed(*, table_id, user: AbstractBaseUser, client_seed: str) -> Seat:
-    """Set the seat's client seed for the hands that start from now on (CM-6)."""
+    """Set the seat's client seed for the hands that start from now on (CM-6); at a finished table
+    none will, so it is refused (``table_finished``) rather than taken for nothing."""
     if not fairness.valid_client_seed(client_seed):
         raise InvalidRequest(T("A client seed is 0 to 64 printable ASCII characters without '|'."), field="client_seed")
     with transaction.atomic():
@@ -178,6 +179,8 @@ def set_client_seed(*, table_id, user: AbstractBaseUser, client_seed: str) -> Se
         seat = Seat.objects.filter(table=table, user=user).first()
         if seat is None:
             raise Forbidden(T("You have no seat at this table."))
+        if table.status == Table.Status.FINISHED:
+            raise Conflict(T("This table has finished."), code="table_finished", current_version=table.version)
         seat.client_seed = client_seed
         seat.save(update_fields=["client_seed"])
         return seat

@@ -55,7 +55,7 @@ def test_a_session_write_without_the_csrf_token_is_refused_and_with_it_succeeds(
     assert client.get("/api/v1/tables/").status_code == 200  # reads need no token
     refused = client.post("/api/v1/tables/", NEW_TABLE, format="json")
     assert refused.status_code == 403
-    assert refused.json()["code"] == "forbidden" and "CSRF" in refused.json()["detail"]
+    assert refused.json()["code"] == "csrf_failed" and "CSRF" in refused.json()["detail"]
     made = client.post("/api/v1/tables/", NEW_TABLE, format="json", HTTP_X_CSRFTOKEN=csrf)
     assert made.status_code == 201, made.json()
 
@@ -64,7 +64,7 @@ def test_the_login_itself_needs_the_csrf_token(alice):
     client = browser()
     client.get("/api/v1/auth/session/")
     refused = client.post("/api/v1/auth/session/", {"username": "alice", "password": PASSWORD}, format="json")
-    assert refused.status_code == 403 and refused.json()["code"] == "forbidden"
+    assert refused.status_code == 403 and refused.json()["code"] == "csrf_failed"
     assert client.get("/api/v1/auth/session/").json()["username"] is None
 
 
@@ -82,7 +82,7 @@ def test_logout_ends_the_session_and_needs_the_csrf_token(alice):
     client = browser()
     csrf = logged_in(client)
     refused = client.delete("/api/v1/auth/session/")
-    assert refused.status_code == 403 and refused.json()["code"] == "forbidden"
+    assert refused.status_code == 403 and refused.json()["code"] == "csrf_failed"
     assert client.delete("/api/v1/auth/session/", HTTP_X_CSRFTOKEN=csrf).status_code == 204
     assert client.get("/api/v1/auth/session/").json()["username"] is None
     assert client.get("/api/v1/tables/").status_code == 401

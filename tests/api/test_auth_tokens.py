@@ -74,7 +74,8 @@ def test_each_device_has_its_own_token_and_the_list_shows_devices_never_tokens(a
     assert phone["token"] != laptop["token"]
     listed = with_token(phone["token"]).get("/api/v1/auth/tokens/")
     assert listed.status_code == 200
-    rows = listed.json()
+    assert listed.json()["has_more"] is False and listed.json()["next_cursor"] is None
+    rows = listed.json()["results"]
     assert [row["device"] for row in rows] == ["laptop", "phone"]  # newest first
     assert {row["id"] for row in rows} == {phone["id"], laptop["id"]}
     assert [row["current"] for row in rows] == [False, True]
@@ -88,7 +89,7 @@ def test_another_persons_tokens_are_not_listed_nor_revocable(alice):
     mine = login("phone").json()
     get_user_model().objects.create_user(username="bob", password=PASSWORD)
     bob = login("bob's", username="bob").json()
-    assert [row["id"] for row in with_token(bob["token"]).get("/api/v1/auth/tokens/").json()] == [bob["id"]]
+    assert [row["id"] for row in with_token(bob["token"]).get("/api/v1/auth/tokens/").json()["results"]] == [bob["id"]]
     refused = with_token(bob["token"]).delete(f"/api/v1/auth/tokens/{mine['id']}/")
     assert refused.status_code == 404 and refused.json()["code"] == "not_found"
     assert with_token(mine["token"]).get("/api/v1/tables/").status_code == 200
@@ -131,7 +132,9 @@ def test_revoking_one_device_by_its_id(alice):
 def test_an_expired_token_is_refused_with_401_and_left_out_of_the_list(alice):
     old, fresh = login("old").json(), login("fresh").json()
     AuthToken.objects.filter(digest__startswith=old["id"]).update(expiry=timezone.now() - timedelta(seconds=1))
-    assert [row["device"] for row in with_token(fresh["token"]).get("/api/v1/auth/tokens/").json()] == ["fresh"]
+    assert [row["device"] for row in with_token(fresh["token"]).get("/api/v1/auth/tokens/").json()["results"]] == [
+        "fresh"
+    ]
     refused = with_token(old["token"]).get("/api/v1/tables/")
     assert refused.status_code == 401
     assert refused.json()["code"] == "authentication_failed"
@@ -271,3 +274,55 @@ def test_the_token_check_follows_the_knox_it_was_read_from():
     from importlib.metadata import version
 
     assert version("django-rest-knox") == "5.1.0"
+
+
+# --- bounded per person -------------------------------------------------------------------------
+
+
+def test_a_login_past_the_cap_revokes_the_oldest_token_first(alice, settings):
+    settings.MAX_TOKENS_PER_PERSON = 3
+    first, second, third = login("first").json(), login("second").json(), login("third").json()
+    fourth = login("fourth").json()
+    assert with_token(first["token"]).get("/api/v1/tables/").status_code == 401
+    for kept in (second, third, fourth):
+        assert with_token(kept["token"]).get("/api/v1/tables/").status_code == 200
+    listed = with_token(fourth["token"]).get("/api/v1/auth/tokens/").json()["results"]
+    assert [row["device"] for row in listed] == ["fourth", "third", "second"]
+    assert AuthToken.objects.filter(user=alice).count() == 3
+    assert not TokenDevice.objects.filter(name="first").exists()
+
+
+def test_registration_counts_against_the_cap_too(settings):
+    settings.MAX_TOKENS_PER_PERSON = 1
+    made = APIClient().post("/api/v1/auth/register/", {"username": "bob", "password": PASSWORD}, format="json")
+    assert made.status_code == 201
+    again = login(username="bob")
+    assert with_token(made.json()["token"]).get("/api/v1/tables/").status_code == 401
+    assert with_token(again.json()["token"]).get("/api/v1/tables/").status_code == 200
+
+
+def test_the_token_list_is_paged_newest_first(alice):
+    devices = [f"device {n}" for n in range(5)]
+    tokens = [login(device).json() for device in devices]
+    client = with_token(tokens[-1]["token"])
+    first = client.get("/api/v1/auth/tokens/?limit=2").json()
+    assert [row["device"] for row in first["results"]] == ["device 4", "device 3"] and first["has_more"]
+    rest = client.get(f"/api/v1/auth/tokens/?limit=3&cursor={first['next_cursor']}").json()
+    assert [row["device"] for row in rest["results"]] == ["device 2", "device 1", "device 0"]
+    assert not rest["has_more"] and rest["next_cursor"] is None
+    refused = client.get("/api/v1/auth/tokens/?limit=101")
+    assert refused.status_code == 400 and refused.json()["code"] == "invalid"
+
+
+def test_logins_at_once_never_pass_the_cap(postgres_tx, settings):
+    """Eight logins of one person race at a cap of three: the person's row lock makes each count
+    the others' tokens, so three remain, the newest."""
+    from api.auth_views import issue_token
+    from tests.ledger.test_concurrency import race
+
+    settings.MAX_TOKENS_PER_PERSON = 3
+    alice = get_user_model().objects.create_user(username="alice", password=PASSWORD)
+    results = race(8, lambda i: issue_token(None, alice, f"device {i}"))
+    assert all(isinstance(result, dict) for result in results), results
+    assert AuthToken.objects.filter(user=alice).count() == 3
+    assert TokenDevice.objects.count() == 3

@@ -73,8 +73,13 @@ def test_a_rejection_needs_a_second_person_and_a_reason_and_returns_the_money_to
 def test_a_deposit_is_decided_once_approved_or_rejected_never_both(desk):
     pending = desk["pending"]
     first = desk["tina"].post(f"/api/v1/deposits/{pending}/reject/", {"reason": "duplicate"}, format="json")
+    retried = desk["tina"].post(f"/api/v1/deposits/{pending}/reject/", {"reason": "duplicate"}, format="json")
+    assert retried.status_code == 201 and retried.json()["id"] == first.json()["id"]  # a retry: the same, once
     again = desk["uma"].post(f"/api/v1/deposits/{pending}/reject/", {"reason": "duplicate"}, format="json")
-    assert again.status_code == 201 and again.json()["id"] == first.json()["id"]  # the same, once
+    assert again.status_code == 409 and again.json()["code"] == "deposit_decided"
+    assert again.json()["deposit_state"] == "rejected" and "tina" in again.json()["detail"]
+    other_reason = desk["tina"].post(f"/api/v1/deposits/{pending}/reject/", {"reason": "typo"}, format="json")
+    assert other_reason.status_code == 409 and other_reason.json()["code"] == "deposit_decided"
     late = desk["uma"].post(f"/api/v1/deposits/{pending}/approve/")
     assert late.status_code == 409 and late.json()["code"] == "deposit_decided"
     assert late.json()["deposit_state"] == "rejected"
@@ -85,7 +90,11 @@ def test_a_deposit_is_decided_once_approved_or_rejected_never_both(desk):
 
 def test_an_approved_deposit_cannot_be_rejected(desk):
     pending = desk["pending"]
-    assert desk["tina"].post(f"/api/v1/deposits/{pending}/approve/").status_code == 201
+    approved = desk["tina"].post(f"/api/v1/deposits/{pending}/approve/")
+    assert approved.status_code == 201
+    assert desk["tina"].post(f"/api/v1/deposits/{pending}/approve/").json()["id"] == approved.json()["id"]
+    twice = desk["uma"].post(f"/api/v1/deposits/{pending}/approve/")
+    assert twice.status_code == 409 and twice.json()["deposit_state"] == "approved"
     refused = desk["uma"].post(f"/api/v1/deposits/{pending}/reject/", {"reason": "too late"}, format="json")
     assert refused.status_code == 409 and refused.json()["code"] == "deposit_decided"
     assert wallet(desk["alice"]) == 150_00

@@ -271,3 +271,19 @@ def test_a_retry_mails_only_the_accounts_whose_mail_failed(task_queue, django_ca
     assert len(_retries(task_queue, django_capture_on_commit_callbacks)) == 1
     sent = sorted("carol" if "carol" in m.body else "bob" for m in mail.outbox)
     assert sent == ["bob", "carol"] and len(tried) == 3
+
+
+def test_reset_mails_are_limited_per_address_whatever_the_client_address(ask):
+    """Three asks an hour for one mail address (``THROTTLE_RESET_ADDRESS``), from as many client
+    addresses as there are asks: the fourth is refused and mails nothing. An address without an
+    account is counted alike, so the refusal tells nobody which addresses have accounts."""
+    register("alice", "alice@example.com")
+    for email in ("Alice@Example.com", "nobody@example.com"):
+        answers = [ask(email.lower() if n % 2 else email, REMOTE_ADDR=f"10.0.{n}.1") for n in range(4)]
+        assert [answer.status_code for answer in answers] == [202, 202, 202, 429]
+        assert answers[3].json()["code"] == "throttled"
+        assert 60 < answers[3].json()["retry_after"] <= 3600
+    assert [sent.to for sent in mail.outbox] == [["alice@example.com"]] * 3
+    # Another address is not held up, and neither is the account's owner logging in.
+    assert ask("carol@example.com", REMOTE_ADDR="10.1.0.1").status_code == 202
+    assert login("alice", "first password 1").status_code == 200

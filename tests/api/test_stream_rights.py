@@ -61,7 +61,7 @@ def second_token(client) -> APIClient:
 
 
 def token_id_of(client) -> str:
-    listed = client.get("/api/v1/auth/tokens/").json()
+    listed = client.get("/api/v1/auth/tokens/").json()["results"]
     return next(item["id"] for item in listed if item["current"])
 
 
