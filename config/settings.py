@@ -272,6 +272,9 @@ TOKEN_TTL_HOURS = float(os.environ.get("TOKEN_TTL_HOURS", "720"))
 # How many bots' turns in a row one task may play, each its own command (games.play.worker): a turn
 # played in the chain saves a broker round trip and a task's read of the table. 1 is a task a turn.
 BOT_MOVES_IN_A_ROW = int(os.environ.get("BOT_MOVES_IN_A_ROW", "20"))
+# How many tables one person may own open or running at once (games.play.tables); a finished table
+# no longer counts. One more is refused with 409 too_many_tables.
+MAX_RUNNING_TABLES_PER_PERSON = int(os.environ.get("MAX_RUNNING_TABLES_PER_PERSON", "10"))
 
 # Mail: the password reset links (api/password_reset.py). A developer's machine prints mails to the
 # console (`make run`'s log); a server sends them through SMTP, set from the environment.
