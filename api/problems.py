@@ -159,6 +159,13 @@ CODES = (
     Code(409, "seat_taken", "the seat asked for is taken", ("joinTable", "addBot")),
     Code(409, "table_full", "every seat is taken", ("joinTable", "addBot")),
     Code(409, "table_finished", "the table has finished", ("leaveTable", "setClientSeed")),
+    Code(
+        409,
+        "too_many_tables",
+        "you already own as many open or running tables as one person may (`MAX_RUNNING_TABLES_PER_PERSON`, "
+        "10; `limit` says how many); finish or end one first (a finished table does not count)",
+        ("createTable",),
+    ),
     Code(409, "table_not_full", "a table starts only with every seat taken", ("startTable",)),
     Code(409, "table_not_running", "the table is not running: not started, or finished", ("postAction",)),
     Code(409, "hand_in_progress", "the hand is still being played", (*HAND_READS, "fileDispute")),

@@ -279,6 +279,9 @@ MAX_TOKENS_PER_PERSON = int(os.environ.get("MAX_TOKENS_PER_PERSON", "20"))
 # How many bots' turns in a row one task may play, each its own command (games.play.worker): a turn
 # played in the chain saves a broker round trip and a task's read of the table. 1 is a task a turn.
 BOT_MOVES_IN_A_ROW = int(os.environ.get("BOT_MOVES_IN_A_ROW", "20"))
+# How many tables one person may own open or running at once (games.play.tables); a finished table
+# no longer counts. One more is refused with 409 too_many_tables.
+MAX_RUNNING_TABLES_PER_PERSON = int(os.environ.get("MAX_RUNNING_TABLES_PER_PERSON", "10"))
 
 # Mail: the password reset links (api/password_reset.py). A developer's machine prints mails to the
 # console (`make run`'s log); a server sends them through SMTP, set from the environment.
@@ -439,6 +442,12 @@ CELERY_BEAT_SCHEDULE = {
 # The outbox (games.scheduling, games.outbox). A table that awaits a bot and has not moved for this
 # long since its bot turn was published gets it published again (a killed worker took the message).
 STALLED_BOT_SECONDS = float(os.environ.get("STALLED_BOT_SECONDS", "5"))
+# A table where no person is playing (every person's seat sat out, left or played for by the bot,
+# or no person seated at all) has its bots' turns due this many seconds after the move before
+# (games.play.execute): at most one bot move a second by default, rather than as fast as a worker
+# can play. A turn goes out as a countdown task, so the pace is at most MAX_TASK_COUNTDOWN; 0 plays
+# such a table's bots at once, as a table with a person playing always is.
+BOT_PACE_SECONDS = min(float(os.environ.get("BOT_PACE_SECONDS", "1.0")), MAX_TASK_COUNTDOWN)
 # The relay leaves rows this young to the commit that made them, which is publishing them.
 OUTBOX_RELAY_AFTER_SECONDS = float(os.environ.get("OUTBOX_RELAY_AFTER_SECONDS", "1"))
 # After a failed publish a process leaves new rows to the relay for this long, so a broker outage

@@ -61,8 +61,9 @@ def _publish_all(rows: list[OutboxMessage]) -> int:
 
 def redrive_stalled_bots(*, limit: int = 100) -> int:
     """Publish again the bot turns of tables that await a bot and have not moved for
-    ``STALLED_BOT_SECONDS`` since their message was last published (or store one, if the row is
-    gone). Returns how many were sent (or stored, for the relay)."""
+    ``STALLED_BOT_SECONDS`` since their message was last published, or since it was due if that
+    is later (a paced turn); or store one, if the row is gone. Returns how many were sent (or
+    stored, for the relay)."""
     cutoff = timezone.now() - timedelta(seconds=settings.STALLED_BOT_SECONDS)
     stalled = list(
         Table.objects.filter(status=Table.Status.RUNNING, awaits_bot=True, updated_at__lte=cutoff)
@@ -76,8 +77,10 @@ def redrive_stalled_bots(*, limit: int = 100) -> int:
     nudged = 0
     for key, (pk, version) in keys.items():
         row = rows.get(key)
-        if row is not None and (row.published_at is None or row.published_at > cutoff):
-            continue  # pending (the relay has it), or sent moments ago
+        # A paced turn (``games.play.execute.bot_pace``) is not stalled before it is due: it
+        # counts from its due time, not from when it was published.
+        if row is not None and (row.published_at is None or max(row.published_at, row.due_at) > cutoff):
+            continue  # pending (the relay has it), or sent (or due) moments ago
         log.warning("bot turn of table %s at version %s stalled; publishing it again", pk, version)
         if row is None:
             # Purged, or the table stalled before the outbox existed: a new row, sent on commit.

@@ -229,6 +229,22 @@ def _next_row(after: Locked) -> tuple[dict[str, Any], tuple[float, Any] | None]:
     return changes, due
 
 
+def bot_pace(after: Locked) -> float | None:
+    """The countdown of the bot's turn a command leaves due: none while a person plays at the
+    table, so the bots answer them at once; ``BOT_PACE_SECONDS`` where nobody does (each person's
+    seat sat out, left or played for by the table's bot, or no person seated), so that such a
+    table's bots play at a paced rate rather than as fast as a worker can, each turn due that long
+    after the move before. The worker never sleeps for it: the broker holds the task until it is
+    due (``games.scheduling``), and a bot's turn due later is played by no chain
+    (``worker.play_bot_turns``) and redriven by no sweep (``games.outbox.redrive_stalled_bots``)
+    before its time."""
+    decider, state = after.decider, after.state
+    elsewhere = decider.played_by_bot(state) | decider.departed(state)
+    if any(seat not in elsewhere for seat in after.people):
+        return None
+    return settings.BOT_PACE_SECONDS or None
+
+
 def _riders(
     after: Locked, changes: dict[str, Any], due: tuple[float, Any] | None, *, started: bool
 ) -> list[store.Rider]:
@@ -240,7 +256,7 @@ def _riders(
     status = changes.get("status", table.status)
     riders = []
     if status != Table.Status.FINISHED:
-        tasks = [("games.tasks.play_bot", None)] if changes["awaits_bot"] else []
+        tasks = [("games.tasks.play_bot", bot_pace(after))] if changes["awaits_bot"] else []
         if due is not None:
             tasks.append(("games.tasks.expire_deadline", due[0]))
         for task, countdown in tasks:

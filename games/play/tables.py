@@ -6,13 +6,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from games import settlement
 from games.engine import fairness, registry
 from games.engine.errors import InvalidOptions
-from games.engine.words import T
+from games.engine.words import N, T
 from games.errors import Conflict, Forbidden, InvalidRequest, NotFound
 from games.models import Seat, Table
 from games.play import gate, unit
@@ -55,6 +57,7 @@ def create_table(
     money = settlement.parse_stake(stake, decider, options)
     config = {**_configured(decider, seats, options, money), **money.as_config()}
     with transaction.atomic():
+        _refuse_past_the_cap(user)
         table = Table.objects.create(
             game=decider.slug,
             seats=seats,
@@ -66,6 +69,29 @@ def create_table(
         )
         make_seeds(table, [1, 2])  # CM-5: the first hand's and the next one's, with the table
     return table
+
+
+def _refuse_past_the_cap(user: AbstractBaseUser) -> None:
+    """Refuse a table beyond the ``MAX_RUNNING_TABLES_PER_PERSON`` its owner may hold open or
+    running at once (a finished one no longer counts), in the caller's transaction."""
+    # The owner's row is locked so that two creations by one person are counted one after the
+    # other: without it both could count one below the cap and both open a table. On SQLite the
+    # transaction's write lock (taken at BEGIN) serialises them alike.
+    list(get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
+    most = settings.MAX_RUNNING_TABLES_PER_PERSON
+    running = Table.objects.filter(owner=user, status__in=(Table.Status.OPEN, Table.Status.RUNNING)).count()
+    if running >= most:
+        raise Conflict(
+            N(
+                "You already have {count} table open or running, the most one person may; "
+                "finish or end one before opening another.",
+                "You already have {count} tables open or running, the most one person may; "
+                "finish or end one before opening another.",
+                running,
+            ),
+            code="too_many_tables",
+            limit=most,
+        )
 
 
 def _configured(decider, seats: int, options: dict[str, Any], money: settlement.Stake) -> dict[str, Any]:

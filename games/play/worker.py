@@ -80,13 +80,21 @@ def play_bot_turns(*, table_id, expected_version: int, most: int | None = None) 
             played += 1
             # Committed: the turns held before are done; those this one stored are held now.
             held = kept
-            if not held or not _a_bots_seat_next(outcome):
+            # A turn due later (a table nobody plays at, ``execute.bot_pace``) is the broker's to
+            # hold until its time: playing it here would undo the pace.
+            if not held or _due_later(held) or not _a_bots_seat_next(outcome):
                 break
             version = outcome.table.version
     finally:
         for row in held:
             scheduling.publish_after_commit(row)
     return played
+
+
+def _due_later(rows: list[Any]) -> bool:
+    """Whether any of the bot turns a command stored is due after now (a paced turn)."""
+    now = timezone.now()
+    return any(row.due_at > now for row in rows)
 
 
 def _a_bots_seat_next(outcome: Outcome) -> bool:

@@ -83,6 +83,7 @@ def age_everything(seconds: float = 60) -> None:
     for row in OutboxMessage.objects.all():
         OutboxMessage.objects.filter(pk=row.pk).update(
             created_at=row.created_at - past,
+            due_at=row.due_at - past,
             published_at=row.published_at - past if row.published_at else None,
         )
     for table in Table.objects.all():

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from pokerkit.notation import HandHistory
 
-from games.engine import fairness, hands, presence
+from games.engine import between_hands, fairness, hands, presence
 from games.engine.card_names import card_name
 from games.engine.errors import InvalidOptions
 from games.engine.seats import left_of, turn_order
@@ -373,12 +373,20 @@ def test_fd_19_every_event_type_has_a_line_in_words_showing_every_card() -> None
             assert "=" not in line and "{'" not in line and "[" not in line and "seat " not in line, line
             lines.setdefault(type(event).__name__, []).append(line)
     # The playouts never sit out, sit in or leave: test_draw_presence checks those lines (CM-20);
-    # nor top up: test_draw_top_up checks its line (FD-13).
+    # nor top up: test_draw_top_up checks its line (FD-13); nor wait for a person (CM-21), whose
+    # lines are checked here.
     presence_events = {kind.__name__ for kind in presence.EVENT_TYPES}
+    waits = {kind.__name__ for kind in between_hands.EVENT_TYPES}
     missing = (
-        {kind.__name__ for kind in EVENT_TYPES} - set(lines) - {"LeaveRequested", "ChipsToppedUp"} - presence_events
+        {kind.__name__ for kind in EVENT_TYPES}
+        - set(lines)
+        - {"LeaveRequested", "ChipsToppedUp"}
+        - presence_events
+        - waits
     )
     assert not missing, missing
+    assert "waits for a player" in AUDIT.history_line(between_hands.DealPostponed(), "system", NAMES)
+    assert "as if its owner had ended it" in AUDIT.history_line(between_hands.IdleEnded(), "system", NAMES)
     assert AUDIT.history_line(object(), "x", NAMES) is None
     assert any(line.startswith("alice raises to ") for line in lines["PlayerActed"])
     assert any(line.startswith("alice draws ") and "discards" in line for line in lines["CardsDrawn"])

@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from games.engine import between_hands
 from games.engine.audit import Streams
 from games.rules.five_card_draw import cards
 from games.rules.five_card_draw.audit_hand import cards_text, dealing_order, first_of
@@ -208,7 +209,7 @@ class FiveCardDrawAudit:
         self, event: Any, actor: str, names: Sequence[str], config: Mapping[str, Any] | None = None
     ) -> str | None:
         """The event in words, players by name: "alice raises to 12 chips.", "bob shows …"."""
-        return history_line(event, names)
+        return between_hands.history_line(event) or history_line(event, names)
 
     def phh(self, config: Mapping[str, Any], hand: Sequence[Any], players: Sequence[str]) -> str | None:
         """The hand in PHH for fixed-limit deuce-to-seven triple draw (``F2L3D``), else ``None``."""

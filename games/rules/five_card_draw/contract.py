@@ -179,6 +179,8 @@ class FiveCardDrawView(TypedDict):
     hand: HandInPlay | None
     last_hand: LastHand | None
     end_requested: bool
+    # CM-21: the cash table deals no hand until a person is dealt in again.
+    waiting_for_players: bool
     cannot_post: bool
     notice: str | None
     winners: list[int]

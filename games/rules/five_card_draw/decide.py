@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from games.engine import fairness, presence
+from games.engine import between_hands, fairness, presence
 from games.engine.decider import Context
 from games.engine.errors import IllegalAction
 from games.engine.seats import left_of, next_seat, turn_order
@@ -230,6 +230,12 @@ def _end_table(log: _Log, command: Mapping[str, Any], ctx: Context) -> None:
     log.add(TableEndRequested())
 
 
+def _idle_end(log: _Log, command: Mapping[str, Any], ctx: Context) -> None:
+    """CM-21: nobody was dealt in for ``idle_minutes``; the table ends as if its owner had ended
+    it, at once, since no hand is in play (``_advance``)."""
+    log.add(between_hands.IdleEnded())
+
+
 def _top_up(log: _Log, command: Mapping[str, Any], ctx: Context) -> None:
     """FD-13: a cash player not in the hand buys more chips (``topup.top_up``)."""
     log.add(topup.top_up(log.state, int(command["seat"]), int(command["chips"])))
@@ -244,6 +250,7 @@ _HANDLERS: dict[str, Callable[[_Log, Mapping[str, Any], Context], None]] = {
     "leave": _leave,
     "end_table": _end_table,
     topup.TOP_UP: _top_up,
+    between_hands.IDLE_END: _idle_end,
 }
 
 
@@ -252,8 +259,12 @@ _HANDLERS: dict[str, Callable[[_Log, Mapping[str, Any], Context], None]] = {
 
 def _advance(log: _Log, ctx: Context) -> None:
     """Settle a hand whose betting and draws are over, then deal the next one or end the table.
-    At most one hand is dealt per command: a new hand always waits for a player."""
+    At most one hand is dealt per command: a new hand always waits for a player. At a table that
+    waits for a person dealt in (CM-21), any command may end the wait, deal or end the table."""
     hand = log.state.hand
+    if hand is None and log.state.waiting:
+        _between_hands(log, ctx)
+        return
     if hand is None or hand.phase not in (PASSED, SHOWDOWN):
         return
     if hand.phase == PASSED:
@@ -288,7 +299,20 @@ def _between_hands(log: _Log, ctx: Context) -> None:
     if ending:
         _end(log, _end_reason(log.state, ctx))
         return
+    if settings.format != TOURNAMENT and between_hands.waits(
+        between_hands.people_of(ctx.extra), _people_in(log.state, ctx)
+    ):
+        # CM-21: no person is dealt in, so no hand is dealt; the table waits for one.
+        if not log.state.waiting:
+            log.add(between_hands.DealPostponed())
+        return
     _deal(log, ctx, first=False)
+
+
+def _people_in(state: State, ctx: Context) -> list[int]:
+    """The people's seats dealt into the next hand (``dealt_in``) that are not sitting out (CM-21)."""
+    dealt = dealt_in(state)
+    return [seat for seat in between_hands.people_of(ctx.extra) if seat in dealt and seat not in state.presence.away]
 
 
 def _only_bots_left(state: State, ctx: Context) -> bool:
@@ -397,7 +421,10 @@ def _deal(log: _Log, ctx: Context, *, first: bool) -> None:
 
 
 def deadline(state: State, config: Mapping[str, Any]) -> tuple[float, dict[str, Any]] | None:
-    """FD-21: the turn timer of the seat to act."""
+    """FD-21: the turn timer of the seat to act; at a cash table waiting for a person, the end of
+    the wait (CM-21)."""
+    if state.waiting and not state.finished:
+        return between_hands.idle_deadline(config)
     waiting = to_act(state)
     if not waiting:
         return None

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from games.engine import presence
+from games.engine import between_hands, presence
 from games.engine.codec import secret_field
 
 
@@ -257,4 +257,6 @@ EVENT_TYPES: tuple[type, ...] = (
     ChipsToppedUp,
     # CM-20: sitting out, sitting in and leaving, the same events in every game.
     *presence.EVENT_TYPES,
+    # CM-21: a cash table waits for a person dealt in, and ends once it has waited too long.
+    *between_hands.EVENT_TYPES,
 )

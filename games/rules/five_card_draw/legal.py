@@ -15,7 +15,7 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from games.engine import presence
+from games.engine import between_hands, presence
 from games.engine.errors import IllegalAction
 from games.engine.words import N, T, Text
 from games.rules.betting.actions import KINDS, Action
@@ -267,6 +267,12 @@ def _end_table(state: State, seat: Any, command: Mapping[str, Any], extra: Mappi
     return None
 
 
+def _idle_end(state: State, seat: Any, command: Mapping[str, Any], extra: Mapping[str, Any]) -> _Refused | None:
+    """CM-21: the system's, at the end of a wait for a person; the gate offers it to nobody."""
+    refused = between_hands.idle_end_refusal(state.waiting)
+    return None if refused is None else _Refused(refused.message, refused.code)
+
+
 _JUDGES: dict[str, Judge] = {
     **{kind: _bet for kind in KINDS},
     "draw": _draw,
@@ -276,6 +282,7 @@ _JUDGES: dict[str, Judge] = {
     "leave": _leave,
     "end_table": _end_table,
     topup.TOP_UP: _top_up,
+    between_hands.IDLE_END: _idle_end,
 }
 
 

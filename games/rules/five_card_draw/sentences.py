@@ -4,6 +4,7 @@ a seat's own cards dealt or drawn are in its view of the event, and no sentence 
 
 from __future__ import annotations
 
+from games.engine import between_hands
 from games.engine.sentences import (
     Cards,
     Describe,
@@ -150,5 +151,6 @@ SENTENCES: dict[str, Describe] = with_presence(
                 player=e.player,
             ),
         ),
+        **between_hands.SENTENCES,
     }
 )

@@ -10,6 +10,7 @@ import functools
 from typing import Any
 
 from games.engine import presence
+from games.engine.between_hands import DealPostponed, IdleEnded
 from games.engine.presence import EVERYONE_HERE, LeftTable, Presence, SatIn, SatOut
 from games.engine.replace import replace
 from games.engine.seats import left_of, turn_order
@@ -154,6 +155,8 @@ class State:
     end_reason: str = ""
     presence: Presence = EVERYONE_HERE
     carried: tuple[int, ...] = ()
+    # A cash table waits, dealing no hand, while no person is dealt in (CM-21).
+    waiting: bool = False
 
     def stake_in_pot(self, seat: int) -> int:
         """The chips ``seat`` put into the pot of deals nobody opened (FD-6), still in it."""
@@ -239,7 +242,7 @@ def _hand_started(event: HandStarted, state: State) -> State:
         drew=((),) * seats,
         carried=state.pot,
     )
-    return replace(state, {"hand_no": event.hand_no, "button": event.button, "hand": hand})
+    return replace(state, {"hand_no": event.hand_no, "button": event.button, "hand": hand, "waiting": False})
 
 
 @evolve.register
@@ -400,6 +403,17 @@ def _end_requested(event: TableEndRequested, state: State) -> State:
 
 
 @evolve.register
+def _deal_postponed(event: DealPostponed, state: State) -> State:
+    return replace(state, {"waiting": True})
+
+
+@evolve.register
+def _idle_ended(event: IdleEnded, state: State) -> State:
+    # As if the owner had ended the table (FD-13), which ends at once: no hand is in play.
+    return replace(state, {"end_requested": True})
+
+
+@evolve.register
 def _table_ended(event: TableEnded, state: State) -> State:
     cashed = sum(event.cash_out)
     stacks = tuple(chips - out for chips, out in zip(state.stacks, event.cash_out, strict=True))
@@ -407,6 +421,7 @@ def _table_ended(event: TableEnded, state: State) -> State:
         state,
         {
             "finished": True,
+            "waiting": False,
             "winners": event.winners,
             "end_reason": event.reason,
             "stacks": stacks,

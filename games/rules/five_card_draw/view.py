@@ -50,6 +50,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "hand": _hand_view(state, hand, you) if hand is not None else None,
         "last_hand": _last_hand(state.last_hand, state.settings.wild) if state.last_hand is not None else None,
         "end_requested": state.end_requested,
+        # CM-21: no person is dealt in, so no hand is dealt until one sits in.
+        "waiting_for_players": state.waiting,
         "cannot_post": you in short,
         "notice": cannot_post_notice(state, you) if you is not None and you in short else None,
         "winners": list(state.winners),

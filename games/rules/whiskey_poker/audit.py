@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.engine import presence
+from games.engine import between_hands, presence
 from games.engine.audit import NoExports, Streams
 from games.engine.card_names import and_list
 from games.engine.cards import reduced_pack_ranks
@@ -205,7 +205,12 @@ class WhiskeyPokerAudit(NoExports):
     ) -> str | None:
         """The event in words, naming the players (``names``) and every card; a player sitting
         out, sitting in, leaving or cashed out after leaving too (CM-20)."""
-        return presence.history_line(event, names) or cashed_out_line(event, names) or history_line(event, names)
+        return (
+            presence.history_line(event, names)
+            or between_hands.history_line(event)
+            or cashed_out_line(event, names)
+            or history_line(event, names)
+        )
 
     def audit_deck(self, config: Mapping[str, Any], hand: Sequence[Any]) -> str | None:
         """The named deck the hand shuffled (CM-3, CM-9): the 52-card or the reduced pack (WP-8)."""

@@ -27,6 +27,8 @@ class WhiskeyPokerView(WidowView):
     scoring: str
     target_points: int | None
     end_requested: bool
+    # CM-21: the match deals no hand until a person is dealt in again (a ``pot`` match).
+    waiting_for_players: bool
     reduced_pack: bool
     pack_lowest_rank: str
     # The last showdown as recorded (its public fields, tagged with ``type``), and its hands in words.

@@ -7,14 +7,19 @@ at once for the rest of the hand (a pass while the widow is face down, a knock o
 the turn timer would; a later knock is a pass, WX-6), is cashed out when the hand ends and is
 dealt no later hand; when every person has left, the match ends after the hand, as if the owner
 had ended it (WP-6). In ``loser_pays`` and ``points`` scoring the match plays on with the table's
-bot in the leaver's seat and the result stays theirs. A player already out may still leave."""
+bot in the leaver's seat and the result stays theirs. A player already out may still leave.
+
+CM-21: in ``pot`` scoring a hand is dealt only while a person is dealt in (a person's seat still in
+the match, neither sitting out nor gone); otherwise the match waits (``DealPostponed``) until a
+command leaves one dealt in (a person sitting in), the owner ends it (at once: no hand is in
+play), or ``idle_minutes`` pass and the system's ``idle_end`` ends it as the owner would."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from games.engine import presence
+from games.engine import between_hands, presence
 from games.engine.decider import Context
 from games.rules.whiskey_poker.cards import NO_WILD, lowest_rank, pack_for
 from games.rules.whiskey_poker.events import (
@@ -50,11 +55,22 @@ def decide(state: State, command: Mapping[str, Any], ctx: Context) -> list[Any]:
     if kind == "start":
         return _start(state, ctx)
     if kind == "end_match":
-        # WP-6: the table's owner ends a pot-scoring match after the hand in play.
-        return [MatchEndRequested()]
+        # WP-6: the table's owner ends a pot-scoring match after the hand in play; while the match
+        # waits (CM-21) no hand is in play, so it ends now.
+        return _end_while_waiting(state, [MatchEndRequested()], ctx)
+    if kind == between_hands.IDLE_END:
+        # CM-21: nobody sat in for ``idle_minutes``; as if the owner had ended the match.
+        return _end_while_waiting(state, [between_hands.IdleEnded()], ctx)
     if kind in presence.COMMANDS:
         return _play_on(state, seating.events(state, seat, kind), ctx)
     return _turn(state, command, ctx)
+
+
+def _end_while_waiting(state: State, events: list[Any], ctx: Context) -> list[Any]:
+    """``events`` (an end asked for), and the end itself at once if the match waits (CM-21)."""
+    if not state.waiting:
+        return events
+    return events + _next_pot_hand_or_end(fold(state, events), ctx)
 
 
 def to_act(state: State) -> tuple[int, ...]:
@@ -63,7 +79,9 @@ def to_act(state: State) -> tuple[int, ...]:
 
 
 def deadline(state: State, config: Mapping[str, Any]) -> tuple[float, dict[str, Any]] | None:
-    """The turn timer (WX-7)."""
+    """The turn timer (WX-7); while the match waits for a person, the end of the wait (CM-21)."""
+    if state.waiting and not state.finished:
+        return between_hands.idle_deadline(config)
     seats = to_act(state)
     if not seats:
         return None
@@ -114,6 +132,11 @@ def _play_on(state: State, events: list[Any], ctx: Context) -> list[Any]:
         after = fold(after, passed)
     if showdown_due(after):
         events = events + _showdown(after, ctx)
+    elif after.waiting:
+        # CM-21: a command at a waiting match (a person sitting in) may let the next hand be dealt;
+        # one who leaves meanwhile is cashed out at once, no hand being in play (CM-20).
+        cashed = _cash_out_leavers(after)
+        events = events + cashed + _next_pot_hand_or_end(fold(after, cashed), ctx)
     return events
 
 
@@ -152,24 +175,36 @@ def _cash_out_leavers(state: State) -> list[Any]:
 
 def _people_gone(state: State, ctx: Context) -> bool:
     """True when every person at the table has left (``ctx.extra["people"]``: the seats people
-    hold), so the match ends rather than bots playing on for nobody (CM-20)."""
+    hold), so the match ends rather than bots playing on for nobody (CM-20); or is out of the
+    match, which none of them can then be dealt into again: waiting for one to sit in (CM-21)
+    would wait for nobody, so it ends at once, as a Five-Card Draw cash table does."""
     people = ctx.extra.get("people") or ()
-    return bool(people) and all(int(seat) in state.presence.gone for seat in people)
+    return bool(people) and all(int(seat) in state.presence.gone or state.out[int(seat)] for seat in people)
+
+
+def _people_dealt_in(state: State, ctx: Context) -> list[int]:
+    """The seats of people still in the match who neither sit out nor left (CM-21)."""
+    people = between_hands.people_of(ctx.extra)
+    return [seat for seat in people if not state.out[seat] and seat not in state.presence.away]
 
 
 def _next_pot_hand_or_end(state: State, ctx: Context) -> list[Any]:
     """WP-6: a player who cannot ante is out; the match ends with one player left or when the
-    owner asked, the most chips winning; and when every person has left (CM-20)."""
+    owner asked, the most chips winning; and when every person has left or is out (CM-20,
+    CM-21). Otherwise the
+    next hand is dealt, or, with no person dealt in, the match waits (CM-21)."""
     players = [seat for seat in range(state.seats) if not state.out[seat]]
     broke = [seat for seat in players if state.chips[seat] == 0]
     events: list[Any] = [PlayerEliminated(seat, "cannot_ante") for seat in broke]
     left = [seat for seat in players if seat not in broke]
-    if len(left) <= 1 or state.end_requested or _people_gone(state, ctx):
+    after = fold(state, events)
+    if len(left) <= 1 or state.end_requested or _people_gone(after, ctx):
         most = max((state.chips[seat] for seat in left), default=0)
         winners = tuple(seat for seat in left if state.chips[seat] == most)
         losers = tuple(seat for seat in range(state.seats) if seat not in winners)
         return [*events, GameEnded(winners, losers, state.chips, state.chip_value)]
-    after = fold(state, events)
+    if between_hands.waits(between_hands.people_of(ctx.extra), _people_dealt_in(after, ctx)):
+        return events if after.waiting else [*events, between_hands.DealPostponed()]
     return events + _deal(after, ctx, exchange.next_dealer(state.dealer, state.seats, after.out, STEP))
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from games.engine import between_hands
 from games.rules.widow import exchange
 from games.rules.widow.events import SHARED_EVENT_TYPES, ShownHand
 
@@ -99,4 +100,6 @@ EVENT_TYPES: tuple[type, ...] = (
     PlayerCashedOut,
     MatchEndRequested,
     GameEnded,
+    # CM-21: the table waits for a person dealt in, and ends once it has waited too long.
+    *between_hands.EVENT_TYPES,
 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from games.engine import between_hands
 from games.engine.decider import Game
 from games.engine.errors import InvalidOptions
 from games.engine.options import Option, seats_said, validate_options
@@ -70,6 +71,8 @@ OPTIONS = (
         label=T("Points to win"),
     ),
     *EXCHANGE_OPTIONS,
+    # How long a pot-scoring match waits for a person to sit in (CM-21).
+    between_hands.IDLE_OPTION,
 )
 
 REFUSED = (

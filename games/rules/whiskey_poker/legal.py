@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.engine import presence
+from games.engine import between_hands, presence
 from games.engine.errors import IllegalAction
 from games.engine.words import T
 from games.rules.whiskey_poker.state import POT, State
@@ -38,6 +38,9 @@ def refusal(
         return refused
     if kind == "end_match":
         return _end_match_refusal(state)
+    if kind == between_hands.IDLE_END:
+        # The system's, at the end of a wait (CM-21); the gate offers it to nobody.
+        return between_hands.idle_end_refusal(state.waiting)
     if kind in presence.COMMANDS:
         return seating.refusal(state, seat, kind)
     if kind in TURN_COMMANDS:

@@ -4,6 +4,7 @@ served it."""
 
 from __future__ import annotations
 
+from games.engine import between_hands
 from games.engine.sentences import Describe, Seen, Sentence, players, seat, the_match_is_over, with_presence
 from games.engine.words import N, T
 from games.rules.widow import sentences as widow
@@ -97,5 +98,6 @@ SENTENCES: dict[str, Describe] = with_presence(
         "PlayerCashedOut": player_cashed_out,
         "MatchEndRequested": lambda e: (T("The owner ends the match after this hand"),),
         "GameEnded": the_match_is_over,
+        **between_hands.SENTENCES,
     }
 )

@@ -8,6 +8,7 @@ import functools
 from collections.abc import Iterable
 from typing import Any
 
+from games.engine.between_hands import DealPostponed, IdleEnded
 from games.engine.presence import EVERYONE_HERE, Presence
 from games.engine.replace import replacer
 from games.rules.whiskey_poker.events import (
@@ -67,6 +68,8 @@ class State(TableState):
     losers: tuple[int, ...] = ()
     last_showdown: ShowdownHeld | None = None
     presence: Presence = EVERYONE_HERE
+    # A ``pot`` match waits, dealing no hand, while no person is dealt in (CM-21).
+    waiting: bool = False
 
     @property
     def scoring(self) -> str:
@@ -129,6 +132,7 @@ def _(event: HandStarted, state: State) -> State:
         exchange=exchange.start(event.order, event.hands, event.widow_cards),
         secret=HandSecret(event.server_seed, event.client_seed),
         last_showdown=None,
+        waiting=False,
     )
 
 
@@ -165,10 +169,21 @@ def _(event: MatchEndRequested, state: State) -> State:
 
 
 @evolve.register
+def _(event: DealPostponed, state: State) -> State:
+    return _replace(state, {"waiting": True})
+
+
+@evolve.register
+def _(event: IdleEnded, state: State) -> State:
+    # As if the owner had ended the match (WP-6), which ends at once: no hand is in play.
+    return _replace(state, {"end_requested": True})
+
+
+@evolve.register
 def _(event: GameEnded, state: State) -> State:
     chips = tuple(held - cashed for held, cashed in zip(state.chips, event.cash_out))
     return dataclasses.replace(
-        state, finished=True, winners=event.winners, losers=event.losers, chips=chips, exchange=None
+        state, finished=True, winners=event.winners, losers=event.losers, chips=chips, exchange=None, waiting=False
     )
 
 

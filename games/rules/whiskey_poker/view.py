@@ -28,6 +28,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "target_points": state.target_points if state.scoring == POINTS else None,
         "points": list(state.points),
         "end_requested": state.end_requested,
+        # CM-21: no person is dealt in, so no hand is dealt until one sits in.
+        "waiting_for_players": state.waiting,
         "winners": list(state.winners),
         "losers": list(state.losers),
         # The last showdown's hands in words, with their outcomes (WP-5, WP-7, WP-8); the engine
