@@ -64,14 +64,7 @@ def _decided(dispute: Dispute) -> tuple[datetime, int]:
 
 def _earlier_in_group(dispute: Dispute, rows: list[Dispute]) -> list[Dispute]:
     """The rows of the dispute's bound (``bounds.group``), decided no later than it, itself last."""
-    mine = [
-        row
-        for row in rows
-        if row.table_id == dispute.table_id
-        and row.user_id == dispute.user_id
-        and (bounds.per_table(dispute) or (row.hand_no == dispute.hand_no and row.payout_id is None))
-        and _decided(row) <= _decided(dispute)
-    ]
+    mine = [row for row in rows if bounds.shares_bound(dispute, row) and _decided(row) <= _decided(dispute)]
     return sorted(mine, key=_decided)
 
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Exists, OuterRef, QuerySet, Sum
+from django.db.models import Exists, OuterRef, Q, QuerySet, Sum
 
 from games.disputes.models import Dispute
 from games.engine.words import T
@@ -72,12 +72,21 @@ def per_table(dispute: Dispute) -> bool:
 
 
 def group(dispute: Dispute) -> QuerySet[Dispute]:
-    """The disputes whose compensations share the dispute's bound: its player's on the same hand
-    (hand claims), or at the same table (a table-level claim counts every one there)."""
+    """The disputes whose compensations share the dispute's bound: at the same table, a table-level
+    claim counts every one of its player's there; a hand claim counts their claims on the same hand
+    and their table-level claims, so a loss paid back over the table is not paid again over one of
+    its hands (the hand claim is bounded by what the table claims left)."""
     rows = Dispute.objects.filter(table_id=dispute.table_id, user_id=dispute.user_id)
     if per_table(dispute):
         return rows
-    return rows.filter(hand_no=dispute.hand_no, payout__isnull=True)
+    return rows.filter(Q(hand_no=dispute.hand_no) | Q(payout__isnull=False))
+
+
+def shares_bound(dispute: Dispute, row: Dispute) -> bool:
+    """Whether ``row`` is in ``group(dispute)``: the same test on rows already read."""
+    if row.table_id != dispute.table_id or row.user_id != dispute.user_id:
+        return False
+    return per_table(dispute) or row.hand_no == dispute.hand_no or row.payout_id is not None
 
 
 def compensated(dispute: Dispute) -> int:

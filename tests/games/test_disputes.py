@@ -184,6 +184,34 @@ def test_claims_on_one_table_share_its_loss_a_waiting_compensation_counting(two_
     assert refused.value.extra["bound"] == "0.00" and refused.value.extra["compensated"] == whole
 
 
+def test_a_loss_paid_back_over_the_table_is_not_paid_again_over_a_hand(two_hands):
+    """A claim on the payout upheld for the whole loss at the table counts against every later claim on
+    one of its hands: a hand claim is bounded by what the hand lost less what the table claims paid,
+    so one loss is never paid twice; reconcile agrees."""
+    lost, ada = two_hands["lost"], two_hands["auditors"][0]
+    services.decide(
+        dispute_id=claim(two_hands, 1).pk,
+        by=ada,
+        outcome="upheld",
+        reasons="Yes.",
+        compensation=format_amount(lost, "MXN"),
+    )
+    for hand_no in (1, 2):
+        hand_claim = services.file(
+            user=two_hands["loser"], table_id=two_hands["id"], hand_no=hand_no, category="cards", words="Misdealt."
+        )
+        assert not bounds.per_table(hand_claim)
+        assert bounds.compensated(hand_claim) == lost
+        left = max(bounds.lost(hand_claim) - lost, 0)
+        assert bounds.bound(hand_claim) == left
+        with pytest.raises(bounds.CompensationRefused):
+            over = format_amount(left + 1, "MXN")
+            services.decide(dispute_id=hand_claim.pk, by=ada, outcome="upheld", reasons="Yes.", compensation=over)
+        services.decide(dispute_id=hand_claim.pk, by=ada, outcome="rejected", reasons="Paid over the table.")
+    report = ledger.reconcile()
+    assert report.ok, report.lines()
+
+
 def test_two_claims_on_one_table_decided_at_once_pay_its_loss_once(postgres_tx, two_hands):
     """Two auditors uphold the loser's two claims on one table at the same moment, each for the whole
     loss: the player's lock lets one decision read the other's, so one is paid and one refused."""
