@@ -73,10 +73,11 @@ def idle_deadline(config: Mapping[str, Any]) -> tuple[float, dict[str, Any]]:
 
 
 def idle_end_refusal(waiting: bool) -> IllegalAction | None:
-    """Why ``idle_end`` is refused now (the table does not wait), or ``None``."""
+    """Why ``idle_end`` is refused now (the table does not wait), or ``None``. The server's own
+    command, never a player's: its refusal is the ``illegal_action`` of every such command."""
     if waiting:
         return None
-    return IllegalAction(T("The table is not waiting for players."), code="not_waiting")
+    return IllegalAction(T("The table is not waiting for players."))
 
 
 def history_line(event: Any) -> Text | None:
