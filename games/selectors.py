@@ -42,7 +42,10 @@ def table_to_view(table_id) -> Table:
     (another process moved the table): ``table_view`` folds them without a read of its own."""
     table = _one_table(_TABLES_TO_VIEW, table_id)
     after = cached_version(table.pk) if connection.vendor == "postgresql" else None
-    tail = [store.tail_read(table.pk, after)] if after is not None and after < table.version else []
+    # A state held since long ago is not brought up from its tail (``store.load`` starts from the
+    # latest snapshot instead): the tail of a table that moved on elsewhere can be its whole history.
+    near = after is not None and after < table.version and table.version - after <= settings.SNAPSHOT_EVERY
+    tail = [store.tail_read(table.pk, after)] if near else []
     values = _read_seats(table, tail)
     if tail and values:
         table.__dict__["_tail"] = values[0]
