@@ -375,13 +375,13 @@ async def _from_batch(
         yield line.end(ended)
         return
     rendered = batch.cached(member) or await db(batch.render, member)
-    sent = False
-    for seq, text in rendered.frames:
-        if seq > line.after:
-            yield text
-            line.after, sent = seq, True
-    if sent and rendered.view is not None:
-        yield text_frame("table", rendered.view)
+    # One chunk for the batch: with hundreds of streams of a table, each send is the cost.
+    chunk = [text for seq, text in rendered.frames if seq > line.after]
+    if chunk:
+        line.after = rendered.frames[-1][0]
+        if rendered.view is not None:
+            chunk.append(text_frame("table", rendered.view))
+        yield "".join(chunk)
     if batch.finished and not batch.more and line.after >= batch.version:
         yield line.end(stream_rights.TABLE_FINISHED)
 
