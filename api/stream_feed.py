@@ -34,7 +34,7 @@ from django.utils import translation
 from rest_framework.utils.encoders import JSONEncoder
 
 from api import sentences, stream_rights
-from api.stream_io import db, frame, in_background
+from api.stream_io import db, frame
 from api.stream_rights import Rights
 from games import notify, selectors, store
 from games.engine.words import N
@@ -52,6 +52,8 @@ INBOX_LIMIT = 64
 # A stream admitted whose iterator never started (its client went during the start) is forgotten
 # after this long, its place among the spectators free again.
 UNSTARTED_SECONDS = 60.0
+# Seconds after a table's last stream here has gone that the memory streams freed is given back.
+RELEASE_DELAY = 2.0
 
 
 class Reading(Protocol):
@@ -372,19 +374,52 @@ def leave(member: Member) -> None:
             return
         if _feeds.get(feed.table_id) is feed:
             del _feeds[feed.table_id]
-        last = not _feeds
     feed.close()
-    if last:
-        in_background(give_memory_back)
+    give_memory_back_soon()
+
+
+_release_lock = threading.Lock()
+_release_due = False
+
+
+def give_memory_back_soon() -> None:
+    """``give_memory_back`` ``RELEASE_DELAY`` seconds from now, on a timer's thread: a table's
+    streams are gone, and what they held (requests, connections, buffers) is freed a moment after
+    their feed. Once per delay however many tables' streams go meanwhile (from any thread)."""
+    global _release_due
+    with _release_lock:
+        if _release_due:
+            return
+        _release_due = True
+    timer = threading.Timer(RELEASE_DELAY, give_memory_back)
+    timer.name = "give-memory-back"
+    timer.daemon = True
+    timer.start()
 
 
 def give_memory_back() -> None:
-    """Once no table is followed here, the memory the streams freed goes back to the system: the
-    C allocator keeps freed memory for reuse, its reading threads' arenas included, so a process
-    that held hundreds of streams would otherwise stay that large (glibc only; elsewhere nothing)."""
+    """The memory streams freed goes back to the system. Freed memory is otherwise kept for reuse:
+    a process that held hundreds of streams would stay that large. Only with the C allocator doing
+    Python's allocations too (``PYTHONMALLOC=malloc``, docs/operations.md): Python's own allocator
+    frees a 1 MiB arena only once nothing at all is left in it, and the few objects that outlive
+    the streams (a reading thread's connection, a cache entry) keep nearly every arena they were
+    made in; glibc's ``malloc_trim`` gives back each free page (glibc only; elsewhere nothing)."""
+    global _release_due
+    with _release_lock:
+        _release_due = False
     gc.collect()
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    if _libc is not None:
+        _libc.malloc_trim(0)
+
+
+def _c_library() -> Any:
+    try:
+        return ctypes.CDLL("libc.so.6")
+    except OSError:
+        return None
+
+
+_libc = _c_library()
 
 
 def followed() -> dict[str, int]:

@@ -6,9 +6,11 @@ through real streams, as tests/api/test_live.py reads them."""
 
 from __future__ import annotations
 
+import gc
 import json
 import threading
 import time
+import weakref
 
 import pytest
 from django.db.backends import utils
@@ -322,3 +324,44 @@ def test_a_sessions_table_stream_ends_when_the_session_is_gone_without_a_notice(
     assert view["event"] == "table"
     assert_ended_with(ended, "session_ended")
     assert int(moved[-1]["id"]) == after
+
+
+def test_streams_that_closed_leave_nothing_behind_and_their_memory_is_given_back(alice, bob, quiet, monkeypatch):
+    """Twenty streams of one table (players and spectators) open and close: the feed, the hub's
+    waiters (the table's, and the rights' of every reader) are gone, every stream's own objects
+    (its member, line and waiter) are collected, and the memory is given back once, a moment
+    after, rather than once per stream."""
+    monkeypatch.setattr(stream_feed, "RELEASE_DELAY", 0.05)
+    monkeypatch.setattr(stream_feed, "_release_due", False)
+    released = threading.Event()
+    calls = []
+
+    def give_back() -> None:
+        calls.append(time.monotonic())
+        released.set()
+
+    monkeypatch.setattr(stream_feed, "give_memory_back", give_back)
+    table_id = started_pair(alice, bob)
+    readers = [alice, bob] + [person(f"watcher{n}") for n in range(18)]
+
+    async def scenario():
+        streams = [await open_stream(client, f"/api/v1/tables/{table_id}/stream/") for client in readers]
+        for stream in streams:
+            await stream.frame()
+        members = list(stream_feed._feeds[table_id].members.values())
+        kept = [weakref.ref(thing) for member in members for thing in (member, member.line, member.waiter)]
+        held = stream_feed.followed()
+        for stream in streams:
+            await stream.close()
+        return kept, held
+
+    kept, held = run(scenario())
+    assert held == {table_id: 20}
+    feeds_gone()
+    live = notify.hub()
+    with live.lock:
+        assert (live.tables, live.users, live.holders) == ({}, {}, {})
+    gc.collect()
+    assert [ref for ref in kept if ref() is not None] == []
+    assert released.wait(TIMEOUT)
+    assert len(calls) == 1
