@@ -152,7 +152,11 @@ def spectators(shape: Shape, web: Process, pid: int, args: argparse.Namespace) -
     people = [register([web], f"play{n}") for n in range(2)]
     watcher = register([web], "watcher")
     rng = random.Random(37)
-    # Warm-up: the process's code paths and pools, then a quiet moment before the first reading.
+    # "Before" is read once the process has served the same kinds of requests as the measured part,
+    # minus its 500 streams: sign-ups, a table made, joined and started, 20 actions with their table
+    # GETs, and one spectator stream of that table that got each event (left open, as it is for the
+    # "with" and "after" readings), then 3 s quiet. Its code paths, caches and pools are then warm,
+    # and what remains after the streams close is what they leave, not the first use of the code.
     table_id, version = new_table(people[0], people[1])
     play_actions(people, table_id, 20, rng, _probe(web, watcher, table_id, version))
     time.sleep(3)
