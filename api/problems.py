@@ -197,6 +197,14 @@ CODES = (
     Code(409, "already_reversed", "the transaction was already reversed: the ledger's own guard", ()),
     Code(
         409,
+        "resume_too_old",
+        "the stream was asked to resume more than 500 events behind the table (`STREAM_RESUME_LIMIT`); "
+        "read them from `catch_up` (the events endpoint, paged) and open the stream again from the last "
+        "one read; `current_version` says where the table is",
+        ("streamTable",),
+    ),
+    Code(
+        409,
         "idempotency_key_in_use",
         "the same `Idempotency-Key` is in use by another request at this moment",
         (KEYED,),
@@ -268,6 +276,13 @@ CODES = (
         "too_many_streams",
         "you already hold 8 live streams (`STREAMS_MAX_PER_USER`); close one first",
         ("streamTable", "streamMyNotices"),
+    ),
+    Code(
+        429,
+        "too_many_spectators",
+        "the table already has 500 spectators on this server (`STREAM_SPECTATORS_PER_TABLE`, per web "
+        "process); retry after `retry_after` seconds. Seated players and the owner are never refused",
+        ("streamTable",),
     ),
     Code(500, "server_error", "a fault of ours, logged; `request_id` to quote", (EVERY,)),
     Code(

@@ -408,6 +408,11 @@ class ErrorSerializer(serializers.Serializer):
         required=False, allow_null=True, help_text="The dispute that holds it, or the one already filed (409)."
     )
     limit = serializers.IntegerField(required=False, help_text="The most bytes a request body may have (413).")
+    catch_up = serializers.CharField(
+        required=False,
+        help_text="The events endpoint to read the missed events from, `/api/v1/tables/{id}/events/?after=n` "
+        "(409 resume_too_old).",
+    )
     bound = serializers.CharField(
         required=False,
         help_text="The most a dispute can still be compensated, a decimal string (422 compensation_over_bound).",

@@ -16,76 +16,35 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import json
 import logging
-import threading
-from collections.abc import AsyncIterator, Callable
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any
 
 from django.conf import settings
-from django.core.serializers.json import DjangoJSONEncoder
-from django.db import InterfaceError, OperationalError, connection
+from django.db import connection
 from django.http import StreamingHttpResponse
+from django.urls import reverse
 from django.utils import translation
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
-from api import limits, sentences, stream_rights
+from api import limits, sentences, stream_feed, stream_rights
 from api import serializers as s
+from api.stream_feed import READ_LIMIT, Alarm, Member
+from api.stream_io import db, frame, in_background, text_frame
 from api.stream_rights import Rights
 from games import notify, selectors
 from games.engine.words import T
-from games.errors import InvalidRequest
+from games.errors import InvalidRequest, ServiceError
 from games.models import Table
 from games.words import say_all
 from ledger.times import rfc3339, seconds_left
 
 log = logging.getLogger(__name__)
-
-R = TypeVar("R")
-READ_LIMIT = 500
-
-_executor: ThreadPoolExecutor | None = None
-_executor_lock = threading.Lock()
-
-
-def _reader() -> ThreadPoolExecutor:
-    # Made on first use, in the process that serves (never before a fork).
-    global _executor
-    with _executor_lock:
-        if _executor is None:
-            _executor = ThreadPoolExecutor(max_workers=settings.STREAM_READ_THREADS, thread_name_prefix="stream-read")
-        return _executor
-
-
-def _guarded(fn: Callable[..., R], *args: Any) -> R:
-    try:
-        try:
-            return fn(*args)
-        except (InterfaceError, OperationalError):
-            # A kept connection the database closed meanwhile: once more on a new one.
-            connection.close()
-            return fn(*args)
-    finally:
-        if not settings.STREAM_KEEP_CONNECTIONS:
-            connection.close()
-
-
-async def _db(fn: Callable[..., R], *args: Any) -> R:
-    loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(_reader(), functools.partial(_guarded, fn, *args))
-
-
-def _in_background(fn: Callable[..., Any], *args: Any) -> None:
-    """Run ``fn`` on a reading thread without waiting for it (a stream's last words, said while it
-    is being cancelled)."""
-    _reader().submit(_guarded, fn, *args)
-
 
 # The stream's slot (api/limits.py) is refreshed every this many heartbeats: with a thousand idle
 # streams, a cache call each per heartbeat was most of the process's idle CPU.
@@ -95,7 +54,7 @@ STREAM_SLOT_REFRESH_BEATS = 4
 async def _beat(beats: int, slot: tuple[str, str]) -> int:
     beats += 1
     if beats % STREAM_SLOT_REFRESH_BEATS == 0:
-        await _db(limits.refresh_stream_slot, *slot)
+        await db(limits.refresh_stream_slot, *slot)
     return beats
 
 
@@ -104,16 +63,6 @@ def _let_go_of_connection() -> None:
     hours: give it back now (``_StreamView.dispatch``)."""
     if not connection.in_atomic_block:
         connection.close()
-
-
-def _frame(event: str | None, data: Any, event_id: int | None = None) -> str:
-    lines = []
-    if event_id is not None:
-        lines.append(f"id: {event_id}")
-    if event:
-        lines.append(f"event: {event}")
-    lines.append("data: " + json.dumps(data, cls=DjangoJSONEncoder, separators=(",", ":")))
-    return "\n".join(lines) + "\n\n"
 
 
 class _Line:
@@ -136,6 +85,8 @@ class _Line:
         self.sentences = sentences
         # ``?view=true``: the seat's table view after each wake's events.
         self.view = view
+        # A table stream's position: the last event (or the view's version) it has sent.
+        self.after = 0
         self.beats = 0
         self.ended: str | None = None
 
@@ -144,7 +95,7 @@ class _Line:
         exact check (else an idle stream makes no query but its slot's), which may end the line."""
         while not await waiter.wait(settings.STREAM_HEARTBEAT_SECONDS):
             if self.rights.lapsed():
-                self.ended = await _db(self.rights.check)
+                self.ended = await db(self.rights.check)
                 if self.ended is not None:
                     return
             yield ": keep-alive\n\n"
@@ -154,7 +105,7 @@ class _Line:
         """The stream's last message: why it ends (``stream_rights.ENDS``), with no ``id`` (a table
         stream's ``Last-Event-ID`` stays its last event's)."""
         self.ended = code
-        return _frame(stream_rights.END_EVENT, stream_rights.end_data(code, self.language))
+        return frame(stream_rights.END_EVENT, stream_rights.end_data(code, self.language))
 
 
 def wire_time(value: str | None) -> str | None:
@@ -185,10 +136,13 @@ class _StreamView(APIView):
         return super().perform_content_negotiation(request, force=True)
 
 
-def resume_point(request) -> int:  # type: ignore[no-untyped-def]
+def resume_point(request) -> int | None:  # type: ignore[no-untyped-def]
     """Where a table stream starts: after ``Last-Event-ID`` (a reconnecting EventSource sends the
-    last ``id`` it saw), else after ``?after=``, else from the first event."""
-    raw = request.headers.get("Last-Event-ID") or request.query_params.get("after") or "0"
+    last ``id`` it saw), else after ``?after=``; ``None`` when neither is given (the stream starts
+    from the seat's view of the table)."""
+    raw = request.headers.get("Last-Event-ID") or request.query_params.get("after")
+    if raw is None or raw == "":
+        return None
     try:
         after = int(raw)
     except ValueError:
@@ -196,6 +150,31 @@ def resume_point(request) -> int:  # type: ignore[no-untyped-def]
     if after < 0:
         raise InvalidRequest(T("Last-Event-ID and 'after' are event numbers (integers, 0 or more)."))
     return after
+
+
+class ResumeTooOld(ServiceError):
+    status_code = 409
+    code = "resume_too_old"
+
+
+def check_resumable(table: Table, after: int) -> None:
+    """A position more than ``STREAM_RESUME_LIMIT`` events behind the table is not streamed: the
+    answer names the paged events endpoint to catch up with, after which the stream is opened
+    again from the last event read."""
+    limit = int(settings.STREAM_RESUME_LIMIT)
+    if table.version - after <= limit:
+        return
+    catch_up = f"{reverse('table-events', args=[table.pk])}?after={after}"
+    raise ResumeTooOld(
+        T(
+            "The stream resumes at most {limit} events back, and this table is {behind} events past "
+            "the position asked for. Read them from the events endpoint, then open the stream again.",
+            limit=limit,
+            behind=table.version - after,
+        ),
+        current_version=table.version,
+        catch_up=catch_up,
+    )
 
 
 def ends_described(*, table: bool) -> str:
@@ -216,12 +195,16 @@ def ends_described(*, table: bool) -> str:
 
 
 STREAM_RESPONSE = OpenApiResponse(
-    description="text/event-stream: one message per event (`id:` its seq, `event:` its type, `data:` "
-    "the caller's view of the event, as the events endpoint gives it) and a comment every "
-    "STREAM_HEARTBEAT_SECONDS. With `view=true`, after the events of each wake one message `event: "
-    "table` (no `id`) whose `data` is the caller's view of the table, as `GET /tables/{id}/` answers "
-    "it, at a version no older than the last event sent: a client redraws from it without asking "
-    "again. " + ends_described(table=True)
+    description="text/event-stream. Opened with no position (no `Last-Event-ID`, no `after`), its first "
+    "message is `event: table` with `id:` the table's version and `data:` the caller's view of the "
+    "table, as `GET /tables/{id}/` answers it: an EventSource that reconnects resumes after it. Then, "
+    "and from a position, one message per event (`id:` its seq, `event:` its type, `data:` the "
+    "caller's view of the event, as the events endpoint gives it) and a comment every "
+    "STREAM_HEARTBEAT_SECONDS. A position more than STREAM_RESUME_LIMIT events behind the table is "
+    "answered `409 resume_too_old` with `catch_up`, the events endpoint to read from first. With "
+    "`view=true`, after the events of each wake one message `event: table` (no `id`) whose `data` is "
+    "the caller's view of the table at a version no older than the last event sent: a client redraws "
+    "from it without asking again. " + ends_described(table=True)
 )
 
 VIEW_PARAMETER = OpenApiParameter(
@@ -249,7 +232,13 @@ FINISHED_RESPONSE = OpenApiResponse(
 class TableStreamView(_StreamView):
     @extend_schema(
         parameters=[
-            OpenApiParameter("after", int, required=False),
+            OpenApiParameter(
+                "after",
+                int,
+                required=False,
+                description="Stream the events after this one (at most STREAM_RESUME_LIMIT behind the "
+                "table); without it (or `Last-Event-ID`) the stream starts from your view of the table.",
+            ),
             OpenApiParameter(
                 "sentences",
                 bool,
@@ -265,6 +254,7 @@ class TableStreamView(_StreamView):
             204: FINISHED_RESPONSE,
             400: s.ErrorSerializer,
             404: s.ErrorSerializer,
+            409: s.ErrorSerializer,
             429: s.ErrorSerializer,
         },
     )
@@ -274,14 +264,45 @@ class TableStreamView(_StreamView):
         wanted = s.SentencesQuerySerializer(data=request.query_params)
         wanted.is_valid(raise_exception=True)
         table = selectors.get_table(table_id)
-        if table.status == Table.Status.FINISHED and after >= table.version:
-            # A reconnect after the stream's table_finished end: nothing more will ever come.
-            return Response(status=204)
+        if after is not None:
+            if table.status == Table.Status.FINISHED and after >= table.version:
+                # A reconnect after the stream's table_finished end: nothing more will ever come.
+                return Response(status=204)
+            check_resumable(table, after)
         rights = stream_rights.rights_of(request)
-        slot = limits.take_stream_slot(request.user.pk)
         # The stream outlives the request, and its language with it: each read is said in this one.
-        line = _Line(slot, rights, translation.get_language(), sentences=wanted.validated_data["sentences"], view=view)
-        return _stream(table_events(table.pk, request.user, after, line))
+        line = _Line(
+            ("", ""), rights, translation.get_language(), sentences=wanted.validated_data["sentences"], view=view
+        )
+        seated = selectors.seat_of(table, request.user) is not None
+        owner = table.owner_id == request.user.pk
+        member = Member(request.user, line, spectator=not (seated or owner), owner=owner)
+        stream_feed.admit(table, member)
+        try:
+            line.slot = limits.take_stream_slot(request.user.pk)
+        except BaseException:
+            member.close()
+            raise
+        response = _stream(table_events(table.pk, request.user, after, line, member))
+        # Should the iterator never run (the client went during the start), closing the response
+        # still gives the place in the table's feed back.
+        response._resource_closers.append(member.close)
+        return response
+
+
+def _read_view(table_id: Any, user: Any, line: _Line) -> tuple[str, int, bool, str | None]:
+    """The seat's view of the table as JSON text, its version, whether the table has finished, and
+    why the stream must end instead (an ``ENDS`` code) if its rights are gone (checked after the
+    read, as ``_read_events`` does)."""
+    table = selectors.table_to_view(table_id)
+    seat = selectors.seat_among_rows(table, user)
+    view = selectors.table_view(table, seat, viewer=user)
+    ended = line.rights.check()
+    if ended is not None:
+        return "", 0, False, ended
+    with translation.override(line.language):
+        text = json.dumps(say_all(view), cls=JSONEncoder, ensure_ascii=False, separators=(",", ":"))
+    return text, view["version"], table.status == Table.Status.FINISHED, None
 
 
 def _read_events(
@@ -290,8 +311,9 @@ def _read_events(
     """The events after ``after`` as ``user``'s seat sees them, whether the table has finished, why
     the stream must end instead (an ``ENDS`` code) if its rights are gone, and, for a line that
     asked for views, the seat's table view as JSON text when there were events (and no more than a
-    read's worth). One read of the table row and its seats serves the events and the view; the view's
-    state is loaded after the events, so its version is never behind the last of them."""
+    read's worth). A stream's own read, as it resumes from a position (the table's feed serves the
+    rest). One read of the table row and its seats serves the events and the view; the view's state
+    is loaded after the events, so its version is never behind the last of them."""
     table = selectors.table_to_view(table_id) if line.view else selectors.get_table(table_id)
     # The seats are read for the events' player names anyway; the reader's seat is found among them.
     seat = selectors.seat_among_rows(table, user)
@@ -313,43 +335,120 @@ def _read_events(
     return say_all(events, line.language), table.status == Table.Status.FINISHED, None, text
 
 
-async def table_events(table_id: Any, user: Any, after: int, line: _Line) -> AsyncIterator[str]:
-    """Every event after ``after`` as ``user``'s seat sees it, then each new one as it commits,
-    its words in the line's language (the request's); ends (``stream_end``) when the rights that
-    opened it do, or once the table has finished and its last event is sent."""
-    waiter: notify.Waiter | None = None
-    live: notify.Hub | None = None
-    try:
-        live = await asyncio.to_thread(notify.hub)
-        waiter = live.watch_table(table_id, notify.Waiter(asyncio.get_running_loop()))
-        live.watch_rights(line.rights.user_id, waiter)
-        yield f"retry: {settings.STREAM_RETRY_MS}\n\n"
-        while True:
-            # Cleared before reading: a notice that lands during the read wakes the next wait.
-            waiter.clear()
-            items, finished, ended, view = await _db(_read_events, table_id, user, after, line)
+async def _read_on(table_id: Any, user: Any, line: _Line, upto: int | None = None) -> AsyncIterator[str]:
+    """The stream's own reads from its position, until it has read everything (or past ``upto``):
+    its start from a position, or what it missed while it was slow. Ends the line once the table
+    has finished and its last event is sent, or when its rights are gone."""
+    while True:
+        items, finished, ended, view = await db(_read_events, table_id, user, line.after, line)
+        if ended is not None:
+            yield line.end(ended)
+            return
+        for item in items:
+            yield frame(item["type"], item, item["seq"])
+            line.after = item["seq"]
+        if len(items) >= READ_LIMIT and (upto is None or line.after < upto):
+            continue
+        if view is not None:
+            yield text_frame("table", view)
+        if finished and len(items) < READ_LIMIT:
+            yield line.end(stream_rights.TABLE_FINISHED)
+        return
+
+
+async def _from_batch(
+    table_id: Any, user: Any, line: _Line, member: Member, batch: stream_feed.Batch
+) -> AsyncIterator[str]:
+    """What one read of the table's feed sends on this stream: the events after its position, as
+    its own seat sees them, then its view if it asked for views; its end if the rights that opened
+    it are gone, or once the table has finished and its last event is sent."""
+    if batch.error is not None:
+        raise RuntimeError("the table's feed could not read it") from batch.error
+    if line.after < batch.base:
+        # Batches were dropped while this stream was slow to send: it reads what lies between.
+        async for chunk in _read_on(table_id, user, line, upto=batch.base):
+            yield chunk
+        if line.ended is not None:
+            return
+    ended = batch.ended[id(member)] if id(member) in batch.ended else await db(line.rights.check)
+    if ended is not None:
+        yield line.end(ended)
+        return
+    rendered = batch.cached(member) or await db(batch.render, member)
+    # One chunk for the batch: with hundreds of streams of a table, each send is the cost.
+    chunk = [text for seq, text in rendered.frames if seq > line.after]
+    if chunk:
+        line.after = rendered.frames[-1][0]
+        if rendered.view is not None:
+            chunk.append(text_frame("table", rendered.view))
+        yield "".join(chunk)
+    if batch.finished and not batch.more and line.after >= batch.version:
+        yield line.end(stream_rights.TABLE_FINISHED)
+
+
+async def _start(table_id: Any, user: Any, after: int | None, line: _Line) -> AsyncIterator[str]:
+    """The stream's own first read: the seat's view with no position, else the events after it."""
+    if after is not None:
+        line.after = after
+        async for chunk in _read_on(table_id, user, line):
+            yield chunk
+        return
+    text, line.after, finished, ended = await db(_read_view, table_id, user, line)
+    if ended is not None:
+        yield line.end(ended)
+        return
+    yield text_frame("table", text, line.after)
+    if finished:
+        yield line.end(stream_rights.TABLE_FINISHED)
+
+
+async def _follow(table_id: Any, user: Any, line: _Line, member: Member, waiter: Alarm) -> AsyncIterator[str]:
+    """Each batch of the table's feed as it comes, heartbeats between, until the line ends."""
+    while line.ended is None:
+        # Cleared before looking: a batch or an alarm that comes meanwhile wakes the next wait.
+        waiter.clear()
+        if waiter.take_alarm():
+            # The person's rights changed, or notices may have been missed: checked exactly.
+            ended = await db(line.rights.check)
             if ended is not None:
                 yield line.end(ended)
                 return
-            for item in items:
-                yield _frame(item["type"], item, item["seq"])
-                after = item["seq"]
-            if len(items) >= READ_LIMIT:
-                continue
-            if view is not None:
-                yield f"event: table\ndata: {view}\n\n"
-            if finished:
-                yield line.end(stream_rights.TABLE_FINISHED)
-                return
-            async for beat in line.idle(waiter):
-                yield beat
+        for batch in member.take():
+            async for chunk in _from_batch(table_id, user, line, member, batch):
+                yield chunk
             if line.ended is not None:
-                yield line.end(line.ended)
                 return
+        async for beat in line.idle(waiter):
+            yield beat
+        if line.ended is not None:
+            yield line.end(line.ended)
+
+
+async def table_events(table_id: Any, user: Any, after: int | None, line: _Line, member: Member) -> AsyncIterator[str]:
+    """The table as ``user``'s seat sees it: from ``after``, every event after it; with no position,
+    the seat's view of the table first (its ``id`` the view's version). Then each new event as it
+    commits, from the table's feed (one read for every stream of the table in the process), its
+    words in the line's language (the request's); ends (``stream_end``) when the rights that opened
+    it do, or once the table has finished and its last event is sent."""
+    waiter: Alarm | None = None
+    live: notify.Hub | None = None
+    try:
+        live = await asyncio.to_thread(notify.hub)
+        waiter = Alarm(asyncio.get_running_loop())
+        live.watch_rights(line.rights.user_id, waiter)
+        # Joined before the stream's own first read: every event after it comes through the feed.
+        if not stream_feed.attach(member, waiter, live):
+            return
+        yield f"retry: {settings.STREAM_RETRY_MS}\n\n"
+        async for chunk in _start(table_id, user, after, line):
+            yield chunk
+        async for chunk in _follow(table_id, user, line, member, waiter):
+            yield chunk
     finally:
         if live is not None and waiter is not None:
             live.forget(waiter)
-        _in_background(limits.release_stream_slot, *line.slot)
+        member.close()
+        in_background(limits.release_stream_slot, *line.slot)
 
 
 class MyStreamView(_StreamView):
@@ -382,7 +481,7 @@ class _Notices:
         deadline = wire_time(deadline)
         self.watch_deadline(table, version, deadline)
         left = seconds_left(datetime.fromisoformat(deadline)) if deadline else None
-        return _frame("your_turn", {"table": table, "version": version, "deadline": deadline, "seconds_left": left})
+        return frame("your_turn", {"table": table, "version": version, "deadline": deadline, "seconds_left": left})
 
     def drain(self) -> tuple[list[str], bool]:
         """The frames of the notices that came and the deadline warnings that fired, and whether
@@ -401,20 +500,20 @@ class _Notices:
     def frames(self, notice: dict[str, Any]) -> list[str]:
         if notice.get("k") == "payout":
             fields = ("payout", "table", "status", "amount", "currency")
-            return [_frame("payout_decided", {key: notice.get(key) for key in fields})]
+            return [frame("payout_decided", {key: notice.get(key) for key in fields})]
         if notice.get("k") == "dispute":
             fields = ("dispute", "table", "hand_no", "state")
-            return [_frame("dispute_changed", {key: notice.get(key) for key in fields})]
+            return [frame("dispute_changed", {key: notice.get(key) for key in fields})]
         table, version = notice["table"], notice["v"]
         self.cancel(table)
         out = []
         brief = {"table": table, "version": version}
         if notice.get("started") and self.user_id in notice.get("seated", ()):
-            out.append(_frame("table_started", brief))
+            out.append(frame("table_started", brief))
         if self.user_id in notice.get("to_act", ()):
             out.append(self.your_turn(table, version, notice.get("deadline")))
         if notice.get("ended") and self.user_id in notice.get("seated", ()):
-            out.append(_frame("table_ended", brief))
+            out.append(frame("table_ended", brief))
         return out
 
     def watch_deadline(self, table: str, version: int, deadline: str | None) -> None:
@@ -435,7 +534,7 @@ class _Notices:
     def _warn(self, table: str, version: int, deadline: str, at: float) -> None:
         self.timers.pop(table, None)
         self.fired.append(
-            _frame(
+            frame(
                 "deadline",
                 {
                     "table": table,
@@ -477,14 +576,14 @@ async def user_notices(user: Any, line: _Line) -> AsyncIterator[str]:
             frames: list[str] = []
             if resync:
                 resync = False
-                for row in await _db(selectors.awaiting, user):
+                for row in await db(selectors.awaiting, user):
                     if row["your_turn"]:
                         frames.append(notices.your_turn(row["table"], row["version"], row["deadline"]))
             drained, resync = notices.drain()
             frames.extend(drained)
             # Every wake (a notice, a deadline, a revocation, a reconnected listener) checks the
             # rights exactly before anything gathered is sent.
-            ended = await _db(line.rights.check)
+            ended = await db(line.rights.check)
             if ended is not None:
                 yield line.end(ended)
                 return
@@ -502,4 +601,4 @@ async def user_notices(user: Any, line: _Line) -> AsyncIterator[str]:
             notices.close()
         if live is not None and waiter is not None:
             live.forget(waiter)
-        _in_background(limits.release_stream_slot, *line.slot)
+        in_background(limits.release_stream_slot, *line.slot)

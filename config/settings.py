@@ -495,6 +495,11 @@ LONG_POLL_MAX_PER_USER = int(os.environ.get("LONG_POLL_MAX_PER_USER", "2"))
 STREAM_HEARTBEAT_SECONDS = float(os.environ.get("STREAM_HEARTBEAT_SECONDS", "15"))
 STREAM_RETRY_MS = int(os.environ.get("STREAM_RETRY_MS", "3000"))
 STREAMS_MAX_PER_USER = int(os.environ.get("STREAMS_MAX_PER_USER", "8"))
+# A table stream asked to resume more than this many events behind the table is refused with the
+# events endpoint to catch up from (api/streams.py): a stream never replays a long history.
+STREAM_RESUME_LIMIT = int(os.environ.get("STREAM_RESUME_LIMIT", "500"))
+# Spectator streams (no seat, not the owner) of one table that one web process serves at once.
+STREAM_SPECTATORS_PER_TABLE = int(os.environ.get("STREAM_SPECTATORS_PER_TABLE", "500"))
 DEADLINE_WARNING_SECONDS = float(os.environ.get("DEADLINE_WARNING_SECONDS", "10"))
 # Streams read events on this many threads per web process. Without a pool each keeps its database
 # connection (off: a connection per read, closed after it; the tests, whose database is dropped at

@@ -42,7 +42,10 @@ def table_to_view(table_id) -> Table:
     (another process moved the table): ``table_view`` folds them without a read of its own."""
     table = _one_table(_TABLES_TO_VIEW, table_id)
     after = cached_version(table.pk) if connection.vendor == "postgresql" else None
-    tail = [store.tail_read(table.pk, after)] if after is not None and after < table.version else []
+    # A state held since long ago is not brought up from its tail (``store.load`` starts from the
+    # latest snapshot instead): the tail of a table that moved on elsewhere can be its whole history.
+    near = after is not None and after < table.version and table.version - after <= settings.SNAPSHOT_EVERY
+    tail = [store.tail_read(table.pk, after)] if near else []
     values = _read_seats(table, tail)
     if tail and values:
         table.__dict__["_tail"] = values[0]
@@ -168,14 +171,21 @@ def is_owner(table: Table, viewer) -> bool:
 
 
 def table_view(
-    table: Table, seat: int | None, *, state=None, next_commitment: str | None = None, viewer=None
+    table: Table,
+    seat: int | None,
+    *,
+    state=None,
+    next_commitment: str | None = None,
+    viewer=None,
+    at: int | None = None,
 ) -> dict[str, Any]:
     """The caller's view of a table: public facts, the game's view for the seat, whose turn it is,
     the deadline and the caller's legal actions: what ``offered_actions`` offers the caller
     (``viewer``, the user who asks) at ``seat`` while the table runs, the very list the service
-    accepts from them."""
+    accepts from them. ``at``: the version ``state`` is at, when it is not the row's (a state
+    loaded once for several seats' views, ``table_views``)."""
     decider = registry.get(table.game)
-    version = table.version
+    version = table.version if at is None else at
     if state is None:
         # The state is loaded after the row was read, so other writers may have moved it on: report
         # the version the state is at, or a client acting on this view would meet a conflict.
@@ -206,8 +216,30 @@ def table_view(
         else [],
         "next_commitment": upcoming,
         "created_at": rfc3339(table.created_at),
-        "result": results.table_result(table, seat_rows(table)),
+        "result": table.__dict__[RESULT_READ] if RESULT_READ in table.__dict__ else _result(table),
     }
+
+
+# Where ``table_views`` keeps a table's result on the row it read, for each seat's view to share.
+RESULT_READ = "_result"
+
+
+def _result(table: Table) -> list[dict[str, Any]] | None:
+    return results.table_result(table, seat_rows(table))
+
+
+def table_views(table: Table, readers: Sequence[tuple[int | None, Any]]) -> list[dict[str, Any]]:
+    """``table_view`` for each of ``readers`` (a seat and the user who asks), from one load of the
+    state, one look for the next hand's commitment and one read of the result: the views of one
+    moment of the table, whoever reads it. ``table`` is read by ``table_to_view``."""
+    decider = registry.get(table.game)
+    state, version = store.load(table=table, decider=decider, tail=table.__dict__.get("_tail"))
+    table.__dict__[RESULT_READ] = _result(table)
+    upcoming = _commitment(table, decider.hand_no(state) + 1, version)
+    return [
+        table_view(table, seat, state=state, next_commitment=upcoming, viewer=viewer, at=version)
+        for seat, viewer in readers
+    ]
 
 
 # The prefix of the seeds ``table_to_view`` reads with a table's row.
@@ -237,10 +269,12 @@ EVENT_FIELDS = ("seq", "type", "data", "secret", "actor", "hand_no", "created_at
 def events_view(table: Table, seat: int | None, *, after: int = 0, limit: int = 500) -> list[dict[str, Any]]:
     """The caller's view of the events after ``after`` (at most ``limit``): each through the game's
     ``view_event``."""
-    return _event_items(table, seat, list(store.events_after(table, after, limit=limit).values_list(*EVENT_FIELDS)))
+    return event_items(table, seat, list(store.events_after(table, after, limit=limit).values_list(*EVENT_FIELDS)))
 
 
-def _event_items(table: Table, seat: int | None, rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
+def event_items(table: Table, seat: int | None, rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
+    """The caller's view of stored events already read (rows of ``EVENT_FIELDS``), each through the
+    game's ``view_event`` for ``seat``: one read of the rows can serve every seat."""
     decider = registry.get(table.game)
     types = event_types_by_name(decider)
     who = actors.describe(table, {row[4] for row in rows}, seat_rows(table))
@@ -300,7 +334,7 @@ def events_page(
     with the events (``table_and_events``), so never behind the last event carried. ``read`` is
     what ``table_and_events`` gave for ``limit + 1`` events, if the caller has asked it already."""
     current, rows = read if read is not None else table_and_events(table.pk, after=after, limit=limit + 1)
-    events = _event_items(table, seat, rows)
+    events = event_items(table, seat, rows)
     more = len(events) > limit
     events = events[:limit]
     version = max(current.version, events[-1]["seq"] if events else 0)

@@ -490,6 +490,10 @@ def load(
     """
     table_id = table.pk
     base: tuple[int, Any] | None = _cached(table_id, decider) if cache and at is None else None
+    if base is not None and table.version - base[0] > settings.SNAPSHOT_EVERY:
+        # Held since long ago (the table moved on in other processes): the latest snapshot, which
+        # loads write every SNAPSHOT_EVERY events, is nearer than a fold of everything since.
+        base = None
     from_cache = base is not None
     if base is None:
         base = _base(table, decider, at)

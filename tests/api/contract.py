@@ -11,6 +11,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from rest_framework.test import APIClient
 
+from games.engine import registry
 from tests.api import play
 from tests.schemas import closed
 
@@ -26,23 +27,42 @@ DECLARED_HEADERS = (
 )
 
 
-@cache
 def document() -> dict[str, Any]:
+    """The document served now. It names every registered game, and a test game registered by a
+    fixture (``counter_game``) only while it is: each set of games has its own copy, so a test that
+    read the document with the test game never leaves it in the document a later test reads."""
+    return _document(_games())
+
+
+def _games() -> tuple[str, ...]:
+    return tuple(decider.slug for decider in registry.all_games())
+
+
+@cache
+def _document(games: tuple[str, ...]) -> dict[str, Any]:
     response = APIClient().get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
     assert response.status_code == 200, response.content[:500]
     return json.loads(response.content)
 
 
-@cache
 def strict_components() -> dict[str, Any]:
-    return closed(document()["components"])
+    return _strict_components(_games())
 
 
 @cache
+def _strict_components(games: tuple[str, ...]) -> dict[str, Any]:
+    return closed(_document(games)["components"])
+
+
 def _routes() -> list[tuple[re.Pattern[str], str]]:
+    return _routes_of(_games())
+
+
+@cache
+def _routes_of(games: tuple[str, ...]) -> list[tuple[re.Pattern[str], str]]:
     routes = []
     # Literal paths first: /disputes/queue/ is not /disputes/{dispute_id}/.
-    for template in sorted(document()["paths"], key=lambda template: template.count("{")):
+    for template in sorted(_document(games)["paths"], key=lambda template: template.count("{")):
         pattern = re.sub(r"\\\{[a-z_]+\\\}", "[^/]+", re.escape(template))
         routes.append((re.compile(f"^{pattern}$"), template))
     return routes

@@ -210,6 +210,21 @@ def test_a_refusal_by_the_rules_is_titled_as_rfc_9110_says(task_queue):
     assert illegal.status_code == 422 and illegal.json()["title"] == "Unprocessable Content"
 
 
+def test_the_document_read_names_the_games_registered_now_and_no_other(counter_game):
+    """A test that read the document while the test game was registered leaves no trace of that
+    game in the document later tests read (the oracle's copy is per set of games)."""
+
+    def audited() -> set[str]:
+        return set(document()["components"]["schemas"]["HandAudit"]["discriminator"]["mapping"])
+
+    assert "counter" in audited()
+    registry.unregister(counter_game.slug)
+    try:
+        assert audited() == {decider.slug for decider in registry.all_games()}
+    finally:
+        registry.register(counter_game)
+
+
 def test_a_hand_audit_is_told_apart_by_its_game_and_its_events_by_type():
     schemas = document()["components"]["schemas"]
     mapping = schemas["HandAudit"]["discriminator"]["mapping"]

@@ -207,7 +207,7 @@ def test_a_table_streams_messages_in_the_language_of_its_request(alice, bob, mon
 
     async def first_message(language):
         headers = {"Authorization": alice._credentials["HTTP_AUTHORIZATION"], "Accept-Language": language}
-        response = await AsyncClient().get(f"/api/v1/tables/{table_id}/stream/", headers=headers)
+        response = await AsyncClient().get(f"/api/v1/tables/{table_id}/stream/?after=0", headers=headers)
         assert response.status_code == 200 and response["Content-Language"] == language
         chunks = aiter(response.streaming_content)
         text = ""

@@ -118,7 +118,7 @@ def test_each_seat_streams_its_own_cards_and_a_spectator_none(alice, bob):
     carol = person("carol")
 
     async def read(client):
-        stream = await open_stream(client, f"/api/v1/tables/{table_id}/stream/")
+        stream = await open_stream(client, f"/api/v1/tables/{table_id}/stream/?after=0")
         try:
             return await stream.frames_until(version)
         finally:
@@ -394,7 +394,7 @@ def test_five_card_draw_streams_show_each_seat_its_own_hand_only(task_queue):
     watchers = {0: clients[0], 1: clients[1], None: person("eve")}
 
     async def read(client):
-        stream = await open_stream(client, f"/api/v1/tables/{table_id}/stream/")
+        stream = await open_stream(client, f"/api/v1/tables/{table_id}/stream/?after=0")
         try:
             return [frame["data"] for frame in await stream.frames_until(version)]
         finally:

@@ -279,9 +279,10 @@ def test_a_session_logout_ends_the_streams_the_session_opened(alice, bob, quiet)
 
 
 def test_a_finished_tables_stream_ends_after_its_last_event_and_frees_its_slot(counter_game, task_queue, settings):
-    """A finished table's stream sends every event, then ``table_finished``, and closes: the slot
-    it held is free again (with one slot allowed, the next stream opens), and a reconnect from its
-    last event is answered 204, on which an EventSource stops."""
+    """A finished table's stream sends every event after its position, then ``table_finished``,
+    and closes: the slot it held is free again (with one slot allowed, the next stream opens), and
+    a reconnect from its last event is answered 204, on which an EventSource stops. Opened with no
+    position, it sends the final view (its ``id`` the last version) and ends the same way."""
     from tests.api.test_payouts import finished_table
 
     settings.STREAMS_MAX_PER_USER = 1
@@ -289,13 +290,19 @@ def test_a_finished_tables_stream_ends_after_its_last_event_and_frees_its_slot(c
     table_id = finished_table(task_queue, alice, sam)
     version = Table.objects.get(pk=table_id).version
 
-    async def scenario():
-        stream = await open_stream(alice, f"/api/v1/tables/{table_id}/stream/")
+    async def scenario(query):
+        stream = await open_stream(alice, f"/api/v1/tables/{table_id}/stream/{query}")
         return await rest_of(stream)
 
-    frames = run(scenario())
+    frames = run(scenario("?after=0"))
     assert [int(f["id"]) for f in frames[:-1]] == list(range(1, version + 1))
     assert_ended_with(frames[-1:], "table_finished")
+    wait_for_free_slots(alice.user)
+
+    viewed = run(scenario(""))
+    assert [(f.get("event"), f.get("id")) for f in viewed[:-1]] == [("table", str(version))]
+    assert viewed[0]["data"]["status"] == "finished"
+    assert_ended_with(viewed[-1:], "table_finished")
     wait_for_free_slots(alice.user)
 
     async def again():

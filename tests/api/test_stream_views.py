@@ -44,7 +44,7 @@ def test_a_stream_asked_for_views_sends_the_seats_view_after_each_wakes_events(a
     mover = alice if opening["to_act"][0] == 0 else bob
 
     async def scenario():
-        stream = await open_stream(alice, f"/api/v1/tables/{table_id}/stream/?view=true")
+        stream = await open_stream(alice, f"/api/v1/tables/{table_id}/stream/?view=true&after=0")
         first_events, first_view = await until_view(stream)
         shown_then = await elsewhere(table)(alice, table_id)
         mine = await elsewhere(table)(mover, table_id)

@@ -63,3 +63,45 @@ def test_the_migration_drops_five_card_draw_snapshots_only(counter_game):
     migration.drop_snapshots(apps, None)
     assert not Snapshot.objects.filter(table=draw).exists()
     assert Snapshot.objects.filter(table=counter).count() == 1
+
+
+def test_a_state_held_since_long_ago_is_loaded_from_the_snapshot_not_its_tail(
+    counter_game, settings, django_capture_on_commit_callbacks, monkeypatch
+):
+    """A process whose cached state is more than SNAPSHOT_EVERY events behind the table (it moved on
+    in other processes) loads from the latest snapshot, folding only the events after it, not every
+    event since its old state: a stream's view of a table of 100,000 events costs a snapshot."""
+    settings.SNAPSHOT_EVERY = 5
+    alice, bob = (get_user_model().objects.create_user(username=name) for name in ("alice", "bob"))
+    table = play.create_table(user=alice, game="counter", seats=2)
+    play.join_table(table_id=table.pk, user=alice)
+    play.join_table(table_id=table.pk, user=bob)
+    play.start_table(table_id=table.pk, user=alice)
+    people = {0: alice, 1: bob}
+    table = Table.objects.get(pk=table.pk)
+    old_state, old_version = play.table_state(table)
+    for _ in range(16):
+        table = Table.objects.get(pk=table.pk)
+        state, version = play.table_state(table)
+        (seat,) = counter_game.to_act(state)
+        action = counter_game.legal_actions(state, seat)[0]
+        with django_capture_on_commit_callbacks(execute=True):
+            play.act(table_id=table.pk, user=people[seat], action=action, expected_version=version)
+    table = Table.objects.get(pk=table.pk)
+    newest = Snapshot.objects.filter(table=table).order_by("-version").values_list("version", flat=True).first()
+    assert newest is not None and table.version - old_version > settings.SNAPSHOT_EVERY
+    store.forget()
+    with django_capture_on_commit_callbacks(execute=True):
+        store.remember(table, counter_game, old_version, old_state)
+    folded = []
+    real_tail = store._tail_now
+
+    def counted(table, after, at):
+        folded.append(after)
+        return real_tail(table, after, at)
+
+    monkeypatch.setattr(store, "_tail_now", counted)
+    loaded, version = store.load(table=table, decider=counter_game)
+    scratch, scratch_version = store.replay_from_scratch(table, counter_game)
+    assert (version, encode_state(loaded)) == (scratch_version, encode_state(scratch))
+    assert folded == [newest]

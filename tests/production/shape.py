@@ -44,6 +44,10 @@ class ShapeError(RuntimeError):
     """A process of the shape did not start, or exited; the message carries the end of its log."""
 
 
+# What production's web unit sets in the web process's environment (docs/operations.md).
+WEB_ENV = {"PYTHONMALLOC": "malloc"}
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -267,8 +271,10 @@ class Shape:
             "--log-level",
             "warning",
         ]
-        # Connections come from each process's pool (config/settings.py), as in production.
-        process = self.start(name, args, env=dict(env or {}), port=port)
+        # Connections come from each process's pool (config/settings.py), as in production; the C
+        # allocator does Python's allocations, so that memory streams freed goes back (as production's
+        # unit sets it, docs/operations.md).
+        process = self.start(name, args, env={**WEB_ENV, **(env or {})}, port=port)
         self.wait_until(process, lambda: _answers(process), what="answer HTTP")
         return process
 
