@@ -32,7 +32,7 @@ from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
-from api import limits, sentences, stream_feed, stream_rights
+from api import limits, parsers, sentences, stream_feed, stream_rights
 from api import serializers as s
 from api.stream_feed import READ_LIMIT, Alarm, Member
 from api.stream_io import db, frame, in_background, text_frame
@@ -143,13 +143,10 @@ def resume_point(request) -> int | None:  # type: ignore[no-untyped-def]
     raw = request.headers.get("Last-Event-ID") or request.query_params.get("after")
     if raw is None or raw == "":
         return None
-    try:
-        after = int(raw)
-    except ValueError:
-        raise InvalidRequest(T("Last-Event-ID and 'after' are event numbers (integers, 0 or more).")) from None
-    if after < 0:
+    # ASCII digits alone, as every integer parameter: int() would take " 1", "+1", "1_0" and other scripts' digits.
+    if not parsers.is_whole_number(raw) or raw.startswith("-"):
         raise InvalidRequest(T("Last-Event-ID and 'after' are event numbers (integers, 0 or more)."))
-    return after
+    return int(raw)
 
 
 class ResumeTooOld(ServiceError):

@@ -179,14 +179,22 @@ def test_a_bad_resume_point_is_refused_and_streams_are_limited_per_person(alice,
     async def scenario():
         client, auth = AsyncClient(), {"Authorization": token_of(alice)}
         bad = await client.get(f"/api/v1/tables/{table_id}/stream/", headers={**auth, "Last-Event-ID": "x"})
+        # Near-integers that Python's int() would take are refused like every integer parameter.
+        near = [
+            await client.get(f"/api/v1/tables/{table_id}/stream/", headers={**auth, "Last-Event-ID": raw})
+            for raw in (" 1", "+1", "1_0", "1.0", "-1")
+        ]
+        for raw in ("%2B1", "%D9%A1"):  # "+1", and the Arabic-Indic digit one
+            near.append(await client.get(f"/api/v1/tables/{table_id}/stream/?after={raw}", headers=auth))
         anonymous = await AsyncClient().get(f"/api/v1/tables/{table_id}/stream/")
         held = await open_stream(alice, "/api/v1/me/stream/")
         second = await client.get(f"/api/v1/tables/{table_id}/stream/", headers=auth)
         await held.close()
-        return bad, anonymous, second
+        return bad, near, anonymous, second
 
-    bad, anonymous, second = run(scenario())
+    bad, near, anonymous, second = run(scenario())
     assert bad.status_code == 400
+    assert [(r.status_code, json.loads(r.content)["code"]) for r in near] == [(400, "invalid")] * 7
     assert anonymous.status_code == 401
     assert second.status_code == 429
     assert json.loads(second.content)["code"] == "too_many_streams"
