@@ -6,15 +6,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from unittest import mock
 from urllib.parse import urlsplit
 
 import pytest
 from django.conf import settings
-from django.core.management import call_command
-from django.test import Client, override_settings
+from django.test import Client
 
-import config.settings as production
+from tests.static_files import collected_into
 
 # What each kind of asset must be served as, for browsers that refuse a mistyped stylesheet or script.
 CONTENT_TYPES = {".css": "text/css", ".js": "text/javascript", ".png": "image/png", ".ico": "image/"}
@@ -23,15 +21,7 @@ CONTENT_TYPES = {".css": "text/css", ".js": "text/javascript", ".png": "image/pn
 @pytest.fixture(scope="module")
 def collected(tmp_path_factory) -> Iterator[Path]:
     """The static files collected into a fresh STATIC_ROOT, as `make run` and operators do."""
-    root = tmp_path_factory.mktemp("static")
-    # The service's requirements bring no brotli, so production compresses with gzip alone; the
-    # tests' requirements do bring it (for the font checks), and brotli on every file would be most
-    # of this suite's slowest set-up for files production never makes.
-    with (
-        mock.patch("whitenoise.compress.brotli_installed", False),
-        override_settings(STATIC_ROOT=root, STORAGES=production.STORAGES, DEBUG=False),
-    ):
-        call_command("collectstatic", interactive=False, verbosity=0)
+    with collected_into(tmp_path_factory.mktemp("static")) as root:
         yield root
 
 

@@ -84,6 +84,10 @@ def servers(request) -> Iterator[Replicated | None]:
     if request.param == "primary":
         yield None
         return
+    # The suite's services first: where they are missing the test skips (or fails, in CI) before a
+    # standby cluster of its own is made for nothing.
+    _postgres()
+    _broker()
     with primary_and_standby(roles=[WEB_ROLE]) as pair:
         yield pair
 

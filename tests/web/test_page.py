@@ -12,13 +12,12 @@ from urllib.parse import urljoin, urlsplit
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
-from django.test import Client, override_settings
+from django.test import Client
 
-import config.settings as production
 from api.models import LanguagePreference
 from tests.api.play import person
 from tests.catalogues import compiled
+from tests.static_files import collected_into
 
 pytestmark = pytest.mark.django_db
 
@@ -193,9 +192,7 @@ def same_placeholders(msgid: str | tuple[str, ...], said: str | tuple[str, ...])
 
 @pytest.fixture(scope="module")
 def collected(tmp_path_factory) -> Iterator[Path]:
-    root = tmp_path_factory.mktemp("static")
-    with override_settings(STATIC_ROOT=root, STORAGES=production.STORAGES, DEBUG=False):
-        call_command("collectstatic", interactive=False, verbosity=0)
+    with collected_into(tmp_path_factory.mktemp("static")) as root:
         yield root
 
 
