@@ -37,5 +37,9 @@ STORAGES = {
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405
 # Stream reads close their connection after each read: a kept one would outlive the test database.
 STREAM_KEEP_CONNECTIONS = False
+# Passwords hashed quickly: production's hasher (PBKDF2, a million rounds) is a third of a second a
+# login, by design, and the suite logs in thousands of times. Production's settings keep theirs; the
+# processes of the production shape tests run with them.
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 if XDIST_WORKER:
     CELERY_TASK_DEFAULT_QUEUE = f"tests-{XDIST_WORKER}"

@@ -95,8 +95,9 @@ def test_no_endpoint_answers_bad_input_with_a_500(template, task_queue, monkeypa
     )
 
     checked = 0
-    for client, table_id, query in itertools.product((alice, staff, anonymous), TABLE_IDS, QUERY):
-        path = template.format(t=table_id.format(table=table.pk), q=query)
+    # The distinct paths the template makes: one without {t} or {q} is the same request whatever they are.
+    paths = list(dict.fromkeys(template.format(t=t.format(table=table.pk), q=q) for t in TABLE_IDS for q in QUERY))
+    for client, path in itertools.product((alice, staff, anonymous), paths):
         for method in ("get", "post", "put", "delete"):
             bodies = BODIES if method in ("post", "put") else [None]
             for body in bodies:
@@ -118,4 +119,4 @@ def test_no_endpoint_answers_bad_input_with_a_500(template, task_queue, monkeypa
     )
     # Every body sent here is bad, so leave/ too refuses each one (it takes none) and nothing moves.
     assert after == before
-    assert checked == 3 * len(TABLE_IDS) * len(QUERY) * (2 + 2 * len(BODIES))
+    assert checked == 3 * len(paths) * (2 + 2 * len(BODIES))

@@ -16,6 +16,15 @@ GAMES = 200
 # workers share them (a La Viuda game of seven seats plays many hands).
 LV_CHUNKS = 40
 WP_CHUNKS = 10
+# The first quarter of each game's playouts is in the fast suite; the rest are long (CI, make test-all).
+LV_FAST = 10
+WP_FAST = 3
+
+
+def shares(count: int, fast: int) -> list:
+    """The chunk numbers to parametrize with, those from ``fast`` on marked long."""
+    return [chunk if chunk < fast else pytest.param(chunk, marks=pytest.mark.long) for chunk in range(count)]
+
 
 LV_TABLES = seeded_tables(GAMES, "la-viuda")
 WP_TABLES = seeded_tables(GAMES, "whiskey-poker")
@@ -29,7 +38,7 @@ WP_SETUPS = (
 )
 
 
-@pytest.mark.parametrize("chunk", range(LV_CHUNKS))
+@pytest.mark.parametrize("chunk", shares(LV_CHUNKS, LV_FAST))
 def test_wp_9_lv_hidden_information_chips_and_replay_in_200_random_la_viuda_games(chunk):
     """WP-9 (LV-4 plays the exchange the same way): across 200 seeded random games no view or event
     served to a seat holds a card it may not see then, nor the seed before the hand ends (CM-10);
@@ -48,7 +57,7 @@ def test_wp_9_lv_hidden_information_chips_and_replay_in_200_random_la_viuda_game
         assert_replay_and_round_trip(game, config, state, events)
 
 
-@pytest.mark.parametrize("chunk", range(WP_CHUNKS))
+@pytest.mark.parametrize("chunk", shares(WP_CHUNKS, WP_FAST))
 def test_wp_9_hidden_information_chips_and_replay_in_200_random_whiskey_poker_games(chunk):
     """WP-9: across 200 seeded random Whiskey Poker games (every scoring, the reduced pack) nothing
     served leaks a card; chips by the ledger equal the state's; replay and round-trip are exact."""
