@@ -370,10 +370,14 @@ def _requests(schemas: dict[str, Any]) -> None:
         seed["properties"]["client_seed"]["pattern"] = r"^[ -{}~]*$"
     reject = schemas.get("RejectRequest")
     if reject:
-        reject["properties"]["reason"]["pattern"] = r"\S"
+        # Words, and no NUL: DRF's text fields refuse one.
+        reject["properties"]["reason"]["pattern"] = r"^[^\x00]*[^\x00\s][^\x00]*$"
     for name, schema in schemas.items():
         if name.endswith("Request"):
             _walk(schema, _defaults_said)
+            for field in schema.get("properties", {}).values():
+                if field.get("type") == "string" and not {"format", "pattern", "enum"} & set(field):
+                    field["pattern"] = NO_NUL
 
 
 def _defaults_said(schema: dict[str, Any]) -> None:
@@ -537,6 +541,24 @@ def _languages(operation: dict[str, Any]) -> None:
         response.setdefault("headers", {})["Content-Language"] = dict(CONTENT_LANGUAGE)
 
 
+# What a text path or query parameter may hold: no C0 control character nor DEL (the edge answers
+# 400 to one, ``api.errors.ControlCharactersMiddleware``), so the document says so.
+NO_CONTROL_CHARACTERS = r"^[^\x00-\x1f\x7f]*$"
+# What a text field of a request body may hold: anything but NUL, which DRF's text fields refuse.
+NO_NUL = r"^[^\x00]*$"
+
+
+def _texts_said(operation: dict[str, Any]) -> None:
+    """Every text path and query parameter without a format, a pattern or a list of values of its
+    own takes no control character."""
+    for parameter in operation.get("parameters", []):
+        schema = parameter.get("schema", {})
+        if parameter.get("in") not in ("path", "query") or schema.get("type") != "string":
+            continue
+        if not {"format", "pattern", "enum"} & set(schema):
+            schema["pattern"] = NO_CONTROL_CHARACTERS
+
+
 def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
     _walk(result, _nullable_31)
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
@@ -552,6 +574,7 @@ def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bo
                 operation["operationId"], tag = named
                 operation["tags"] = [tag]
             _errors(path, method, operation)
+            _texts_said(operation)
             responses = operation["responses"]
             for status, response in responses.items():
                 # Every status says when it is answered, the ones a view declared without words too.
