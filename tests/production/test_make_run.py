@@ -28,7 +28,7 @@ import pytest
 from tests.production.players import Person, TableSpec, play, register, set_up_table
 from tests.production.shape import ROOT, Process, free_port
 
-pytestmark = [pytest.mark.long, pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.long, pytest.mark.production, pytest.mark.timeout(300)]
 
 # A table of one person and two bots, long enough to outlast the kill; no money, no staff needed.
 SPEC = TableSpec("guerra", 3, people=1, options={"max_rounds": 200})
@@ -79,7 +79,10 @@ def make_run(tmp_path) -> Iterator[MakeRun]:
     data_dir, log = tmp_path / "data", tmp_path / "make-run.log"
     port = free_port()
     env = {
-        key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "CELERY_BROKER_URL", "CACHE_URL")
+        key: value
+        for key, value in os.environ.items()
+        # A test worker's name would give the processes a DATA_DIR below the one asked for.
+        if key not in ("DATABASE_URL", "CELERY_BROKER_URL", "CACHE_URL") and not key.startswith("PYTEST_XDIST")
     }
     env.update(DATA_DIR=str(data_dir), PORT=str(port), LOG_LEVEL="WARNING", THROTTLE_ANON="10000/minute")
     # The suite runs inside the installed virtualenv: `-o` keeps make from installing it again
